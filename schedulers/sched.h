@@ -1,0 +1,105 @@
+/*
+ * The scheduler interface: one ops table per scheduler, mirroring Xen's
+ * struct scheduler (xen/common/sched/private.h) with sched-gran=cpu, so a
+ * Xen "unit" is a struct vcpu here.  The core (sim/core.c) calls these
+ * hooks at the moments Xen's core.c does:
+ *
+ *   insert_unit    a vCPU joins (after alloc_udata); not running yet
+ *   remove_unit    a vCPU leaves
+ *   wake           vcpu_wake() on a runnable vCPU
+ *   sleep          vcpu_sleep_nosync() on a vCPU that is not runnable
+ *                  (pause, migration start); NOT on a plain block
+ *   yield          the vCPU yields; the core then reschedules its pCPU
+ *   do_schedule    SCHEDULE_SOFTIRQ on a pCPU: pick what runs next
+ *   context_saved  prev is fully off its pCPU (is_running already false)
+ *   pick_resource  choose a pCPU for a vCPU (migration finish, insert)
+ *   migrate        move a not-running vCPU to new_cpu (optional: the core
+ *                  sets v->processor when absent)
+ *
+ * do_schedule returns its choice in struct sched_decision, like Xen's
+ * prev->next_task / next_time / migrated.  Per-instance state lives in
+ * scheduler->priv; nothing is global.
+ */
+#ifndef SCHEDSIM_SCHED_H
+#define SCHEDSIM_SCHED_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/params.h"
+#include "sim/sim.h"
+
+struct sched_decision {
+	struct vcpu *next;
+	stime_t time_slice;   /* < 0: no slice timer */
+	bool migrated;        /* next was taken from another pCPU's queue */
+};
+
+struct scheduler;
+
+struct sched_ops {
+	const char *name;            /* "credit2" */
+	const char *alias;           /* "credit" for credit1, or NULL */
+	const char *summary;         /* one line for --list-schedulers */
+	const struct param_def *params;  /* NULL-terminated, may be NULL */
+	size_t config_size;          /* size of the struct params fill */
+
+	/* s->config is filled; allocate s->priv.  May fail (bad combination). */
+	int (*init)(struct scheduler *s, struct err *e);
+	void (*deinit)(struct scheduler *s);
+	/* pCPU cpu joins the scheduler (alloc_pdata + init_pdata + switch_sched). */
+	void (*init_pdata)(struct scheduler *s, int cpu);
+	void *(*alloc_domdata)(struct scheduler *s, struct domain *d);
+	void (*free_domdata)(struct scheduler *s, void *data);
+	void *(*alloc_udata)(struct scheduler *s, struct vcpu *v, void *domdata);
+	void (*free_udata)(struct scheduler *s, void *data);
+
+	void (*insert_unit)(struct scheduler *s, struct vcpu *v);
+	void (*remove_unit)(struct scheduler *s, struct vcpu *v);
+	void (*sleep)(struct scheduler *s, struct vcpu *v);
+	void (*wake)(struct scheduler *s, struct vcpu *v);
+	void (*yield)(struct scheduler *s, struct vcpu *v);
+	void (*context_saved)(struct scheduler *s, struct vcpu *v);
+	void (*do_schedule)(struct scheduler *s, struct vcpu *curr, stime_t now,
+			    bool tasklet_work_scheduled, struct sched_decision *out);
+	int (*pick_resource)(struct scheduler *s, struct vcpu *v);
+	void (*migrate)(struct scheduler *s, struct vcpu *v, int new_cpu);
+	/* Weight / cap changed on d (already stored in d->weight, d->cap). */
+	void (*adjust)(struct scheduler *s, struct domain *d);
+	/* Affinities of v changed (already stored in v->hard, v->soft). */
+	void (*adjust_affinity)(struct scheduler *s, struct vcpu *v);
+	void (*dump)(struct scheduler *s, FILE *f);
+	/* Current credit of v in the scheduler's own unit, for plots and traces. */
+	bool (*unit_credit)(struct scheduler *s, struct vcpu *v, long long *credit);
+};
+
+struct scheduler {
+	const struct sched_ops *ops;
+	struct sim *sim;
+	void *config;     /* filled from ops->params */
+	void *priv;
+};
+
+/* Registered schedulers (schedulers/registry.c). */
+const struct sched_ops *sched_find(const char *name);
+/* NULL-terminated list. */
+const struct sched_ops *const *sched_all(void);
+/* Creates an instance from a spec: validates parameters, calls init. */
+struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e);
+void sched_destroy(struct scheduler *sch);
+/* Prints every scheduler and its parameters. */
+void sched_list(FILE *f);
+
+/* --- Affinity helpers shared by schedulers (Xen's private.h) --- */
+
+enum balance_step { BALANCE_SOFT_AFFINITY = 0, BALANCE_HARD_AFFINITY = 1 };
+#define for_each_affinity_balance_step(step) \
+	for ((step) = BALANCE_SOFT_AFFINITY; (step) <= BALANCE_HARD_AFFINITY; (step)++)
+
+/* soft_aff_effective and the pool is not inside soft. */
+bool has_soft_affinity(const struct sim *s, const struct vcpu *v);
+/* SOFT: soft ∩ hard (hard if that is empty); HARD: hard.  Written into mask. */
+void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
+			      struct cpumask *mask);
+
+#endif

@@ -1,0 +1,22 @@
+/*
+ * Builds a struct sim from a scenario and a scheduler spec: topology,
+ * pCPUs with their idle vCPUs, the scheduler instance, domains and vCPUs
+ * with affinities, and the workloads on the guest layer.  Errors name the
+ * scenario's file:line.
+ */
+#ifndef SCHEDSIM_BUILD_H
+#define SCHEDSIM_BUILD_H
+
+#include "sim/params.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+
+struct workload;
+
+struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec,
+		      struct err *e);
+void sim_destroy(struct sim *s);
+/* Workloads attached by sim_build, in scenario order. */
+int sim_workloads(struct sim *s, struct workload ***out);
+
+#endif

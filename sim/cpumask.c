@@ -1,0 +1,193 @@
+#include "sim/cpumask.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+struct cpumask *cpumask_alloc(unsigned nbits)
+{
+	unsigned nwords = (nbits + 63) / 64;
+	struct cpumask *m = xcalloc(1, sizeof(*m) + (nwords ? nwords : 1) * sizeof(uint64_t));
+
+	m->nbits = nbits;
+	m->nwords = nwords;
+	return m;
+}
+
+struct cpumask *cpumask_dup(const struct cpumask *src)
+{
+	struct cpumask *m = cpumask_alloc(src->nbits);
+
+	cpumask_copy(m, src);
+	return m;
+}
+
+void cpumask_free(struct cpumask *m)
+{
+	free(m);
+}
+
+void cpumask_zero(struct cpumask *m)
+{
+	memset(m->w, 0, m->nwords * sizeof(uint64_t));
+}
+
+void cpumask_fill(struct cpumask *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nwords; i++)
+		m->w[i] = ~0ULL;
+	if (m->nbits % 64)
+		m->w[m->nwords - 1] = (1ULL << (m->nbits % 64)) - 1;
+}
+
+void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
+{
+	memcpy(dst->w, src->w, dst->nwords * sizeof(uint64_t));
+}
+
+void cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned i;
+
+	for (i = 0; i < dst->nwords; i++)
+		dst->w[i] = a->w[i] & b->w[i];
+}
+
+void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned i;
+
+	for (i = 0; i < dst->nwords; i++)
+		dst->w[i] = a->w[i] | b->w[i];
+}
+
+void cpumask_andnot(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned i;
+
+	for (i = 0; i < dst->nwords; i++)
+		dst->w[i] = a->w[i] & ~b->w[i];
+}
+
+bool cpumask_empty(const struct cpumask *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nwords; i++)
+		if (m->w[i])
+			return false;
+	return true;
+}
+
+bool cpumask_full(const struct cpumask *m)
+{
+	return cpumask_weight(m) == m->nbits;
+}
+
+bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
+{
+	return memcmp(a->w, b->w, a->nwords * sizeof(uint64_t)) == 0;
+}
+
+bool cpumask_subset(const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned i;
+
+	for (i = 0; i < a->nwords; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
+bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
+{
+	unsigned i;
+
+	for (i = 0; i < a->nwords; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+unsigned cpumask_weight(const struct cpumask *m)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < m->nwords; i++)
+		n += (unsigned)__builtin_popcountll(m->w[i]);
+	return n;
+}
+
+unsigned cpumask_first(const struct cpumask *m)
+{
+	return cpumask_next(-1, m);
+}
+
+unsigned cpumask_next(int n, const struct cpumask *m)
+{
+	unsigned bit = (unsigned)(n + 1), i;
+	uint64_t word;
+
+	if (bit >= m->nbits)
+		return m->nbits;
+	i = bit / 64;
+	word = m->w[i] & (~0ULL << (bit % 64));
+	for (;;) {
+		if (word) {
+			bit = i * 64 + (unsigned)__builtin_ctzll(word);
+			return bit < m->nbits ? bit : m->nbits;
+		}
+		if (++i >= m->nwords)
+			return m->nbits;
+		word = m->w[i];
+	}
+}
+
+unsigned cpumask_cycle(int n, const struct cpumask *m)
+{
+	unsigned nxt = cpumask_next(n, m);
+
+	if (nxt >= m->nbits)
+		nxt = cpumask_first(m);
+	return nxt;
+}
+
+char *cpumask_format(const struct cpumask *m, char *buf, unsigned len)
+{
+	unsigned cpu, used = 0;
+	int start = -1, prev = -1;
+
+	if (len)
+		buf[0] = '\0';
+	if (cpumask_empty(m)) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	for (cpu = 0; cpu <= m->nbits; cpu++) {
+		bool set = cpu < m->nbits && cpumask_test(m, cpu);
+
+		if (set && start < 0)
+			start = (int)cpu;
+		if (!set && start >= 0) {
+			int w;
+
+			prev = (int)cpu - 1;
+			if (prev == start)
+				w = snprintf(buf + used, len > used ? len - used : 0, "%s%d",
+					     used ? "," : "", start);
+			else
+				w = snprintf(buf + used, len > used ? len - used : 0, "%s%d-%d",
+					     used ? "," : "", start, prev);
+			if (w > 0)
+				used += (unsigned)w;
+			if (used >= len)
+				break;
+			start = -1;
+		}
+	}
+	return buf;
+}

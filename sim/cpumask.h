@@ -1,0 +1,69 @@
+/*
+ * cpumasks: bitmaps of pCPU ids sized at run time (a host may have
+ * thousands of pCPUs).  All masks combined in one operation must have the
+ * same size; every mask of a run is allocated with the host's pCPU count.
+ *
+ * The names follow Xen's cpumask.h so that scheduler code reads alike:
+ * cpumask_cycle(n, m) is the next set bit after n, wrapping around.
+ */
+#ifndef SCHEDSIM_CPUMASK_H
+#define SCHEDSIM_CPUMASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/err.h"
+
+struct cpumask {
+	unsigned nbits;
+	unsigned nwords;
+	uint64_t w[];
+};
+
+struct cpumask *cpumask_alloc(unsigned nbits);   /* all clear */
+struct cpumask *cpumask_dup(const struct cpumask *m);
+void cpumask_free(struct cpumask *m);
+
+static inline void cpumask_set(struct cpumask *m, unsigned cpu)
+{
+	m->w[cpu / 64] |= 1ULL << (cpu % 64);
+}
+static inline void cpumask_clear_cpu(struct cpumask *m, unsigned cpu)
+{
+	m->w[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+static inline bool cpumask_test(const struct cpumask *m, unsigned cpu)
+{
+	return cpu < m->nbits && (m->w[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+void cpumask_zero(struct cpumask *m);
+void cpumask_fill(struct cpumask *m);
+void cpumask_copy(struct cpumask *dst, const struct cpumask *src);
+void cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b);
+void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b);
+void cpumask_andnot(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b);
+bool cpumask_empty(const struct cpumask *m);
+bool cpumask_full(const struct cpumask *m);
+bool cpumask_equal(const struct cpumask *a, const struct cpumask *b);
+bool cpumask_subset(const struct cpumask *a, const struct cpumask *b);   /* a ⊆ b */
+bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b);
+unsigned cpumask_weight(const struct cpumask *m);
+
+/* First set bit, or nbits when empty. */
+unsigned cpumask_first(const struct cpumask *m);
+/* First set bit strictly after n (n may be -1), or nbits. */
+unsigned cpumask_next(int n, const struct cpumask *m);
+/* Next set bit after n, wrapping; n itself only if it is the only one; nbits when empty. */
+unsigned cpumask_cycle(int n, const struct cpumask *m);
+
+#define for_each_cpu(cpu, m) \
+	for ((cpu) = cpumask_first(m); (cpu) < (m)->nbits; (cpu) = cpumask_next((int)(cpu), m))
+
+/*
+ * Formats m in xl's cpu-list syntax ("0-3,8"); returns buf.  An empty mask
+ * is "none".
+ */
+char *cpumask_format(const struct cpumask *m, char *buf, unsigned len);
+
+#endif

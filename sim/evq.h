@@ -1,0 +1,65 @@
+/*
+ * The event queue: a 4-ary min-heap of timers ordered by (time, sequence).
+ *
+ * Every event in the simulator is a struct timer embedded in the object it
+ * belongs to (a pCPU's schedule timer, a scheduler's accounting ticker, a
+ * guest task's sleep).  Nothing is allocated per event.  A timer knows its
+ * slot in the heap, so re-arming and cancelling are O(log n).  Two timers
+ * due at the same time fire in the order they were armed, which makes runs
+ * deterministic.
+ */
+#ifndef SCHEDSIM_EVQ_H
+#define SCHEDSIM_EVQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/stime.h"
+
+struct timer;
+typedef void (*timer_fn)(struct timer *t, void *arg);
+
+struct timer {
+	stime_t expires;
+	uint64_t seq;     /* arming order, breaks ties between equal times */
+	int heap_slot;    /* -1 when not armed */
+	timer_fn fn;
+	void *arg;
+};
+
+struct evq {
+	struct timer **heap;
+	size_t len, cap;
+	uint64_t next_seq;
+	stime_t now;      /* time of the event being handled */
+	uint64_t fired;   /* events handled so far */
+};
+
+void evq_init(struct evq *q);
+void evq_free(struct evq *q);
+
+void timer_init(struct timer *t, timer_fn fn, void *arg);
+/* Arms (or re-arms) t to fire at 'when' (clamped to now). */
+void timer_set(struct evq *q, struct timer *t, stime_t when);
+/* Disarms t; harmless when t is not armed. */
+void timer_stop(struct evq *q, struct timer *t);
+static inline bool timer_pending(const struct timer *t)
+{
+	return t->heap_slot >= 0;
+}
+
+/* Earliest armed timer, or NULL. */
+static inline struct timer *evq_peek(const struct evq *q)
+{
+	return q->len ? q->heap[0] : NULL;
+}
+/* Removes and returns the earliest timer without running it. */
+struct timer *evq_pop(struct evq *q);
+/*
+ * Runs events in order until the next one is later than 'until' (or the
+ * queue is empty); now is left at 'until'.  Returns the number run.
+ */
+uint64_t evq_run_until(struct evq *q, stime_t until);
+
+#endif

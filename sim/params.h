@@ -1,0 +1,87 @@
+/*
+ * Named parameters given as key=value text, for schedulers
+ * ("credit2:runqueue=core:ratelimit_us=0") and workloads (XML attributes).
+ * A module declares a table of struct param_def describing each parameter
+ * (type, default, range, help) and where it lives in the module's config
+ * struct; params_apply() fills the struct from the defaults and the given
+ * values, with one-line errors that list what is valid.  The same table
+ * prints the --list-schedulers / --list-workloads documentation.
+ */
+#ifndef SCHEDSIM_PARAMS_H
+#define SCHEDSIM_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sim/err.h"
+#include "sim/stime.h"
+
+enum param_type {
+	PARAM_INT,      /* long long, decimal */
+	PARAM_BOOL,     /* bool: on|off|true|false|1|0|yes|no */
+	PARAM_ENUM,     /* int: index into choices ("cpu|core|socket") */
+	PARAM_DURATION, /* stime_t: "10ms", "200us", "1.5s", "100ns" */
+	PARAM_DOUBLE,   /* double */
+	PARAM_STRING,   /* char[PARAM_STRING_MAX] */
+};
+
+#define PARAM_STRING_MAX 256
+
+struct param_def {
+	const char *name;
+	enum param_type type;
+	const char *def;      /* default, as text */
+	const char *choices;  /* PARAM_ENUM: "a|b|c" */
+	double min, max;      /* PARAM_INT/DOUBLE/DURATION (ns) bounds, inclusive; min == max: unbounded */
+	const char *help;
+	size_t offset;        /* where the value lives in the config struct */
+};
+
+struct kv {
+	char *key, *value;
+	int line;             /* scenario file line, 0 when from the CLI */
+};
+
+struct kvlist {
+	struct kv *v;
+	int n;
+};
+
+void kvlist_add(struct kvlist *l, const char *key, const char *value, int line);
+void kvlist_copy(struct kvlist *dst, const struct kvlist *src);
+void kvlist_free(struct kvlist *l);
+const char *kvlist_get(const struct kvlist *l, const char *key);
+
+/*
+ * Fills cfg with the defaults of defs (a table ended by a {NULL} entry),
+ * then with the values in kv.  'owner' names the module in messages
+ * ("credit2").  Unknown keys and bad values fail.
+ */
+int params_apply(const struct param_def *defs, void *cfg, const struct kvlist *kv,
+		 const char *owner, struct err *e);
+/* Prints one line per parameter: name, type or choices, default, help. */
+void params_describe(FILE *f, const struct param_def *defs, const char *indent);
+
+/* "10s", "200us", "5ms", "1.5ms", "100ns"; a bare number is nanoseconds. */
+int parse_duration(const char *s, stime_t *out, struct err *e);
+/* A decimal integer in [min, max]. */
+int parse_int(const char *s, long long min, long long max, long long *out, struct err *e);
+int parse_bool(const char *s, bool *out, struct err *e);
+/* Formats a duration with the largest exact unit ("30ms", "1500us"). */
+char *format_duration(stime_t t, char *buf, size_t len);
+
+/*
+ * A scheduler spec: "name[:key=value...]".  'text' keeps the spec as
+ * written, used as the configuration's label.
+ */
+struct sched_spec {
+	char name[64];
+	char text[512];
+	struct kvlist params;
+};
+
+int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e);
+void sched_spec_free(struct sched_spec *s);
+
+#endif

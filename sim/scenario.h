@@ -1,0 +1,83 @@
+/*
+ * A scenario: the host, the domains with their vCPUs, weights, caps and
+ * affinities, the workloads they run, the duration and the seed.  One plain
+ * struct, built from the embedded default, an XML file or CLI flags, and
+ * turned into a struct sim by sim_build() (sim/build.h).
+ *
+ * Every element remembers its line in the file so that errors found later
+ * (a cpu id out of range, a bad workload parameter) still name file:line.
+ */
+#ifndef SCHEDSIM_SCENARIO_H
+#define SCHEDSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/dist.h"
+#include "sim/err.h"
+#include "sim/params.h"
+#include "sim/stime.h"
+
+struct phase_spec {
+	struct dist run, sleep;
+	int line;
+};
+
+struct workload_spec {
+	char type[32];
+	struct kvlist params;         /* attributes other than type, each with its line */
+	struct phase_spec *phases;    /* <phase> children (the phases workload) */
+	int nphases;
+	int line;
+};
+
+struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".."/> overrides */
+	int id;
+	char *hard, *soft;            /* NULL: the domain's */
+	int line;
+};
+
+struct domain_spec {
+	char name[64];
+	int vcpus, weight, cap;
+	char *hard, *soft;            /* cpu lists; NULL: all */
+	struct vcpu_spec *vcpu_over;
+	int nvcpu_over;
+	struct workload_spec *workloads;
+	int nworkloads;
+	int line, affinity_line;
+};
+
+struct host_spec {
+	int sockets, cores_per_socket, threads_per_core, nodes;
+	stime_t ipi_latency, context_switch;
+	int line;
+};
+
+struct scenario {
+	char source[256];             /* file name, or "<default>" */
+	stime_t duration;
+	uint64_t seed;
+	struct host_spec host;
+	struct domain_spec *doms;
+	int ndoms;
+	int line;
+};
+
+#define SCENARIO_DEFAULT_DURATION SEC(10)
+#define SCENARIO_DEFAULT_SEED 1
+
+/* Loads and validates an XML scenario (RelaxNG schema, then semantics). */
+int scenario_load_file(const char *path, struct scenario *sc, struct err *e);
+int scenario_load_memory(const char *xml, int len, const char *name,
+			 struct scenario *sc, struct err *e);
+/* The embedded default scenario (16 pCPUs: 2 sockets x 4 cores x 2 threads). */
+int scenario_load_default(struct scenario *sc, struct err *e);
+extern const char scenario_default_xml[];
+void scenario_free(struct scenario *sc);
+/* Deep copy (experiments modify copies per configuration). */
+void scenario_copy(struct scenario *dst, const struct scenario *src);
+/* Finds a domain by name, or NULL. */
+struct domain_spec *scenario_domain(struct scenario *sc, const char *name);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * Host topology: NUMA nodes, sockets, cores per socket and SMT threads per
+ * core.  pCPU ids are numbered the way Xen numbers them on a usual x86 host
+ * (in APIC id order): the threads of a core are adjacent, then the cores of
+ * a socket, then the sockets, so with 2 threads pCPUs 0 and 1 are siblings.
+ * Nodes are contiguous ranges of cores: either each node holds whole sockets
+ * or each socket is split into whole nodes.
+ */
+#ifndef SCHEDSIM_TOPOLOGY_H
+#define SCHEDSIM_TOPOLOGY_H
+
+#include "sim/cpumask.h"
+#include "sim/err.h"
+
+#define TOPOLOGY_MAX_CPUS 65536
+
+struct topology {
+	int nr_cpus, nr_nodes, nr_sockets, cores_per_socket, threads_per_core;
+	int *cpu_node, *cpu_socket, *cpu_core;  /* cpu_core: global core index */
+	struct cpumask **sibling_mask;  /* per cpu: SMT threads of its core */
+	struct cpumask **core_mask;     /* per cpu: all cpus of its socket (Xen's cpu_core_mask) */
+	struct cpumask **node_mask;     /* per node */
+	struct cpumask *all;            /* every pCPU */
+};
+
+/* Builds t; an impossible shape fails with a message naming the problem. */
+int topology_init(struct topology *t, int sockets, int cores_per_socket,
+		  int threads_per_core, int nodes, struct err *e);
+void topology_free(struct topology *t);
+
+/*
+ * Parses a cpu list in xl's syntax into out (sized t->nr_cpus):
+ * "all", "3", "0-3,8", "nodes:0", "node:0-1", and "^" before an item to
+ * remove it ("0-7,^2").  A list that starts with a removal starts from
+ * "all" ("^2" is every pCPU but 2).  Ids out of range, malformed items and
+ * an empty result are errors.
+ */
+int cpulist_parse(const struct topology *t, const char *s, struct cpumask *out,
+		  struct err *e);
+
+#endif

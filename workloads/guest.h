@@ -1,0 +1,97 @@
+/*
+ * The guest layer: what runs inside a domain.  Each domain runs tasks
+ * (threads) on its vCPUs under a small guest-kernel scheduler modelled on
+ * Linux CFS: per-vCPU run queues ordered by virtual runtime, a slice of
+ * max(latency / nr_running, min_granularity), wake-up preemption, and
+ * pulling work to a vCPU that goes idle.  A vCPU with nothing to run
+ * blocks in Xen (SCHEDOP_block) and is woken through the scheduler's wake
+ * path when one of its tasks becomes runnable.
+ *
+ * A task only progresses while its vCPU runs on a pCPU: when Xen
+ * deschedules the vCPU the task's burst is frozen (steal time).  That is
+ * how hypervisor scheduling decisions reach a workload's figure.
+ *
+ * A task's behaviour is a step function, called when the task needs to
+ * decide what to do next: at start, when its CPU burst is done, when its
+ * sleep ends and when it is woken from a block.  The step calls exactly
+ * one of task_run, task_sleep, task_block or task_exit.
+ *
+ * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
+ * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
+ * and run before any normal task on it, preempting at once.
+ */
+#ifndef SCHEDSIM_GUEST_H
+#define SCHEDSIM_GUEST_H
+
+#include <stdbool.h>
+
+#include "sim/sim.h"
+
+struct task;
+typedef void (*task_step_fn)(struct sim *s, struct task *t);
+
+enum task_class { TASK_IRQ = 0, TASK_NORMAL = 1 };
+enum task_state { TASK_READY, TASK_RUNNING, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
+
+struct task {
+	char name[32];
+	struct guest *g;
+	enum task_class cls;
+	enum task_state state;
+	int cpu;                /* guest CPU (vCPU index) it is queued on / ran on */
+	bool bound;             /* never moved to another vCPU */
+	stime_t remaining;      /* CPU work left in the current burst */
+	stime_t vruntime;
+	stime_t cpu_ns;         /* CPU time consumed in total */
+	task_step_fn step;
+	void *ctx;              /* the behaviour's data */
+	struct timer sleep_timer;
+	struct task *next;      /* run-queue link */
+	bool in_step;
+	int pending_action;
+};
+
+/* Creates a task in g, ready to take its first step at time 'start'. */
+struct task *task_create(struct guest *g, const char *name, enum task_class cls,
+			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start);
+/* Next: run for 'work' ns of CPU (STIME_MAX: forever). */
+void task_run(struct sim *s, struct task *t, stime_t work);
+/* Next: sleep for 'd' ns of wall time, then step again. */
+void task_sleep(struct sim *s, struct task *t, stime_t d);
+/* Next: wait until task_wake(). */
+void task_block(struct sim *s, struct task *t);
+/* Next: nothing, ever. */
+void task_exit(struct sim *s, struct task *t);
+/* Wakes a blocked task (its step runs now); no-op when not blocked. */
+void task_wake(struct sim *s, struct task *t);
+
+struct guest_params {
+	stime_t sched_latency;        /* CFS target latency */
+	stime_t min_granularity;
+	stime_t wakeup_granularity;
+};
+
+struct guest {
+	struct sim *sim;
+	struct domain *dom;
+	struct guest_params p;
+	struct rng rng;               /* the domain's random stream */
+	int nr_cpus;
+	struct guest_vcpu **cpus;
+	struct task **tasks;
+	int nr_tasks, cap_tasks;
+	bool idle_pull;               /* pull work to a vCPU that goes idle */
+};
+
+/* Sets up the guest layer for every domain of s and installs the core hooks. */
+void guest_attach_all(struct sim *s);
+void guest_free_all(struct sim *s);
+/* The guest of domain d. */
+static inline struct guest *guest_of(struct domain *d)
+{
+	return d->guest;
+}
+/* Number of tasks ready or running on guest cpu c (for placement decisions). */
+int guest_cpu_load(const struct guest *g, int c);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * Workload modules: each fills one ops table and is registered by name
+ * (workloads/registry.c).  A scenario's <workload type="..." key="value"/>
+ * becomes a struct workload attached to one domain; setup() creates its
+ * guest tasks (workloads/guest.h).  A workload may report one figure of
+ * merit (build seconds, Gbit/s) and may end the run early when its job is
+ * done (sim_request_stop).
+ */
+#ifndef SCHEDSIM_WORKLOAD_H
+#define SCHEDSIM_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/params.h"
+#include "sim/rng.h"
+#include "sim/scenario.h"
+#include "sim/sim.h"
+#include "workloads/guest.h"
+
+struct metric {
+	bool valid;
+	char name[32];        /* "build_time", "throughput" */
+	char unit[16];        /* "s", "Gbit/s" */
+	double value;
+	bool higher_better;
+};
+
+struct workload;
+
+struct workload_ops {
+	const char *name;
+	const char *summary;
+	const struct param_def *params;  /* NULL-terminated, may be NULL */
+	size_t config_size;
+	/* Creates tasks in w->dom; errors name the scenario line. */
+	int (*setup)(struct workload *w, struct err *e);
+	/* The figure of merit, if any, at the end of the run. */
+	void (*metric)(struct workload *w, struct metric *m);
+	void (*destroy)(struct workload *w);
+};
+
+struct workload {
+	const struct workload_ops *ops;
+	struct sim *sim;
+	struct domain *dom;
+	const struct workload_spec *spec;
+	const char *source;   /* scenario file, for messages */
+	void *config;
+	void *priv;
+	struct rng rng;       /* this workload's own stream */
+};
+
+const struct workload_ops *workload_find(const char *name);
+const struct workload_ops *const *workload_all(void);
+void workload_list(FILE *f);
+/* Validates parameters and sets the workload up in domain d. */
+struct workload *workload_create(struct sim *s, struct domain *d,
+				 const struct workload_spec *spec, const char *source,
+				 uint64_t seed, struct err *e);
+void workload_destroy(struct workload *w);
+
+#endif
