@@ -60,6 +60,13 @@ const char *kvlist_get(const struct kvlist *l, const char *key);
  */
 int params_apply(const struct param_def *defs, void *cfg, const struct kvlist *kv,
 		 const char *owner, struct err *e);
+/*
+ * The same, and on failure *line is the line of the offending entry (0 when
+ * it came from the CLI or the error is not about one entry), so that a caller
+ * with a file can prefix "file:line".
+ */
+int params_apply_at(const struct param_def *defs, void *cfg, const struct kvlist *kv,
+		    const char *owner, int *line, struct err *e);
 /* Prints one line per parameter: name, type or choices, default, help. */
 void params_describe(FILE *f, const struct param_def *defs, const char *indent);
 

@@ -74,6 +74,12 @@ int scenario_load_memory(const char *xml, int len, const char *name,
 /* The embedded default scenario (16 pCPUs: 2 sockets x 4 cores x 2 threads). */
 int scenario_load_default(struct scenario *sc, struct err *e);
 extern const char scenario_default_xml[];
+/* sim/scenario.rng, embedded at build time (sim/embed-text.sh). */
+extern const char scenario_schema_rng[];
+/* Limits the loader enforces. */
+#define SCENARIO_MAX_FILE (16 << 20)
+#define SCENARIO_MAX_VCPUS 4096           /* per domain */
+#define SCENARIO_MAX_TOTAL_VCPUS (1 << 20)
 void scenario_free(struct scenario *sc);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);

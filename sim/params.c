@@ -1,0 +1,492 @@
+/*
+ * Named parameters as key=value text: the value parsers (durations,
+ * integers, booleans), the table-driven filler of a module's config struct,
+ * and the scheduler spec "name[:key=value...]".
+ *
+ * Parsers are strict on purpose: a typo in a parameter ("10sm", "1,5ms",
+ * "ture") must fail with a message that says what is valid rather than
+ * silently becoming 0 and skewing a run that takes an afternoon to redo.
+ * Messages carry no file:line; callers that read a file add it.
+ */
+#include "sim/params.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sim/xalloc.h"
+
+/* ---- key=value lists ---- */
+
+void kvlist_add(struct kvlist *l, const char *key, const char *value, int line)
+{
+	l->v = xreallocarray(l->v, (size_t)l->n + 1, sizeof(*l->v));
+	l->v[l->n].key = xstrdup(key);
+	l->v[l->n].value = xstrdup(value);
+	l->v[l->n].line = line;
+	l->n++;
+}
+
+void kvlist_copy(struct kvlist *dst, const struct kvlist *src)
+{
+	dst->v = NULL;
+	dst->n = 0;
+	for (int i = 0; i < src->n; i++)
+		kvlist_add(dst, src->v[i].key, src->v[i].value, src->v[i].line);
+}
+
+void kvlist_free(struct kvlist *l)
+{
+	for (int i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].value);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+const char *kvlist_get(const struct kvlist *l, const char *key)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0)
+			return l->v[i].value;
+	return NULL;
+}
+
+/* ---- value parsers ---- */
+
+static const struct {
+	const char *name;
+	int64_t ns;
+	int digits;             /* decimal places that still give whole ns */
+} units[] = {
+	{ "ns", 1, 0 },
+	{ "us", 1000, 3 },
+	{ "ms", 1000000, 6 },
+	{ "s", 1000000000, 9 },
+};
+
+#define UNITS_VALID "valid units: ns, us, ms, s"
+
+static int all_alpha(const char *s)
+{
+	for (; *s; s++)
+		if (!isalpha((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* The unit after the number: "" means ns. */
+static int duration_unit(const char *s, const char *rest, int *u, struct err *e)
+{
+	if (!*rest) {
+		*u = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(rest, units[i].name) == 0) {
+			*u = (int)i;
+			return 0;
+		}
+	}
+	if (all_alpha(rest))
+		return err_set(e, "'%s': unknown unit '%s' (" UNITS_VALID ")", s, rest);
+	return err_set(e, "'%s' is not a duration: unexpected '%s' after the number (" UNITS_VALID ")",
+		       s, rest);
+}
+
+int parse_duration(const char *s, stime_t *out, struct err *e)
+{
+	const char *p = s, *frac = NULL, *rest;
+	uint64_t ip = 0;
+	int64_t fns = 0, scale;
+	int u = 0, nfrac = 0;
+
+	if (!s || !*s)
+		return err_set(e, "empty duration (expected a number and a unit: ns, us, ms or s)");
+	if (*p == '-')
+		return err_set(e, "'%s': a duration cannot be negative", s);
+	if (!isdigit((unsigned char)*p))
+		return err_set(e, "'%s' is not a duration (expected a number and a unit, e.g. 1.5ms; " UNITS_VALID ")", s);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (ip > (uint64_t)INT64_MAX / 10)
+			ip = (uint64_t)INT64_MAX + 1;   /* saturate: too large below */
+		else
+			ip = ip * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		frac = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		nfrac = (int)(p - frac);
+		if (nfrac == 0)
+			return err_set(e, "'%s' is not a duration: no digits after the decimal point", s);
+	}
+	rest = p;
+	if (duration_unit(s, rest, &u, e) < 0)
+		return -1;
+	scale = units[u].ns;
+	for (int i = 0; i < nfrac; i++) {
+		int d = frac[i] - '0';
+
+		if (i < units[u].digits) {
+			int64_t w = 1;
+
+			for (int j = i + 1; j < units[u].digits; j++)
+				w *= 10;
+			fns += d * w;
+		} else if (d != 0) {
+			return err_set(e, "'%s' is finer than one nanosecond", s);
+		}
+	}
+	if (ip > (uint64_t)((INT64_MAX - fns) / scale))
+		return err_set(e, "'%s' is too large (the limit is %lldns, about 292 years)",
+			       s, (long long)INT64_MAX);
+	*out = (stime_t)ip * scale + fns;
+	return 0;
+}
+
+char *format_duration(stime_t t, char *buf, size_t len)
+{
+	int i;
+
+	if (t == 0) {
+		snprintf(buf, len, "0s");
+		return buf;
+	}
+	for (i = (int)(sizeof(units) / sizeof(units[0])) - 1; i > 0; i--)
+		if (t % units[i].ns == 0)
+			break;
+	snprintf(buf, len, "%lld%s", (long long)(t / units[i].ns), units[i].name);
+	return buf;
+}
+
+int parse_int(const char *s, long long min, long long max, long long *out, struct err *e)
+{
+	const char *d = s;
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return err_set(e, "empty value (expected an integer)");
+	if (*d == '-')
+		d++;
+	if (!isdigit((unsigned char)*d))
+		return err_set(e, "'%s' is not an integer", s);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end)
+		return err_set(e, "'%s' is not an integer", s);
+	if (errno == ERANGE || v < min || v > max)
+		return err_set(e, "'%s' is out of range %lld..%lld", s, min, max);
+	*out = v;
+	return 0;
+}
+
+int parse_bool(const char *s, bool *out, struct err *e)
+{
+	static const char *const yes[] = { "on", "true", "1", "yes" };
+	static const char *const no[] = { "off", "false", "0", "no" };
+
+	for (int i = 0; s && i < 4; i++) {
+		if (strcasecmp(s, yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcasecmp(s, no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return err_set(e, "'%s' is not a boolean (valid: on|off|true|false|1|0|yes|no)",
+		       s ? s : "");
+}
+
+/* Index of s in "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *s)
+{
+	size_t n = strlen(s);
+	int i = 0;
+
+	for (const char *c = choices; c; i++) {
+		const char *bar = strchr(c, '|');
+		size_t len = bar ? (size_t)(bar - c) : strlen(c);
+
+		if (len == n && strncmp(c, s, n) == 0)
+			return i;
+		c = bar ? bar + 1 : NULL;
+	}
+	return -1;
+}
+
+static int parse_double(const char *s, double min, double max, double *out, struct err *e)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return err_set(e, "empty value (expected a number)");
+	if (isspace((unsigned char)*s))
+		return err_set(e, "'%s' is not a number", s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || !isfinite(v) || errno == ERANGE)
+		return err_set(e, "'%s' is not a number", s);
+	if (min != max && (v < min || v > max))
+		return err_set(e, "'%s' is out of range %g..%g", s, min, max);
+	*out = v;
+	return 0;
+}
+
+static int parse_duration_range(const struct param_def *d, const char *s, stime_t *out,
+				struct err *e)
+{
+	char a[32], b[32];
+
+	if (parse_duration(s, out, e) < 0)
+		return -1;
+	if (d->min != d->max && (*out < (stime_t)d->min || *out > (stime_t)d->max))
+		return err_set(e, "'%s' is out of range %s..%s", s,
+			       format_duration((stime_t)d->min, a, sizeof(a)),
+			       format_duration((stime_t)d->max, b, sizeof(b)));
+	return 0;
+}
+
+static int parse_int_range(const struct param_def *d, const char *s, long long *out,
+			   struct err *e)
+{
+	long long min = LLONG_MIN, max = LLONG_MAX;
+
+	if (d->min != d->max) {
+		min = (long long)d->min;
+		max = (long long)d->max;
+	}
+	return parse_int(s, min, max, out, e);
+}
+
+/* Parses s as d's type and stores it in cfg. */
+static int set_value(const struct param_def *d, void *cfg, const char *s, struct err *e)
+{
+	char *field = (char *)cfg + d->offset;
+	int idx;
+
+	switch (d->type) {
+	case PARAM_INT:
+		return parse_int_range(d, s, (long long *)(void *)field, e);
+	case PARAM_BOOL:
+		return parse_bool(s, (bool *)(void *)field, e);
+	case PARAM_ENUM:
+		idx = choice_index(d->choices, s);
+		if (idx < 0)
+			return err_set(e, "'%s' is not one of %s", s, d->choices);
+		*(int *)(void *)field = idx;
+		return 0;
+	case PARAM_DURATION:
+		return parse_duration_range(d, s, (stime_t *)(void *)field, e);
+	case PARAM_DOUBLE:
+		return parse_double(s, d->min, d->max, (double *)(void *)field, e);
+	case PARAM_STRING:
+		if (strlen(s) >= PARAM_STRING_MAX)
+			return err_set(e, "value too long (at most %d characters)",
+				       PARAM_STRING_MAX - 1);
+		strcpy(field, s);
+		return 0;
+	}
+	return err_set(e, "parameter of unknown type");
+}
+
+static const struct param_def *find_def(const struct param_def *defs, const char *key)
+{
+	for (; defs && defs->name; defs++)
+		if (strcmp(defs->name, key) == 0)
+			return defs;
+	return NULL;
+}
+
+static int unknown_key(const struct param_def *defs, const char *key, const char *owner,
+		       struct err *e)
+{
+	char valid[400] = "";
+	size_t len = 0;
+
+	if (!defs || !defs->name)
+		return err_set(e, "%s: unknown parameter '%s' (%s takes no parameters)",
+			       owner, key, owner);
+	for (; defs->name; defs++) {
+		int n = snprintf(valid + len, sizeof(valid) - len, "%s%s",
+				 len ? ", " : "", defs->name);
+
+		if (n < 0 || (size_t)n >= sizeof(valid) - len)
+			break;
+		len += (size_t)n;
+	}
+	return err_set(e, "%s: unknown parameter '%s' (valid: %s)", owner, key, valid);
+}
+
+int params_apply_at(const struct param_def *defs, void *cfg, const struct kvlist *kv,
+		    const char *owner, int *line, struct err *e)
+{
+	if (line)
+		*line = 0;
+	for (const struct param_def *d = defs; d && d->name; d++) {
+		if (!d->def)
+			continue;
+		if (set_value(d, cfg, d->def, e) < 0)
+			return err_prefix(e, "%s: bad default for %s", owner, d->name);
+	}
+	for (int i = 0; kv && i < kv->n; i++) {
+		const struct param_def *d = find_def(defs, kv->v[i].key);
+
+		if (line)
+			*line = kv->v[i].line;
+		if (!d)
+			return unknown_key(defs, kv->v[i].key, owner, e);
+		if (set_value(d, cfg, kv->v[i].value, e) < 0)
+			return err_prefix(e, "%s: %s", owner, d->name);
+	}
+	if (line)
+		*line = 0;
+	return 0;
+}
+
+int params_apply(const struct param_def *defs, void *cfg, const struct kvlist *kv,
+		 const char *owner, struct err *e)
+{
+	return params_apply_at(defs, cfg, kv, owner, NULL, e);
+}
+
+static const char *type_text(const struct param_def *d, char *buf, size_t len)
+{
+	char a[32], b[32];
+	bool bounded = d->min != d->max;
+
+	switch (d->type) {
+	case PARAM_INT:
+		if (bounded)
+			snprintf(buf, len, "integer %lld..%lld", (long long)d->min,
+				 (long long)d->max);
+		else
+			snprintf(buf, len, "integer");
+		return buf;
+	case PARAM_BOOL:
+		return "on|off";
+	case PARAM_ENUM:
+		return d->choices;
+	case PARAM_DURATION:
+		if (bounded)
+			snprintf(buf, len, "duration %s..%s",
+				 format_duration((stime_t)d->min, a, sizeof(a)),
+				 format_duration((stime_t)d->max, b, sizeof(b)));
+		else
+			snprintf(buf, len, "duration");
+		return buf;
+	case PARAM_DOUBLE:
+		if (bounded)
+			snprintf(buf, len, "number %g..%g", d->min, d->max);
+		else
+			snprintf(buf, len, "number");
+		return buf;
+	case PARAM_STRING:
+		return "string";
+	}
+	return "?";
+}
+
+void params_describe(FILE *f, const struct param_def *defs, const char *indent)
+{
+	char buf[96];
+
+	for (; defs && defs->name; defs++)
+		fprintf(f, "%s%-18s %-26s default %-8s %s\n", indent ? indent : "",
+			defs->name, type_text(defs, buf, sizeof(buf)),
+			defs->def ? defs->def : "-", defs->help ? defs->help : "");
+}
+
+/* ---- scheduler specs ---- */
+
+static bool valid_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return false;
+	return true;
+}
+
+static int spec_param(const char *spec, const char *item, size_t n, struct sched_spec *out,
+		      struct err *e)
+{
+	char key[PARAM_STRING_MAX], value[PARAM_STRING_MAX];
+	const char *eq = memchr(item, '=', n);
+	size_t klen, vlen;
+
+	if (n == 0)
+		return err_set(e, "bad scheduler spec '%s': empty parameter (expected name:key=value:...)",
+			       spec);
+	if (!eq)
+		return err_set(e, "bad scheduler spec '%s': missing '=' in '%.*s' (expected key=value)",
+			       spec, (int)n, item);
+	klen = (size_t)(eq - item);
+	vlen = n - klen - 1;
+	if (klen == 0)
+		return err_set(e, "bad scheduler spec '%s': empty key in '%.*s'", spec, (int)n, item);
+	if (!valid_name(item, klen))
+		return err_set(e, "bad scheduler spec '%s': bad key '%.*s' (letters, digits, '_', '-', '.')",
+			       spec, (int)klen, item);
+	if (vlen == 0)
+		return err_set(e, "bad scheduler spec '%s': empty value for '%.*s'", spec,
+			       (int)klen, item);
+	if (klen >= sizeof(key) || vlen >= sizeof(value))
+		return err_set(e, "bad scheduler spec '%s': parameter '%.*s' too long", spec,
+			       (int)n, item);
+	memcpy(key, item, klen);
+	key[klen] = '\0';
+	memcpy(value, eq + 1, vlen);
+	value[vlen] = '\0';
+	if (kvlist_get(&out->params, key))
+		return err_set(e, "bad scheduler spec '%s': duplicate parameter '%s'", spec, key);
+	kvlist_add(&out->params, key, value, 0);
+	return 0;
+}
+
+int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e)
+{
+	const char *colon, *p;
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!s || !*s)
+		return err_set(e, "empty scheduler spec (expected name[:key=value...])");
+	if (strlen(s) >= sizeof(out->text))
+		return err_set(e, "scheduler spec too long (at most %zu characters)",
+			       sizeof(out->text) - 1);
+	strcpy(out->text, s);
+	colon = strchr(s, ':');
+	n = colon ? (size_t)(colon - s) : strlen(s);
+	if (n == 0)
+		return err_set(e, "bad scheduler spec '%s': empty scheduler name", s);
+	if (n >= sizeof(out->name))
+		return err_set(e, "bad scheduler spec '%s': scheduler name too long", s);
+	if (!valid_name(s, n))
+		return err_set(e, "bad scheduler spec '%s': bad scheduler name '%.*s'", s, (int)n, s);
+	memcpy(out->name, s, n);
+	for (p = colon; p; p = colon) {
+		p++;
+		colon = strchr(p, ':');
+		n = colon ? (size_t)(colon - p) : strlen(p);
+		if (spec_param(s, p, n, out, e) < 0) {
+			sched_spec_free(out);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void sched_spec_free(struct sched_spec *s)
+{
+	kvlist_free(&s->params);
+}

@@ -1,0 +1,94 @@
+/*
+ * Life cycle of a struct scenario: freeing, deep copying (an experiment
+ * changes a copy per configuration and must not touch the original) and
+ * lookup by domain name.  Loading lives in scenario_xml.c.
+ */
+#include "sim/scenario.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void workload_free(struct workload_spec *w)
+{
+	kvlist_free(&w->params);
+	free(w->phases);
+}
+
+static void domain_free(struct domain_spec *d)
+{
+	free(d->hard);
+	free(d->soft);
+	for (int i = 0; i < d->nvcpu_over; i++) {
+		free(d->vcpu_over[i].hard);
+		free(d->vcpu_over[i].soft);
+	}
+	free(d->vcpu_over);
+	for (int i = 0; i < d->nworkloads; i++)
+		workload_free(&d->workloads[i]);
+	free(d->workloads);
+}
+
+void scenario_free(struct scenario *sc)
+{
+	for (int i = 0; i < sc->ndoms; i++)
+		domain_free(&sc->doms[i]);
+	free(sc->doms);
+	sc->doms = NULL;
+	sc->ndoms = 0;
+}
+
+static void workload_copy(struct workload_spec *dst, const struct workload_spec *src)
+{
+	*dst = *src;
+	kvlist_copy(&dst->params, &src->params);
+	dst->phases = NULL;
+	if (src->nphases) {
+		dst->phases = xcalloc((size_t)src->nphases, sizeof(*dst->phases));
+		memcpy(dst->phases, src->phases, (size_t)src->nphases * sizeof(*dst->phases));
+	}
+}
+
+static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
+{
+	*dst = *src;
+	dst->hard = dup_or_null(src->hard);
+	dst->soft = dup_or_null(src->soft);
+	dst->vcpu_over = NULL;
+	dst->workloads = NULL;
+	if (src->nvcpu_over)
+		dst->vcpu_over = xcalloc((size_t)src->nvcpu_over, sizeof(*dst->vcpu_over));
+	for (int i = 0; i < src->nvcpu_over; i++) {
+		dst->vcpu_over[i] = src->vcpu_over[i];
+		dst->vcpu_over[i].hard = dup_or_null(src->vcpu_over[i].hard);
+		dst->vcpu_over[i].soft = dup_or_null(src->vcpu_over[i].soft);
+	}
+	if (src->nworkloads)
+		dst->workloads = xcalloc((size_t)src->nworkloads, sizeof(*dst->workloads));
+	for (int i = 0; i < src->nworkloads; i++)
+		workload_copy(&dst->workloads[i], &src->workloads[i]);
+}
+
+void scenario_copy(struct scenario *dst, const struct scenario *src)
+{
+	*dst = *src;
+	dst->doms = NULL;
+	if (src->ndoms)
+		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));
+	for (int i = 0; i < src->ndoms; i++)
+		domain_copy(&dst->doms[i], &src->doms[i]);
+}
+
+struct domain_spec *scenario_domain(struct scenario *sc, const char *name)
+{
+	for (int i = 0; i < sc->ndoms; i++)
+		if (strcmp(sc->doms[i].name, name) == 0)
+			return &sc->doms[i];
+	return NULL;
+}

@@ -1,0 +1,720 @@
+/*
+ * The scenario loader: XML text in, struct scenario out, or one line
+ * "FILE:LINE: problem".
+ *
+ * Three gates, in this order:
+ *  1. libxml2 parses the text with a parser context of our own.  Errors go
+ *     to a structured handler on that context (and, for the few libxml2
+ *     errors raised without a context, to a per-thread handler installed
+ *     only for the duration of the load), never to stderr.  A DOCTYPE stops
+ *     the parser on the spot: scenario files need no DTD, and refusing one
+ *     before its internal subset is read defuses entity bombs and external
+ *     entities without relying on libxml2's limits.  The network is off.
+ *  2. A walk over the tree fills the struct and checks what only code can
+ *     (ranges, duplicates) together with the structure, so that a user
+ *     reads "unknown attribute 'sockts' on <host> (valid: ...)" rather than
+ *     the schema validator's "Element host failed to validate attributes".
+ *  3. The RelaxNG schema (sim/scenario.rng, embedded) has the last word, so
+ *     the schema users check their files with by xmllint and the loader can
+ *     never disagree in the loader's favour.
+ * cpu lists stay text: they need the topology, and sim/build.c parses them.
+ */
+#include "sim/scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/relaxng.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
+#include "sim/xalloc.h"
+
+#define MAX_HOST_VALUE 65536
+#define MAX_DURATION SEC(1000000)     /* about 11.6 days of simulated time */
+#define MAX_HOST_DELAY SEC(1)
+#define NAME_CHARS "letters, digits, '_', '-', '.'"
+
+struct loader {
+	const char *name;          /* file name for messages */
+	struct err *e;
+	bool failed;               /* e holds the first error */
+	xmlParserCtxtPtr ctxt;
+	struct scenario *sc;
+	int total_vcpus;
+};
+
+/* ---- errors ---- */
+
+static int fail(struct loader *l, long line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct loader *l, long line, const char *fmt, ...)
+{
+	char msg[sizeof(l->e->msg)];
+	va_list ap;
+
+	if (l->failed)
+		return -1;
+	l->failed = true;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return err_set(l->e, "%s:%ld: %s", l->name, line > 0 ? line : 1, msg);
+}
+
+/* libxml2 messages may span lines ("...\nBytes: 0xFF"); ours are one line. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+	bool space = false;
+
+	for (; *src && n + 1 < len; src++) {
+		if (isspace((unsigned char)*src)) {
+			space = n > 0;
+			continue;
+		}
+		if (space && n + 2 < len)
+			dst[n++] = ' ';
+		space = false;
+		dst[n++] = *src;
+	}
+	dst[n] = '\0';
+}
+
+static void record(struct loader *l, const xmlError *err, const char *what)
+{
+	char msg[400];
+	long line = err->line;
+
+	if (l->failed || err->level < XML_ERR_ERROR)
+		return;
+	if (line <= 0 && err->node)
+		line = xmlGetLineNo((const xmlNode *)err->node);
+	if (line <= 0 && l->ctxt && l->ctxt->input)
+		line = l->ctxt->input->line;
+	one_line(msg, sizeof(msg), err->message ? err->message : "unknown XML error");
+	fail(l, line, "%s%s", what, msg);
+}
+
+/* Parser errors: data is the parser context's userData, the context itself. */
+static void parser_error(void *data, xmlErrorPtr err)
+{
+	xmlParserCtxtPtr c = data;
+
+	record(c->_private, err, "");
+}
+
+/* Errors raised without a context (encoding conversion, I/O). */
+static void stray_error(void *data, xmlErrorPtr err)
+{
+	record(data, err, "");
+}
+
+static void schema_error(void *data, xmlErrorPtr err)
+{
+	record(data, err, "does not match the schema: ");
+}
+
+static void silent(void *data, const char *fmt, ...)
+{
+}
+
+/* SAX hook for <!DOCTYPE ...>: refuse before any declaration is read. */
+static void no_doctype(void *data, const xmlChar *name, const xmlChar *external_id,
+		       const xmlChar *system_id)
+{
+	xmlParserCtxtPtr c = data;
+
+	fail(c->_private, c->input ? c->input->line : 1,
+	     "DOCTYPE not allowed (scenario files take no DTD and no entities)");
+	xmlStopParser(c);
+}
+
+/* ---- tree helpers ---- */
+
+static long line_of(const xmlNode *n)
+{
+	long line = xmlGetLineNo(n);
+
+	return line > 0 ? line : 1;
+}
+
+static bool is(const xmlNode *n, const char *name)
+{
+	return n->type == XML_ELEMENT_NODE && !n->ns && xmlStrEqual(n->name, BAD_CAST name);
+}
+
+/* Every attribute of n must be in the NULL-terminated list 'valid'. */
+static int check_attrs(struct loader *l, const xmlNode *n, const char *const *valid)
+{
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		char list[200] = "";
+		size_t len = 0;
+		int i;
+
+		for (i = 0; valid[i]; i++)
+			if (!a->ns && xmlStrEqual(a->name, BAD_CAST valid[i]))
+				break;
+		if (valid[i])
+			continue;
+		for (i = 0; valid[i] && len < sizeof(list); i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+						i ? ", " : "", valid[i]);
+		return fail(l, line_of(n), "unknown attribute '%s%s%s' on <%s> (valid: %s)",
+			    a->ns && a->ns->prefix ? (const char *)a->ns->prefix : "",
+			    a->ns && a->ns->prefix ? ":" : "", (const char *)a->name,
+			    (const char *)n->name, list);
+	}
+	return 0;
+}
+
+/* The value of attribute 'name' (no namespace), to free with xmlFree, or NULL. */
+static char *attr(const xmlNode *n, const char *name)
+{
+	return (char *)xmlGetNoNsProp(n, BAD_CAST name);
+}
+
+static int attr_int(struct loader *l, const xmlNode *n, const char *name,
+		    long long min, long long max, int *out)
+{
+	char *v = attr(n, name);
+	struct err e;
+	long long x;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	if (parse_int(v, min, max, &x, &e) < 0)
+		ret = fail(l, line_of(n), "<%s> %s: %s", (const char *)n->name, name, e.msg);
+	else
+		*out = (int)x;
+	xmlFree(v);
+	return ret;
+}
+
+static int attr_duration(struct loader *l, const xmlNode *n, const char *name,
+			 stime_t min, stime_t max, stime_t *out)
+{
+	char *v = attr(n, name), a[32], b[32];
+	struct err e;
+	stime_t t;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	if (parse_duration(v, &t, &e) < 0)
+		ret = fail(l, line_of(n), "<%s> %s: %s", (const char *)n->name, name, e.msg);
+	else if (t < min || t > max)
+		ret = fail(l, line_of(n), "<%s> %s: '%s' is out of range %s..%s",
+			   (const char *)n->name, name, v, format_duration(min, a, sizeof(a)),
+			   format_duration(max, b, sizeof(b)));
+	else
+		*out = t;
+	xmlFree(v);
+	return ret;
+}
+
+static int attr_dist(struct loader *l, const xmlNode *n, const char *name, struct dist *d)
+{
+	char *v = attr(n, name);
+	struct err e;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	if (dist_parse(v, d, &e) < 0)
+		ret = fail(l, line_of(n), "<%s> %s: %s", (const char *)n->name, name, e.msg);
+	xmlFree(v);
+	return ret;
+}
+
+/* A name as domains and workload types take: 1..max-1 of NAME_CHARS. */
+static int attr_name(struct loader *l, const xmlNode *n, const char *name, char *out,
+		     size_t size)
+{
+	char *v = attr(n, name);
+	size_t len;
+	int ret = 0;
+
+	if (!v)
+		return fail(l, line_of(n), "<%s> is missing the required attribute '%s'",
+			    (const char *)n->name, name);
+	len = strlen(v);
+	for (size_t i = 0; i < len && ret == 0; i++)
+		if (!isalnum((unsigned char)v[i]) && !strchr("_-.", v[i]))
+			ret = -1;
+	if (len == 0 || len >= size || ret < 0)
+		ret = fail(l, line_of(n), "<%s> %s: '%s' is not a valid name (1 to %zu %s)",
+			   (const char *)n->name, name, v, size - 1, NAME_CHARS);
+	else
+		memcpy(out, v, len + 1);
+	xmlFree(v);
+	return ret;
+}
+
+static char *attr_dup(const xmlNode *n, const char *name)
+{
+	char *v = attr(n, name), *s;
+
+	if (!v)
+		return NULL;
+	s = xstrdup(v);
+	xmlFree(v);
+	return s;
+}
+
+/*
+ * Checks a child node that is not one of its parent's elements: comments
+ * and blank text are fine, anything else is an error.
+ */
+static int stray_child(struct loader *l, const xmlNode *parent, const xmlNode *c,
+		       const char *valid)
+{
+	switch (c->type) {
+	case XML_COMMENT_NODE:
+	case XML_PI_NODE:
+		return 0;
+	case XML_TEXT_NODE:
+	case XML_CDATA_SECTION_NODE:
+		for (const xmlChar *p = c->content; p && *p; p++)
+			if (!isspace(*p))
+				return fail(l, line_of(c), "unexpected text in <%s>",
+					    (const char *)parent->name);
+		return 0;
+	case XML_ELEMENT_NODE:
+		if (c->ns)
+			return fail(l, line_of(c), "unknown element <%s:%s> in <%s> (scenario elements have no namespace)",
+				    c->ns->prefix ? (const char *)c->ns->prefix : "",
+				    (const char *)c->name, (const char *)parent->name);
+		if (*valid)
+			return fail(l, line_of(c), "unknown element <%s> in <%s> (valid: %s)",
+				    (const char *)c->name, (const char *)parent->name, valid);
+		return fail(l, line_of(c), "unexpected element <%s> in <%s> (it takes no children)",
+			    (const char *)c->name, (const char *)parent->name);
+	default:
+		return fail(l, line_of(c), "unexpected content in <%s>",
+			    (const char *)parent->name);
+	}
+}
+
+static int no_children(struct loader *l, const xmlNode *n)
+{
+	for (const xmlNode *c = n->children; c; c = c->next)
+		if (stray_child(l, n, c, "") < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- elements ---- */
+
+static int load_phase(struct loader *l, const xmlNode *n, struct workload_spec *w)
+{
+	static const char *const valid[] = { "run", "sleep", NULL };
+	struct phase_spec *p;
+	char *run;
+
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0)
+		return -1;
+	run = attr(n, "run");
+	if (!run)
+		return fail(l, line_of(n), "<phase> is missing the required attribute 'run'");
+	xmlFree(run);
+	w->phases = xreallocarray(w->phases, (size_t)w->nphases + 1, sizeof(*w->phases));
+	p = &w->phases[w->nphases++];
+	memset(p, 0, sizeof(*p));
+	p->run.kind = p->sleep.kind = DIST_CONST;
+	p->line = (int)line_of(n);
+	if (attr_dist(l, n, "run", &p->run) < 0 || attr_dist(l, n, "sleep", &p->sleep) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_workload(struct loader *l, const xmlNode *n, struct domain_spec *d)
+{
+	struct workload_spec *w;
+
+	d->workloads = xreallocarray(d->workloads, (size_t)d->nworkloads + 1,
+				     sizeof(*d->workloads));
+	w = &d->workloads[d->nworkloads++];
+	memset(w, 0, sizeof(*w));
+	w->line = (int)line_of(n);
+	if (attr_name(l, n, "type", w->type, sizeof(w->type)) < 0)
+		return -1;
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		char *v;
+
+		if (a->ns)
+			return fail(l, w->line, "unknown attribute '%s:%s' on <workload> (parameters have no namespace)",
+				    a->ns->prefix ? (const char *)a->ns->prefix : "",
+				    (const char *)a->name);
+		if (xmlStrEqual(a->name, BAD_CAST "type"))
+			continue;
+		v = attr(n, (const char *)a->name);
+		kvlist_add(&w->params, (const char *)a->name, v ? v : "", w->line);
+		xmlFree(v);
+	}
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (is(c, "phase")) {
+			if (load_phase(l, c, w) < 0)
+				return -1;
+		} else if (stray_child(l, n, c, "phase") < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int load_affinity(struct loader *l, const xmlNode *n, struct domain_spec *d)
+{
+	static const char *const valid[] = { "hard", "soft", NULL };
+
+	if (d->affinity_line)
+		return fail(l, line_of(n), "second <affinity> in domain '%s' (the first is at line %d)",
+			    d->name, d->affinity_line);
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0)
+		return -1;
+	d->affinity_line = (int)line_of(n);
+	d->hard = attr_dup(n, "hard");
+	d->soft = attr_dup(n, "soft");
+	return 0;
+}
+
+static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d)
+{
+	static const char *const valid[] = { "id", "hard", "soft", NULL };
+	struct vcpu_spec *v;
+	char *id;
+	int line = (int)line_of(n);
+
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0)
+		return -1;
+	id = attr(n, "id");
+	if (!id)
+		return fail(l, line, "<vcpu> is missing the required attribute 'id'");
+	xmlFree(id);
+	d->vcpu_over = xreallocarray(d->vcpu_over, (size_t)d->nvcpu_over + 1,
+				     sizeof(*d->vcpu_over));
+	v = &d->vcpu_over[d->nvcpu_over++];
+	memset(v, 0, sizeof(*v));
+	v->line = line;
+	if (attr_int(l, n, "id", 0, d->vcpus - 1, &v->id) < 0)
+		return -1;
+	for (int i = 0; i < d->nvcpu_over - 1; i++)
+		if (d->vcpu_over[i].id == v->id)
+			return fail(l, line, "duplicate <vcpu id=\"%d\"> in domain '%s' (the first is at line %d)",
+				    v->id, d->name, d->vcpu_over[i].line);
+	v->hard = attr_dup(n, "hard");
+	v->soft = attr_dup(n, "soft");
+	return 0;
+}
+
+static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
+{
+	static const char *const valid[] = { "name", "vcpus", "weight", "cap", NULL };
+	struct domain_spec *other;
+
+	if (check_attrs(l, n, valid) < 0 ||
+	    attr_name(l, n, "name", d->name, sizeof(d->name)) < 0)
+		return -1;
+	other = scenario_domain(l->sc, d->name);
+	if (other != d)
+		return fail(l, d->line, "duplicate domain name '%s' (the first is at line %d)",
+			    d->name, other->line);
+	if (attr_int(l, n, "vcpus", 1, SCENARIO_MAX_VCPUS, &d->vcpus) < 0 ||
+	    attr_int(l, n, "weight", 1, 65535, &d->weight) < 0)
+		return -1;
+	/* Like xl: a cap is a percentage of one pCPU, 100 per vCPU at most. */
+	if (attr_int(l, n, "cap", 0, 100LL * d->vcpus, &d->cap) < 0)
+		return -1;
+	l->total_vcpus += d->vcpus;
+	if (l->total_vcpus > SCENARIO_MAX_TOTAL_VCPUS)
+		return fail(l, d->line, "more than %d vCPUs in all domains",
+			    SCENARIO_MAX_TOTAL_VCPUS);
+	return 0;
+}
+
+static int load_domain(struct loader *l, const xmlNode *n)
+{
+	struct scenario *sc = l->sc;
+	struct domain_spec *d;
+
+	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
+	d = &sc->doms[sc->ndoms++];
+	memset(d, 0, sizeof(*d));
+	d->vcpus = 1;
+	d->weight = 256;
+	d->cap = 0;
+	d->line = (int)line_of(n);
+	if (domain_attrs(l, n, d) < 0)
+		return -1;
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		int ret;
+
+		if (is(c, "affinity"))
+			ret = load_affinity(l, c, d);
+		else if (is(c, "vcpu"))
+			ret = load_vcpu(l, c, d);
+		else if (is(c, "workload"))
+			ret = load_workload(l, c, d);
+		else
+			ret = stray_child(l, n, c, "affinity, vcpu, workload");
+		if (ret < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_host(struct loader *l, const xmlNode *n)
+{
+	static const char *const valid[] = { "sockets", "cores-per-socket", "threads-per-core",
+					     "nodes", "ipi-latency", "context-switch", NULL };
+	struct host_spec *h = &l->sc->host;
+	long long cpus;
+
+	if (h->line)
+		return fail(l, line_of(n), "second <host> (the first is at line %d)", h->line);
+	h->line = (int)line_of(n);
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0 ||
+	    attr_int(l, n, "sockets", 1, MAX_HOST_VALUE, &h->sockets) < 0 ||
+	    attr_int(l, n, "cores-per-socket", 1, MAX_HOST_VALUE, &h->cores_per_socket) < 0 ||
+	    attr_int(l, n, "threads-per-core", 1, MAX_HOST_VALUE, &h->threads_per_core) < 0 ||
+	    attr_int(l, n, "nodes", 1, MAX_HOST_VALUE, &h->nodes) < 0 ||
+	    attr_duration(l, n, "ipi-latency", 0, MAX_HOST_DELAY, &h->ipi_latency) < 0 ||
+	    attr_duration(l, n, "context-switch", 0, MAX_HOST_DELAY, &h->context_switch) < 0)
+		return -1;
+	cpus = (long long)h->sockets * h->cores_per_socket * h->threads_per_core;
+	if (cpus > MAX_HOST_VALUE)
+		return fail(l, h->line, "<host> has %lld pCPUs, more than the %d supported",
+			    cpus, MAX_HOST_VALUE);
+	return 0;
+}
+
+static int load_seed(struct loader *l, const xmlNode *n)
+{
+	char *v = attr(n, "seed"), *end;
+	unsigned long long x;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (!isdigit((unsigned char)v[0]) || *end)
+		ret = fail(l, line_of(n), "<scenario> seed: '%s' is not a non-negative integer", v);
+	else if (errno == ERANGE)
+		ret = fail(l, line_of(n), "<scenario> seed: '%s' is out of range 0..%" PRIu64,
+			   v, UINT64_MAX);
+	else
+		l->sc->seed = x;
+	xmlFree(v);
+	return ret;
+}
+
+static int load_scenario(struct loader *l, const xmlNode *root)
+{
+	static const char *const valid[] = { "duration", "seed", NULL };
+	struct scenario *sc = l->sc;
+
+	if (root->ns)
+		return fail(l, line_of(root), "the root element is in namespace '%s' (scenario files use none)",
+			    root->ns->href ? (const char *)root->ns->href : "");
+	if (!is(root, "scenario"))
+		return fail(l, line_of(root), "the root element is <%s>, expected <scenario>",
+			    (const char *)root->name);
+	sc->line = (int)line_of(root);
+	if (check_attrs(l, root, valid) < 0 ||
+	    attr_duration(l, root, "duration", 1, MAX_DURATION, &sc->duration) < 0 ||
+	    load_seed(l, root) < 0)
+		return -1;
+	for (const xmlNode *c = root->children; c; c = c->next) {
+		int ret;
+
+		if (is(c, "host"))
+			ret = load_host(l, c);
+		else if (is(c, "domain"))
+			ret = load_domain(l, c);
+		else
+			ret = stray_child(l, root, c, "host, domain");
+		if (ret < 0)
+			return -1;
+	}
+	if (sc->ndoms == 0)
+		return fail(l, sc->line, "<scenario> has no <domain>");
+	return 0;
+}
+
+/* ---- the gates ---- */
+
+static xmlDocPtr parse(struct loader *l, const char *xml, int len)
+{
+	xmlParserCtxtPtr c = xmlCreateMemoryParserCtxt(xml, len);
+	xmlDocPtr doc;
+
+	if (!c) {
+		fail(l, 1, "cannot create an XML parser");
+		return NULL;
+	}
+	l->ctxt = c;
+	c->_private = l;
+	c->sax->serror = parser_error;
+	c->sax->internalSubset = no_doctype;
+	c->sax->externalSubset = NULL;
+	xmlCtxtUseOptions(c, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+	xmlParseDocument(c);
+	doc = c->myDoc;
+	c->myDoc = NULL;
+	if (!l->failed && (!c->wellFormed || !doc))
+		fail(l, c->input ? c->input->line : 1, "malformed XML");
+	l->ctxt = NULL;
+	xmlFreeParserCtxt(c);
+	if (l->failed && doc) {
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+static int validate(struct loader *l, xmlDocPtr doc)
+{
+	xmlRelaxNGParserCtxtPtr pc;
+	xmlRelaxNGValidCtxtPtr vc;
+	xmlRelaxNGPtr schema;
+	int ret;
+
+	pc = xmlRelaxNGNewMemParserCtxt(scenario_schema_rng, (int)strlen(scenario_schema_rng));
+	if (!pc)
+		return fail(l, 1, "internal error: cannot read the embedded schema");
+	xmlRelaxNGSetParserStructuredErrors(pc, stray_error, l);
+	schema = xmlRelaxNGParse(pc);
+	xmlRelaxNGFreeParserCtxt(pc);
+	if (!schema) {
+		l->failed = false;
+		return fail(l, 1, "internal error: the embedded schema does not compile");
+	}
+	vc = xmlRelaxNGNewValidCtxt(schema);
+	xmlRelaxNGSetValidStructuredErrors(vc, schema_error, l);
+	ret = xmlRelaxNGValidateDoc(vc, doc);
+	xmlRelaxNGFreeValidCtxt(vc);
+	xmlRelaxNGFree(schema);
+	if (ret != 0)
+		return fail(l, 1, "does not match the schema");
+	return 0;
+}
+
+static void scenario_defaults(struct scenario *sc, const char *name)
+{
+	memset(sc, 0, sizeof(*sc));
+	snprintf(sc->source, sizeof(sc->source), "%s", name);
+	sc->duration = SCENARIO_DEFAULT_DURATION;
+	sc->seed = SCENARIO_DEFAULT_SEED;
+	sc->host.sockets = sc->host.cores_per_socket = 1;
+	sc->host.threads_per_core = sc->host.nodes = 1;
+	sc->host.ipi_latency = USEC(1);
+	sc->host.context_switch = USEC(2);
+}
+
+int scenario_load_memory(const char *xml, int len, const char *name,
+			 struct scenario *sc, struct err *e)
+{
+	struct loader l = { .name = name, .e = e, .sc = sc };
+	xmlStructuredErrorFunc old_serror;
+	xmlGenericErrorFunc old_generic;
+	void *old_sctx, *old_gctx;
+	xmlDocPtr doc;
+
+	scenario_defaults(sc, name);
+	if (len <= 0)
+		return fail(&l, 1, "empty file");
+	if (len > SCENARIO_MAX_FILE)
+		return err_set(e, "%s: too large (%d bytes; scenario files are limited to %d MiB)",
+			       name, len, SCENARIO_MAX_FILE >> 20);
+	xmlInitParser();
+	/* Per-thread handlers, restored below: nothing reaches stderr. */
+	old_serror = xmlStructuredError;
+	old_sctx = xmlStructuredErrorContext;
+	old_generic = xmlGenericError;
+	old_gctx = xmlGenericErrorContext;
+	xmlSetStructuredErrorFunc(&l, stray_error);
+	xmlSetGenericErrorFunc(NULL, silent);
+
+	doc = parse(&l, xml, len);
+	if (doc) {
+		xmlNodePtr root = xmlDocGetRootElement(doc);
+
+		if (!root)
+			fail(&l, 1, "no root element");
+		else if (load_scenario(&l, root) == 0)
+			validate(&l, doc);
+		xmlFreeDoc(doc);
+	}
+
+	xmlSetStructuredErrorFunc(old_sctx, old_serror);
+	xmlSetGenericErrorFunc(old_gctx, old_generic);
+	if (l.failed) {
+		scenario_free(sc);
+		return -1;
+	}
+	return 0;
+}
+
+int scenario_load_file(const char *path, struct scenario *sc, struct err *e)
+{
+	size_t cap = 65536, len = 0;
+	struct stat st;
+	char *buf;
+	int fd, ret;
+
+	scenario_defaults(sc, path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return err_set(e, "%s: is a directory", path);
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > SCENARIO_MAX_FILE) {
+		close(fd);
+		return err_set(e, "%s: too large (%lld bytes; scenario files are limited to %d MiB)",
+			       path, (long long)st.st_size, SCENARIO_MAX_FILE >> 20);
+	}
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			if (cap > SCENARIO_MAX_FILE)
+				break;
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = err_set(e, "%s: cannot read: %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > SCENARIO_MAX_FILE)
+		ret = err_set(e, "%s: too large (more than %d MiB; scenario files are limited to %d MiB)",
+			      path, SCENARIO_MAX_FILE >> 20, SCENARIO_MAX_FILE >> 20);
+	else
+		ret = scenario_load_memory(buf, (int)len, path, sc, e);
+out:
+	free(buf);
+	close(fd);
+	return ret;
+}
