@@ -84,6 +84,7 @@ struct domain {
 };
 
 struct pcpu {
+	struct sim *sim;
 	int id;
 	struct vcpu *curr;             /* running vCPU (its idle vCPU when idle) */
 	struct vcpu *idle;
@@ -173,6 +174,8 @@ void vcpu_wake(struct sim *s, struct vcpu *v);
 void vcpu_sleep_nosync(struct sim *s, struct vcpu *v);
 /* The guest halts the vCPU (SCHEDOP_block). */
 void vcpu_block(struct sim *s, struct vcpu *v);
+/* An event for a halted vCPU: clears VPF_BLOCKED and wakes it. */
+void vcpu_unblock(struct sim *s, struct vcpu *v);
 /* The guest yields (SCHEDOP_yield). */
 void vcpu_yield(struct sim *s, struct vcpu *v);
 void vcpu_pause_nosync(struct sim *s, struct vcpu *v);

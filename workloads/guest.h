@@ -48,7 +48,8 @@ struct task {
 	struct timer sleep_timer;
 	struct task *next;      /* run-queue link */
 	bool in_step;
-	int pending_action;
+	int pending_action;     /* what the step asked for (guest.c) */
+	stime_t pending_arg;
 };
 
 /* Creates a task in g, ready to take its first step at time 'start'. */

@@ -1,0 +1,371 @@
+/*
+ * Xen's null scheduler (xen/common/sched/null.c), modelled.
+ *
+ * The algorithm: each vCPU is assigned a pCPU of its own and, once there,
+ * is the only thing that ever runs on it; a pCPU either runs its vCPU or
+ * idles.  There is no time slice and no preemption.  vCPUs that find no
+ * free pCPU (inside their affinity) wait in a FIFO wait queue and do not
+ * run at all until a pCPU frees up.
+ *
+ * Placement (pick_res), for the soft-affinity step and then the hard one:
+ * keep the current pCPU if it is free or already ours and inside the step's
+ * mask; else take the first free pCPU inside it.  With none free, any pCPU
+ * of the hard affinity is returned (the vCPU then waits).
+ *
+ * A pCPU that loses its vCPU (deassign) looks through the wait queue,
+ * first for a waiter whose soft affinity holds it, then hard, and takes the
+ * first match.  A wake of an assigned vCPU just tickles its pCPU; a vCPU
+ * coming back with no pCPU gets its old one if free and fitting, else it
+ * joins the wait queue and every free pCPU it could use is tickled, the
+ * first to schedule taking it in do_schedule.
+ */
+#include <stdlib.h>
+
+#include "schedulers/sched.h"
+#include "sim/xalloc.h"
+
+struct null_pcpu {
+	struct vcpu *unit;          /* assigned vCPU, NULL when free */
+};
+
+struct null_unit {
+	struct vcpu *v;
+	struct null_unit *wq_next, *wq_prev;
+	bool in_waitq;
+};
+
+struct null_private {
+	struct cpumask *cpus_free;
+	struct cpumask *scratch;
+	struct null_unit *waitq_head, *waitq_tail;
+};
+
+static struct null_private *null_priv(struct scheduler *s)
+{
+	return s->priv;
+}
+
+static struct null_unit *null_unit(const struct vcpu *v)
+{
+	return v->sched_priv;
+}
+
+static struct null_pcpu *null_pcpu(struct scheduler *s, int cpu)
+{
+	return s->sim->pcpus[cpu].sched_priv;
+}
+
+static void waitq_add_tail(struct null_private *prv, struct null_unit *nvc)
+{
+	nvc->wq_next = NULL;
+	nvc->wq_prev = prv->waitq_tail;
+	if (prv->waitq_tail)
+		prv->waitq_tail->wq_next = nvc;
+	else
+		prv->waitq_head = nvc;
+	prv->waitq_tail = nvc;
+	nvc->in_waitq = true;
+}
+
+static void waitq_del(struct null_private *prv, struct null_unit *nvc)
+{
+	if (!nvc->in_waitq)
+		return;
+	if (nvc->wq_prev)
+		nvc->wq_prev->wq_next = nvc->wq_next;
+	else
+		prv->waitq_head = nvc->wq_next;
+	if (nvc->wq_next)
+		nvc->wq_next->wq_prev = nvc->wq_prev;
+	else
+		prv->waitq_tail = nvc->wq_prev;
+	nvc->wq_next = nvc->wq_prev = NULL;
+	nvc->in_waitq = false;
+}
+
+static bool unit_check_affinity(struct scheduler *s, const struct vcpu *v, int cpu,
+				enum balance_step step)
+{
+	struct cpumask *m = null_priv(s)->scratch;
+
+	affinity_balance_cpumask(v, step, m);
+	cpumask_and(m, m, s->sim->online);
+	return cpumask_test(m, (unsigned)cpu);
+}
+
+static int null_init(struct scheduler *s, struct err *e)
+{
+	struct null_private *prv = xcalloc(1, sizeof(*prv));
+
+	prv->cpus_free = cpumask_alloc((unsigned)s->sim->nr_cpus);
+	prv->scratch = cpumask_alloc((unsigned)s->sim->nr_cpus);
+	s->priv = prv;
+	return 0;
+}
+
+static void null_deinit(struct scheduler *s)
+{
+	struct null_private *prv = null_priv(s);
+	int cpu;
+
+	for (cpu = 0; cpu < s->sim->nr_cpus; cpu++)
+		free(s->sim->pcpus[cpu].sched_priv);
+	cpumask_free(prv->cpus_free);
+	cpumask_free(prv->scratch);
+	free(prv);
+}
+
+static void null_init_pdata(struct scheduler *s, int cpu)
+{
+	s->sim->pcpus[cpu].sched_priv = xcalloc(1, sizeof(struct null_pcpu));
+	cpumask_set(null_priv(s)->cpus_free, (unsigned)cpu);
+}
+
+static void *null_alloc_udata(struct scheduler *s, struct vcpu *v, void *dd)
+{
+	struct null_unit *nvc = xcalloc(1, sizeof(*nvc));
+
+	nvc->v = v;
+	return nvc;
+}
+
+static void null_free_udata(struct scheduler *s, void *data)
+{
+	free(data);
+}
+
+static int pick_res(struct scheduler *s, const struct vcpu *v)
+{
+	struct null_private *prv = null_priv(s);
+	struct cpumask *m = prv->scratch;
+	int cpu = v->processor, step;
+	struct null_pcpu *npc = null_pcpu(s, cpu);
+	unsigned new_cpu;
+
+	for_each_affinity_balance_step(step) {
+		if (step == BALANCE_SOFT_AFFINITY && !has_soft_affinity(s->sim, v))
+			continue;
+		affinity_balance_cpumask(v, step, m);
+		cpumask_and(m, m, s->sim->online);
+		if ((!npc->unit || npc->unit == v) && cpumask_test(m, (unsigned)cpu))
+			return cpu;
+		cpumask_and(m, m, prv->cpus_free);
+		new_cpu = cpumask_first(m);
+		if (new_cpu < m->nbits)
+			return (int)new_cpu;
+	}
+	/* No free pCPU: any pCPU of the hard affinity (Xen's cpumask_any is random). */
+	cpumask_and(m, s->sim->online, v->hard);
+	{
+		unsigned w = cpumask_weight(m), k = (unsigned)rng_below(&s->sim->rng, w);
+
+		new_cpu = cpumask_first(m);
+		while (k--)
+			new_cpu = cpumask_next((int)new_cpu, m);
+	}
+	return (int)new_cpu;
+}
+
+static void unit_assign(struct scheduler *s, struct vcpu *v, int cpu)
+{
+	null_pcpu(s, cpu)->unit = v;
+	v->processor = cpu;
+	cpumask_clear_cpu(null_priv(s)->cpus_free, (unsigned)cpu);
+}
+
+/* Frees v's pCPU and hands it to a suitable waiter; true if one was tickled. */
+static bool unit_deassign(struct scheduler *s, struct vcpu *v)
+{
+	struct null_private *prv = null_priv(s);
+	int cpu = v->processor, step;
+	struct null_unit *w;
+
+	null_pcpu(s, cpu)->unit = NULL;
+	cpumask_set(prv->cpus_free, (unsigned)cpu);
+	for_each_affinity_balance_step(step) {
+		for (w = prv->waitq_head; w; w = w->wq_next) {
+			if (step == BALANCE_SOFT_AFFINITY && !has_soft_affinity(s->sim, w->v))
+				continue;
+			if (unit_check_affinity(s, w->v, cpu, step)) {
+				waitq_del(prv, w);
+				unit_assign(s, w->v, cpu);
+				cpu_raise_softirq(s->sim, cpu);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void null_insert_unit(struct scheduler *s, struct vcpu *v)
+{
+	struct null_private *prv = null_priv(s);
+
+	for (;;) {
+		int cpu = pick_res(s, v);
+
+		v->processor = cpu;
+		if (!null_pcpu(s, cpu)->unit) {
+			unit_assign(s, v, cpu);
+			return;
+		}
+		cpumask_and(prv->scratch, v->hard, s->sim->online);
+		if (!cpumask_intersects(prv->cpus_free, prv->scratch)) {
+			waitq_add_tail(prv, null_unit(v));
+			return;
+		}
+	}
+}
+
+static void null_remove_unit(struct scheduler *s, struct vcpu *v)
+{
+	struct null_unit *nvc = null_unit(v);
+
+	if (nvc->in_waitq)
+		waitq_del(null_priv(s), nvc);
+	else if (null_pcpu(s, v->processor)->unit == v)
+		unit_deassign(s, v);
+}
+
+static void null_wake(struct scheduler *s, struct vcpu *v)
+{
+	struct null_private *prv = null_priv(s);
+	struct null_unit *nvc = null_unit(v);
+	int cpu = v->processor;
+	struct null_pcpu *npc = null_pcpu(s, cpu);
+	unsigned c;
+
+	if (curr_on(s->sim, cpu) == v || nvc->in_waitq)
+		return;
+	if (npc->unit == v) {
+		cpu_raise_softirq(s->sim, cpu);
+		return;
+	}
+	if (!npc->unit && unit_check_affinity(s, v, cpu, BALANCE_HARD_AFFINITY) &&
+	    (!has_soft_affinity(s->sim, v) ||
+	     unit_check_affinity(s, v, cpu, BALANCE_SOFT_AFFINITY))) {
+		unit_assign(s, v, cpu);
+		cpu_raise_softirq(s->sim, cpu);
+		return;
+	}
+	waitq_add_tail(prv, nvc);
+	cpumask_and(prv->scratch, v->hard, s->sim->online);
+	cpumask_and(prv->scratch, prv->scratch, prv->cpus_free);
+	for_each_cpu(c, prv->scratch)
+		cpu_raise_softirq(s->sim, (int)c);
+}
+
+static void null_sleep(struct scheduler *s, struct vcpu *v)
+{
+	struct null_unit *nvc = null_unit(v);
+	bool tickled = false;
+
+	/* Only an offlined vCPU gives up its pCPU; a paused or migrating one keeps it. */
+	if (v->pause_flags & VPF_DOWN) {
+		if (nvc->in_waitq)
+			waitq_del(null_priv(s), nvc);
+		else if (null_pcpu(s, v->processor)->unit == v)
+			tickled = unit_deassign(s, v);
+	}
+	if (!tickled && curr_on(s->sim, v->processor) == v)
+		cpu_raise_softirq(s->sim, v->processor);
+}
+
+static int null_pick_resource(struct scheduler *s, struct vcpu *v)
+{
+	return pick_res(s, v);
+}
+
+static void null_migrate(struct scheduler *s, struct vcpu *v, int new_cpu)
+{
+	struct null_private *prv = null_priv(s);
+	struct null_unit *nvc = null_unit(v);
+	struct null_pcpu *npc;
+
+	if (v->processor == new_cpu)
+		return;
+	if (null_pcpu(s, v->processor)->unit == v)
+		unit_deassign(s, v);
+	npc = null_pcpu(s, new_cpu);
+	if (!npc->unit && unit_check_affinity(s, v, new_cpu, BALANCE_HARD_AFFINITY)) {
+		waitq_del(prv, nvc);
+		unit_assign(s, v, new_cpu);
+	} else if (!nvc->in_waitq) {
+		waitq_add_tail(prv, nvc);
+	}
+	v->processor = new_cpu;
+}
+
+static void null_do_schedule(struct scheduler *s, struct vcpu *prev, stime_t now,
+			     bool tasklet, struct sched_decision *out)
+{
+	struct null_private *prv = null_priv(s);
+	int cpu = s->sim->this_cpu, step;
+	struct null_pcpu *npc = null_pcpu(s, cpu);
+	struct vcpu *next = tasklet ? NULL : npc->unit;
+	struct null_unit *w;
+
+	/* A free pCPU takes a waiter: soft-affinity matches first. */
+	if (!next && !tasklet && prv->waitq_head) {
+		for_each_affinity_balance_step(step) {
+			for (w = prv->waitq_head; w; w = w->wq_next) {
+				if (step == BALANCE_SOFT_AFFINITY && !has_soft_affinity(s->sim, w->v))
+					continue;
+				if (unit_check_affinity(s, w->v, cpu, step)) {
+					unit_assign(s, w->v, cpu);
+					waitq_del(prv, w);
+					next = w->v;
+					goto found;
+				}
+			}
+		}
+	}
+found:
+	if (!next && !tasklet)
+		cpumask_set(prv->cpus_free, (unsigned)cpu);
+	if (!next || !vcpu_runnable(next))
+		next = s->sim->pcpus[cpu].idle;
+	out->next = next;
+	out->time_slice = -1;
+	out->migrated = false;
+}
+
+static void null_dump(struct scheduler *s, FILE *f)
+{
+	struct null_private *prv = null_priv(s);
+	struct null_unit *w;
+	char buf[256];
+	int cpu;
+
+	fprintf(f, "null: cpus_free=%s\n", cpumask_format(prv->cpus_free, buf, sizeof(buf)));
+	for (cpu = 0; cpu < s->sim->nr_cpus; cpu++) {
+		struct vcpu *u = null_pcpu(s, cpu)->unit;
+
+		if (u)
+			fprintf(f, "  pCPU %d <- d%dv%d\n", cpu, u->dom->domid, u->vcpu_id);
+	}
+	fprintf(f, "  waitq:");
+	for (w = prv->waitq_head; w; w = w->wq_next)
+		fprintf(f, " d%dv%d", w->v->dom->domid, w->v->vcpu_id);
+	fprintf(f, "\n");
+}
+
+const struct sched_ops null_ops = {
+	.name = "null",
+	.summary = "Xen's null scheduler: one pCPU per vCPU, the rest wait (no time sharing)",
+	.params = NULL,
+	.config_size = 0,
+	.init = null_init,
+	.deinit = null_deinit,
+	.init_pdata = null_init_pdata,
+	.alloc_udata = null_alloc_udata,
+	.free_udata = null_free_udata,
+	.insert_unit = null_insert_unit,
+	.remove_unit = null_remove_unit,
+	.sleep = null_sleep,
+	.wake = null_wake,
+	.do_schedule = null_do_schedule,
+	.pick_resource = null_pick_resource,
+	.migrate = null_migrate,
+	.dump = null_dump,
+};

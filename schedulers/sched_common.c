@@ -1,0 +1,83 @@
+/*
+ * Pieces every scheduler shares: the soft/hard affinity balancing helpers
+ * of Xen's private.h, and creating a scheduler instance from a spec.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/xalloc.h"
+
+bool has_soft_affinity(const struct sim *s, const struct vcpu *v)
+{
+	return v->soft_aff_effective && !cpumask_subset(s->online, v->soft);
+}
+
+void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
+			      struct cpumask *mask)
+{
+	if (step == BALANCE_SOFT_AFFINITY) {
+		cpumask_and(mask, v->soft, v->hard);
+		if (cpumask_empty(mask))
+			cpumask_copy(mask, v->hard);
+	} else {
+		cpumask_copy(mask, v->hard);
+	}
+}
+
+struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e)
+{
+	const struct sched_ops *ops = sched_find(spec->name);
+	struct scheduler *sch;
+
+	if (!ops) {
+		const struct sched_ops *const *all = sched_all();
+		char names[256] = "";
+		int i;
+
+		for (i = 0; all[i]; i++) {
+			if (i)
+				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+			strncat(names, all[i]->name, sizeof(names) - strlen(names) - 1);
+		}
+		err_set(e, "unknown scheduler '%s' (valid: %s)", spec->name, names);
+		return NULL;
+	}
+	sch = xcalloc(1, sizeof(*sch));
+	sch->ops = ops;
+	sch->sim = s;
+	sch->config = xcalloc(1, ops->config_size ? ops->config_size : 1);
+	if (params_apply(ops->params, sch->config, &spec->params, ops->name, e) < 0 ||
+	    (ops->init && ops->init(sch, e) < 0)) {
+		free(sch->config);
+		free(sch);
+		return NULL;
+	}
+	return sch;
+}
+
+void sched_destroy(struct scheduler *sch)
+{
+	if (!sch)
+		return;
+	if (sch->ops->deinit)
+		sch->ops->deinit(sch);
+	free(sch->config);
+	free(sch);
+}
+
+void sched_list(FILE *f)
+{
+	const struct sched_ops *const *all = sched_all();
+	int i;
+
+	for (i = 0; all[i]; i++) {
+		fprintf(f, "%s%s%s%s - %s\n", all[i]->name, all[i]->alias ? " (alias " : "",
+			all[i]->alias ? all[i]->alias : "", all[i]->alias ? ")" : "",
+			all[i]->summary);
+		if (all[i]->params && all[i]->params[0].name)
+			params_describe(f, all[i]->params, "    ");
+		else
+			fprintf(f, "    (no parameters)\n");
+	}
+}

@@ -1,0 +1,272 @@
+/*
+ * sim_build(): from a scenario and a scheduler spec to a ready struct sim.
+ * The order follows Xen's boot and domain creation: pCPUs join the
+ * scheduler with their idle vCPUs, then each domain gets its scheduler data
+ * and its vCPUs are placed (vCPU 0 on the first pCPU it may use, each next
+ * one on the following pCPU, as sched_select_initial_cpu does) and
+ * inserted.  vCPUs start halted; the guest layer wakes those with work.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/build.h"
+#include "sim/xalloc.h"
+#include "workloads/guest.h"
+#include "workloads/workload.h"
+
+void sim_core_init_pcpu(struct sim *s, int cpu);
+
+static struct vcpu *vcpu_new(struct sim *s, struct domain *d, int id)
+{
+	struct vcpu *v = xcalloc(1, sizeof(*v));
+
+	v->vcpu_id = id;
+	v->dom = d;
+	v->hard = cpumask_alloc((unsigned)s->nr_cpus);
+	v->soft = cpumask_alloc((unsigned)s->nr_cpus);
+	cpumask_fill(v->hard);
+	cpumask_fill(v->soft);
+	v->st.pcpus = cpumask_alloc((unsigned)s->nr_cpus);
+	v->st.woken_at = -1;
+	v->st.last_cpu = -1;
+	return v;
+}
+
+static void vcpu_free(struct vcpu *v)
+{
+	cpumask_free(v->hard);
+	cpumask_free(v->soft);
+	cpumask_free(v->st.pcpus);
+	hist_free(&v->st.wake_latency);
+	free(v);
+}
+
+static struct domain *domain_new(int domid, const char *name, int nr_vcpus)
+{
+	struct domain *d = xcalloc(1, sizeof(*d));
+
+	d->domid = domid;
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->nr_vcpus = nr_vcpus;
+	d->vcpus = xcalloc((size_t)nr_vcpus, sizeof(*d->vcpus));
+	return d;
+}
+
+static int parse_mask(struct sim *s, const char *text, struct cpumask *m,
+		      const char *source, int line, const char *what, struct err *e)
+{
+	if (!text) {
+		cpumask_fill(m);
+		return 0;
+	}
+	if (cpulist_parse(&s->topo, text, m, e) < 0)
+		return err_prefix(e, "%s:%d: %s affinity", source, line, what);
+	return 0;
+}
+
+static int set_affinities(struct sim *s, const struct domain_spec *ds, struct vcpu *v,
+			  const char *source, struct err *e)
+{
+	const char *hard = ds->hard, *soft = ds->soft;
+	int line = ds->affinity_line ? ds->affinity_line : ds->line, i;
+	char hb[128], sb[128];
+
+	for (i = 0; i < ds->nvcpu_over; i++) {
+		if (ds->vcpu_over[i].id != v->vcpu_id)
+			continue;
+		if (ds->vcpu_over[i].hard)
+			hard = ds->vcpu_over[i].hard;
+		if (ds->vcpu_over[i].soft)
+			soft = ds->vcpu_over[i].soft;
+		line = ds->vcpu_over[i].line;
+	}
+	if (parse_mask(s, hard, v->hard, source, line, "hard", e) < 0 ||
+	    parse_mask(s, soft, v->soft, source, line, "soft", e) < 0)
+		return -1;
+	if (!cpumask_intersects(v->hard, v->soft))
+		return err_set(e, "%s:%d: soft affinity %s of %s vCPU %d does not intersect its hard affinity %s",
+			       source, line, cpumask_format(v->soft, sb, sizeof(sb)), ds->name,
+			       v->vcpu_id, cpumask_format(v->hard, hb, sizeof(hb)));
+	vcpu_update_soft_effective(v);
+	return 0;
+}
+
+/* Xen's sched_select_initial_cpu: vCPU 0 on the first usable pCPU, then cycle. */
+static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v, struct cpumask *tmp)
+{
+	if (v->soft_aff_effective)
+		cpumask_and(tmp, v->soft, v->hard);
+	else
+		cpumask_copy(tmp, v->hard);
+	cpumask_and(tmp, tmp, s->online);
+	if (v->vcpu_id == 0)
+		return (int)cpumask_first(tmp);
+	return (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, tmp);
+}
+
+static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
+			int domid, struct cpumask *tmp, struct err *e)
+{
+	struct scheduler *sch = s->sched;
+	struct domain *d = domain_new(domid, ds->name, ds->vcpus);
+	int i;
+
+	d->weight = ds->weight;
+	d->cap = ds->cap;
+	s->domains[s->nr_domains++] = d;
+	if (sch->ops->alloc_domdata)
+		d->sched_priv = sch->ops->alloc_domdata(sch, d);
+	for (i = 0; i < d->nr_vcpus; i++) {
+		struct vcpu *v = vcpu_new(s, d, i);
+
+		d->vcpus[i] = v;
+		if (set_affinities(s, ds, v, sc->source, e) < 0)
+			return -1;
+		v->processor = initial_cpu(s, d, v, tmp);
+		v->pause_flags = VPF_BLOCKED;
+		v->runstate = RUNSTATE_BLOCKED;
+		v->sched_priv = sch->ops->alloc_udata(sch, v, d->sched_priv);
+		sch->ops->insert_unit(sch, v);
+	}
+	return 0;
+}
+
+struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, struct err *e)
+{
+	const struct host_spec *h = &sc->host;
+	struct sim *s = xcalloc(1, sizeof(*s));
+	struct cpumask *tmp = NULL;
+	int cpu, i, next_domid = 1, wl = 0;
+
+	evq_init(&s->q);
+	s->this_cpu = -1;
+	s->seed = sc->seed;
+	rng_seed(&s->rng, seed_derive(sc->seed, 1));
+	if (topology_init(&s->topo, h->sockets, h->cores_per_socket, h->threads_per_core,
+			  h->nodes, e) < 0) {
+		err_prefix(e, "%s:%d", sc->source, h->line);
+		free(s);
+		return NULL;
+	}
+	s->nr_cpus = s->topo.nr_cpus;
+	s->online = cpumask_dup(s->topo.all);
+	s->ipi_latency = h->ipi_latency;
+	s->context_switch_cost = h->context_switch;
+	s->pcpus = xcalloc((size_t)s->nr_cpus, sizeof(*s->pcpus));
+	s->domains = xcalloc((size_t)sc->ndoms + 1, sizeof(*s->domains));
+	s->idle_domain = domain_new(DOMID_IDLE, "idle", s->nr_cpus);
+	s->idle_domain->is_idle = true;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct vcpu *idle = vcpu_new(s, s->idle_domain, cpu);
+
+		sim_core_init_pcpu(s, cpu);
+		idle->processor = cpu;
+		idle->is_running = true;
+		idle->runstate = RUNSTATE_RUNNING;
+		s->idle_domain->vcpus[cpu] = idle;
+		s->pcpus[cpu].idle = s->pcpus[cpu].curr = idle;
+	}
+
+	s->sched = sched_create(s, spec, e);
+	if (!s->sched)
+		goto fail;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct vcpu *idle = s->pcpus[cpu].idle;
+
+		idle->sched_priv = s->sched->ops->alloc_udata(s->sched, idle, NULL);
+		if (s->sched->ops->init_pdata)
+			s->sched->ops->init_pdata(s->sched, cpu);
+	}
+
+	tmp = cpumask_alloc((unsigned)s->nr_cpus);
+	for (i = 0; i < sc->ndoms; i++) {
+		const struct domain_spec *ds = &sc->doms[i];
+		int domid = strcmp(ds->name, "dom0") == 0 ? 0 : next_domid++;
+
+		if (build_domain(s, sc, ds, domid, tmp, e) < 0)
+			goto fail;
+	}
+	cpumask_free(tmp);
+	tmp = NULL;
+
+	guest_attach_all(s);
+	for (i = 0; i < sc->ndoms; i++)
+		wl += sc->doms[i].nworkloads;
+	s->workloads = xcalloc((size_t)wl + 1, sizeof(*s->workloads));
+	for (i = 0; i < sc->ndoms; i++) {
+		int k;
+
+		for (k = 0; k < sc->doms[i].nworkloads; k++) {
+			struct workload *w = workload_create(s, s->domains[i], &sc->doms[i].workloads[k],
+							     sc->source,
+							     seed_derive(sc->seed, 1000 + (uint64_t)i * 64 + (uint64_t)k),
+							     e);
+
+			if (!w)
+				goto fail;
+			s->workloads[s->nr_workloads++] = w;
+		}
+	}
+	return s;
+fail:
+	cpumask_free(tmp);
+	sim_destroy(s);
+	return NULL;
+}
+
+int sim_workloads(struct sim *s, struct workload ***out)
+{
+	*out = s->workloads;
+	return s->nr_workloads;
+}
+
+void sim_destroy(struct sim *s)
+{
+	struct scheduler *sch;
+	int d, i;
+
+	if (!s)
+		return;
+	/* Disarm every timer first, while everything that embeds one still exists. */
+	evq_free(&s->q);
+	sch = s->sched;
+	for (i = 0; i < s->nr_workloads; i++)
+		workload_destroy(s->workloads[i]);
+	free(s->workloads);
+	guest_free_all(s);
+	for (d = 0; d < s->nr_domains; d++) {
+		struct domain *dom = s->domains[d];
+
+		for (i = 0; i < dom->nr_vcpus; i++) {
+			if (!dom->vcpus[i])
+				continue;
+			if (sch && dom->vcpus[i]->sched_priv && sch->ops->free_udata)
+				sch->ops->free_udata(sch, dom->vcpus[i]->sched_priv);
+			vcpu_free(dom->vcpus[i]);
+		}
+		if (sch && dom->sched_priv && sch->ops->free_domdata)
+			sch->ops->free_domdata(sch, dom->sched_priv);
+		free(dom->vcpus);
+		free(dom);
+	}
+	free(s->domains);
+	if (s->idle_domain) {
+		for (i = 0; i < s->idle_domain->nr_vcpus; i++) {
+			struct vcpu *idle = s->idle_domain->vcpus[i];
+
+			if (!idle)
+				continue;
+			if (sch && idle->sched_priv && sch->ops->free_udata)
+				sch->ops->free_udata(sch, idle->sched_priv);
+			vcpu_free(idle);
+		}
+		free(s->idle_domain->vcpus);
+		free(s->idle_domain);
+	}
+	sched_destroy(sch);
+	free(s->pcpus);
+	cpumask_free(s->online);
+	topology_free(&s->topo);
+	free(s);
+}

@@ -1,0 +1,69 @@
+/*
+ * The invariant checker (tests, and --check on the CLI), run after every
+ * event: a vCPU runs on at most one pCPU and only inside its hard
+ * affinity, a pCPU runs exactly one vCPU, is_running and the running
+ * runstate agree with where vCPUs run, and each vCPU's runstate times add
+ * up to the simulated time.  The first violation is kept in
+ * s->check_error; later ones are not looked for.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+static bool fail(struct sim *s, const char *what, const struct vcpu *v, int cpu)
+{
+	snprintf(s->check_error, sizeof(s->check_error),
+		 "invariant violated at %lld ns: %s (d%dv%d, pCPU %d)",
+		 (long long)sim_now(s), what, v ? v->dom->domid : -1,
+		 v ? v->vcpu_id : -1, cpu);
+	return false;
+}
+
+static bool check_vcpu(struct sim *s, struct vcpu *v)
+{
+	stime_t total = sim_now(s) - v->runstate_entry;
+	int r;
+
+	for (r = 0; r < NR_RUNSTATES; r++)
+		total += v->st.runstate_ns[r];
+	if (total != sim_now(s))
+		return fail(s, "runstate times do not add up to the simulated time", v, v->processor);
+	if ((v->runstate == RUNSTATE_RUNNING) != v->is_running)
+		return fail(s, "runstate 'running' disagrees with is_running", v, v->processor);
+	if (v->is_running && s->pcpus[v->processor].curr != v)
+		return fail(s, "running vCPU is not current on its processor", v, v->processor);
+	return true;
+}
+
+/*
+ * Every pCPU's current vCPU is running there (processor == that pCPU), and
+ * every running vCPU is current on its processor: together they mean a
+ * vCPU runs on at most one pCPU, in O(pCPUs + vCPUs).
+ */
+bool sim_check_invariants(struct sim *s)
+{
+	int cpu, d, i;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct vcpu *c = s->pcpus[cpu].curr;
+
+		if (!c)
+			return fail(s, "pCPU runs no vCPU", NULL, cpu);
+		if (is_idle_vcpu(c) && c != s->pcpus[cpu].idle)
+			return fail(s, "pCPU runs another pCPU's idle vCPU", c, cpu);
+		if (!c->is_running)
+			return fail(s, "pCPU's current vCPU is not marked running", c, cpu);
+		if (c->processor != cpu)
+			return fail(s, "vCPU runs on a pCPU other than its processor (on two pCPUs?)", c, cpu);
+		if (!is_idle_vcpu(c) && !cpumask_test(c->hard, (unsigned)cpu))
+			return fail(s, "vCPU runs outside its hard affinity", c, cpu);
+		if (!check_vcpu(s, s->pcpus[cpu].idle))
+			return false;
+	}
+	for (d = 0; d < s->nr_domains; d++)
+		for (i = 0; i < s->domains[d]->nr_vcpus; i++)
+			if (!check_vcpu(s, s->domains[d]->vcpus[i]))
+				return false;
+	return true;
+}

@@ -1,0 +1,153 @@
+#include "sim/run_report.h"
+
+#include <string.h>
+
+#include "config.h"
+
+static void metric_json(struct json *j, const struct metric *m)
+{
+	if (!m->valid) {
+		json_null(j, "metric");
+		return;
+	}
+	json_object_begin(j, "metric");
+	json_string(j, "name", m->name);
+	json_string(j, "unit", m->unit);
+	json_double(j, "value", m->value, 9);
+	json_string(j, "better", m->higher_better ? "higher" : "lower");
+	json_object_end(j);
+}
+
+void run_result_json(struct json *j, const struct run_result *r)
+{
+	int d, i, k;
+
+	json_object_begin(j, NULL);
+	json_string(j, "scheduler", r->scheduler);
+	json_string(j, "label", r->label);
+	json_uint(j, "seed", r->seed);
+	if (r->workload[0])
+		json_string(j, "workload", r->workload);
+	if (r->dom0_load[0])
+		json_string(j, "dom0_load", r->dom0_load);
+	json_int(j, "iteration", r->iteration);
+	json_int(j, "sim_ns", r->sim_ns);
+	json_uint(j, "events", r->events);
+	metric_json(j, &r->metric);
+	if (r->check_error[0])
+		json_string(j, "check_error", r->check_error);
+	json_array_begin(j, "domains");
+	for (d = 0; d < r->ndoms; d++) {
+		const struct domain_result *dr = &r->doms[d];
+
+		json_object_begin(j, NULL);
+		json_string(j, "name", dr->name);
+		json_int(j, "domid", dr->domid);
+		json_int(j, "weight", dr->weight);
+		json_int(j, "cap", dr->cap);
+		metric_json(j, &dr->metric);
+		json_array_begin(j, "vcpus");
+		for (i = 0; i < dr->nvcpus; i++) {
+			const struct vcpu_result *v = &dr->vcpus[i];
+
+			json_object_begin(j, NULL);
+			json_int(j, "id", v->id);
+			json_int(j, "run_ns", v->run_ns);
+			json_int(j, "runnable_ns", v->runnable_ns);
+			json_int(j, "blocked_ns", v->blocked_ns);
+			json_int(j, "offline_ns", v->offline_ns);
+			json_uint(j, "wakeups", v->wakeups);
+			json_object_begin(j, "wake_latency_ns");
+			json_int(j, "p50", v->wake_p50);
+			json_int(j, "p95", v->wake_p95);
+			json_int(j, "p99", v->wake_p99);
+			json_int(j, "max", v->wake_max);
+			json_object_end(j);
+			json_uint(j, "migrations", v->migrations);
+			json_uint(j, "context_switches", v->context_switches);
+			json_int(j, "soft_affinity_run_ns", v->soft_affinity_run_ns);
+			json_array_begin(j, "pcpus");
+			for (k = 0; k < v->npcpus; k++)
+				json_int(j, NULL, v->pcpus[k]);
+			json_array_end(j);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void runs_json(FILE *f, uint64_t seed, const struct run_result *runs, int n)
+{
+	struct json j;
+	int i;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", PACKAGE_VERSION);
+	json_uint(&j, "seed", seed);
+	json_array_begin(&j, "runs");
+	for (i = 0; i < n; i++)
+		run_result_json(&j, &runs[i]);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static void pcpu_list(const struct vcpu_result *v, char *buf, size_t len)
+{
+	size_t used = 0;
+	int k = 0;
+
+	buf[0] = '\0';
+	while (k < v->npcpus && used < len) {
+		int start = v->pcpus[k], end = start;
+
+		while (k + 1 < v->npcpus && v->pcpus[k + 1] == end + 1)
+			end = v->pcpus[++k];
+		k++;
+		used += (size_t)snprintf(buf + used, len - used, start == end ? "%s%d" : "%s%d-%d",
+					 used ? "," : "", start, end);
+	}
+	if (!v->npcpus)
+		snprintf(buf, len, "-");
+}
+
+void run_result_text(FILE *f, const struct run_result *r)
+{
+	double sim_s = (double)r->sim_ns / 1e9;
+	int d, i;
+
+	fprintf(f, "scheduler %s  seed %llu  simulated %.3f s  events %llu\n", r->label,
+		(unsigned long long)r->seed, sim_s, (unsigned long long)r->events);
+	if (r->metric.valid)
+		fprintf(f, "%s: %.3f %s (%s is better)\n", r->metric.name, r->metric.value,
+			r->metric.unit, r->metric.higher_better ? "higher" : "lower");
+	if (r->check_error[0])
+		fprintf(f, "CHECK FAILED: %s\n", r->check_error);
+	fprintf(f, "%-10s %4s %8s %6s %9s %9s %30s %7s %8s %6s  %s\n", "domain", "vcpu",
+		"run(s)", "run%", "wait(s)", "block(s)", "wake-to-run p50/p95/p99/max us",
+		"migr", "ctxsw", "soft%", "pcpus");
+	for (d = 0; d < r->ndoms; d++) {
+		const struct domain_result *dr = &r->doms[d];
+
+		for (i = 0; i < dr->nvcpus; i++) {
+			const struct vcpu_result *v = &dr->vcpus[i];
+			char lat[64], pcpus[128];
+
+			snprintf(lat, sizeof(lat), "%.0f/%.0f/%.0f/%.0f", v->wake_p50 / 1e3,
+				 v->wake_p95 / 1e3, v->wake_p99 / 1e3, v->wake_max / 1e3);
+			pcpu_list(v, pcpus, sizeof(pcpus));
+			fprintf(f, "%-10s %4d %8.3f %6.1f %9.3f %9.3f %30s %7llu %8llu %6.1f  %s\n",
+				i == 0 ? dr->name : "", v->id, v->run_ns / 1e9,
+				sim_s > 0 ? 100.0 * (double)v->run_ns / (double)r->sim_ns : 0.0,
+				v->runnable_ns / 1e9, v->blocked_ns / 1e9, lat,
+				(unsigned long long)v->migrations,
+				(unsigned long long)v->context_switches,
+				v->run_ns ? 100.0 * (double)v->soft_affinity_run_ns / (double)v->run_ns : 0.0,
+				pcpus);
+		}
+	}
+}

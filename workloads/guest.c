@@ -1,0 +1,506 @@
+/*
+ * The guest layer (see guest.h): per-domain task scheduling on the
+ * domain's vCPUs, and the coupling to Xen's scheduling core through two
+ * hooks (a vCPU starts / stops running on a pCPU) and two calls
+ * (vcpu_block when a guest CPU has nothing to run, vcpu_unblock when it
+ * gets something).
+ *
+ * The current task of a guest CPU progresses only between vcpu_start and
+ * vcpu_stop (from the moment the context switch is done).  One timer per
+ * guest CPU fires when the current task's burst ends or its slice runs
+ * out, whichever is first; it is re-armed whenever that changes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/guest.h"
+#include "sim/xalloc.h"
+
+enum action { ACT_NONE, ACT_RUN, ACT_SLEEP, ACT_BLOCK, ACT_EXIT };
+
+struct guest_vcpu {
+	struct guest *g;
+	struct vcpu *v;
+	int idx;
+	struct task *curr;            /* task owning this guest CPU; NULL: idle */
+	struct task *irq_head, *irq_tail;   /* ready interrupt-class tasks, FIFO */
+	struct task *rq;              /* ready normal tasks, by vruntime */
+	int nr_rq;
+	bool on_pcpu;                 /* Xen runs the vCPU now */
+	stime_t progress_from;        /* curr progresses from here while on_pcpu */
+	stime_t slice_left;           /* curr's remaining guest slice */
+	stime_t min_vruntime;
+	struct timer work_timer;
+};
+
+static struct guest_vcpu *gcpu(const struct task *t)
+{
+	return t->g->cpus[t->cpu];
+}
+
+static stime_t vmax(stime_t a, stime_t b)
+{
+	return a > b ? a : b;
+}
+
+static void set_this_cpu(struct guest_vcpu *gv)
+{
+	gv->g->sim->this_cpu = gv->v->processor;
+}
+
+/* Charges the CPU time curr consumed since progress_from. */
+static void account(struct guest_vcpu *gv, stime_t now)
+{
+	struct task *t = gv->curr;
+	stime_t d;
+
+	if (!gv->on_pcpu || !t || now <= gv->progress_from) {
+		if (gv->on_pcpu && now > gv->progress_from)
+			gv->progress_from = now;
+		return;
+	}
+	d = now - gv->progress_from;
+	if (t->remaining != STIME_MAX)
+		t->remaining -= d;
+	t->vruntime += d;
+	t->cpu_ns += d;
+	gv->slice_left -= d;
+	gv->progress_from = now;
+	if (t->cls == TASK_NORMAL) {
+		stime_t m = t->vruntime;
+
+		if (gv->rq && gv->rq->vruntime < m)
+			m = gv->rq->vruntime;
+		gv->min_vruntime = vmax(gv->min_vruntime, m);
+	}
+}
+
+static void arm(struct guest_vcpu *gv)
+{
+	struct sim *s = gv->g->sim;
+	struct task *t = gv->curr;
+	stime_t left;
+
+	if (!gv->on_pcpu || !t) {
+		timer_stop(&s->q, &gv->work_timer);
+		return;
+	}
+	left = t->remaining;
+	if (t->cls == TASK_NORMAL && gv->nr_rq > 0) {
+		stime_t sl = vmax(gv->slice_left, 0);
+
+		if (sl < left)
+			left = sl;
+	}
+	if (left == STIME_MAX) {
+		timer_stop(&s->q, &gv->work_timer);
+		return;
+	}
+	timer_set(&s->q, &gv->work_timer, vmax(gv->progress_from, sim_now(s)) + vmax(left, 0));
+}
+
+static stime_t guest_slice(struct guest_vcpu *gv)
+{
+	const struct guest_params *p = &gv->g->p;
+	int nr = gv->nr_rq + 1;
+	stime_t sl = p->sched_latency / nr;
+
+	return sl < p->min_granularity ? p->min_granularity : sl;
+}
+
+static void rq_insert(struct guest_vcpu *gv, struct task *t)
+{
+	struct task **pp;
+
+	if (t->cls == TASK_IRQ) {
+		t->next = NULL;
+		if (gv->irq_tail)
+			gv->irq_tail->next = t;
+		else
+			gv->irq_head = t;
+		gv->irq_tail = t;
+		return;
+	}
+	for (pp = &gv->rq; *pp && (*pp)->vruntime <= t->vruntime; pp = &(*pp)->next)
+		;
+	t->next = *pp;
+	*pp = t;
+	gv->nr_rq++;
+}
+
+static struct task *rq_pop(struct guest_vcpu *gv)
+{
+	struct task *t;
+
+	if (gv->irq_head) {
+		t = gv->irq_head;
+		gv->irq_head = t->next;
+		if (!gv->irq_head)
+			gv->irq_tail = NULL;
+		t->next = NULL;
+		return t;
+	}
+	t = gv->rq;
+	if (t) {
+		gv->rq = t->next;
+		t->next = NULL;
+		gv->nr_rq--;
+	}
+	return t;
+}
+
+/* Takes a movable ready task off another guest CPU, for an idle one. */
+static struct task *pull_task(struct guest_vcpu *to)
+{
+	struct guest *g = to->g;
+	struct guest_vcpu *busiest = NULL;
+	struct task **pp, *t;
+	int i;
+
+	for (i = 0; i < g->nr_cpus; i++) {
+		struct guest_vcpu *o = g->cpus[i];
+
+		if (o != to && o->nr_rq > 0 && (!busiest || o->nr_rq > busiest->nr_rq))
+			busiest = o;
+	}
+	if (!busiest)
+		return NULL;
+	for (pp = &busiest->rq; *pp; pp = &(*pp)->next) {
+		if ((*pp)->bound)
+			continue;
+		t = *pp;
+		*pp = t->next;
+		t->next = NULL;
+		busiest->nr_rq--;
+		t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+		t->cpu = to->idx;
+		return t;
+	}
+	return NULL;
+}
+
+/* Guest CPU without a current task: pick one, or go idle (halt the vCPU). */
+static void resched(struct guest_vcpu *gv)
+{
+	struct sim *s = gv->g->sim;
+	struct task *t = rq_pop(gv);
+
+	if (!t && gv->on_pcpu && gv->g->idle_pull)
+		t = pull_task(gv);
+	gv->curr = t;
+	if (t) {
+		t->state = TASK_RUNNING;
+		gv->slice_left = guest_slice(gv);
+		if (gv->on_pcpu)
+			gv->progress_from = vmax(gv->progress_from, sim_now(s));
+		if (gv->v->pause_flags & VPF_BLOCKED)
+			vcpu_unblock(s, gv->v);
+		arm(gv);
+		return;
+	}
+	timer_stop(&s->q, &gv->work_timer);
+	if (gv->on_pcpu && !(gv->v->pause_flags & VPF_BLOCKED))
+		vcpu_block(s, gv->v);
+}
+
+/* Puts curr back on its queue (preempted by the guest scheduler). */
+static void preempt_curr(struct guest_vcpu *gv)
+{
+	struct task *t = gv->curr;
+
+	account(gv, sim_now(gv->g->sim));
+	t->state = TASK_READY;
+	gv->curr = NULL;
+	rq_insert(gv, t);
+	resched(gv);
+}
+
+static bool should_preempt(struct guest_vcpu *gv, struct task *t)
+{
+	struct task *c = gv->curr;
+
+	if (c->cls == TASK_IRQ)
+		return false;
+	if (t->cls == TASK_IRQ)
+		return true;
+	return c->vruntime - t->vruntime > gv->g->p.wakeup_granularity;
+}
+
+static int select_cpu(struct task *t)
+{
+	struct guest *g = t->g;
+	int i, c;
+
+	if (t->bound)
+		return t->cpu;
+	for (i = 0; i < g->nr_cpus; i++) {
+		c = (t->cpu + i) % g->nr_cpus;
+		if (!g->cpus[c]->curr && !g->cpus[c]->irq_head && !g->cpus[c]->nr_rq)
+			return c;
+	}
+	return t->cpu;
+}
+
+/* A task becomes ready (woken, created, or back from sleep). */
+static void make_ready(struct sim *s, struct task *t)
+{
+	int old = t->cpu, c = select_cpu(t);
+	struct guest_vcpu *gv = t->g->cpus[c];
+
+	t->cpu = c;
+	if (t->cls == TASK_NORMAL) {
+		if (c != old)
+			t->vruntime = gv->min_vruntime;
+		else
+			t->vruntime = vmax(t->vruntime, gv->min_vruntime - gv->g->p.sched_latency / 2);
+	}
+	t->state = TASK_READY;
+	if (gv->curr && gv->on_pcpu)
+		account(gv, sim_now(s));
+	rq_insert(gv, t);
+	if (!gv->curr) {
+		if (gv->on_pcpu)
+			resched(gv);
+		else if (gv->v->pause_flags & VPF_BLOCKED)
+			vcpu_unblock(s, gv->v);
+		return;
+	}
+	/* While curr's own step runs, its next move is not known yet: decide after. */
+	if (gv->curr->in_step)
+		return;
+	if (gv->on_pcpu && should_preempt(gv, t))
+		preempt_curr(gv);
+	else
+		arm(gv);
+}
+
+static void run_step(struct sim *s, struct task *t)
+{
+	struct guest_vcpu *gv = gcpu(t);
+	bool was_curr = gv->curr == t;
+
+	t->pending_action = ACT_NONE;
+	t->in_step = true;
+	t->step(s, t);
+	t->in_step = false;
+	switch (t->pending_action) {
+	case ACT_RUN:
+		t->remaining = t->pending_arg;
+		if (!was_curr)
+			make_ready(s, t);
+		return;
+	case ACT_SLEEP:
+		t->state = TASK_SLEEPING;
+		timer_set(&s->q, &t->sleep_timer, sim_now(s) + vmax(t->pending_arg, 0));
+		break;
+	case ACT_BLOCK:
+		t->state = TASK_BLOCKED;
+		break;
+	case ACT_EXIT:
+		t->state = TASK_DEAD;
+		break;
+	default:
+		fprintf(stderr, "schedsim: internal error: task %s step chose nothing\n", t->name);
+		abort();
+	}
+	if (was_curr)
+		gv->curr = NULL;
+}
+
+static void set_action(struct task *t, int action, stime_t arg)
+{
+	if (!t->in_step) {
+		fprintf(stderr, "schedsim: internal error: task %s acted outside its step\n", t->name);
+		abort();
+	}
+	t->pending_action = action;
+	t->pending_arg = arg;
+}
+
+void task_run(struct sim *s, struct task *t, stime_t work)
+{
+	set_action(t, ACT_RUN, work);
+}
+
+void task_sleep(struct sim *s, struct task *t, stime_t d)
+{
+	set_action(t, ACT_SLEEP, d);
+}
+
+void task_block(struct sim *s, struct task *t)
+{
+	set_action(t, ACT_BLOCK, 0);
+}
+
+void task_exit(struct sim *s, struct task *t)
+{
+	set_action(t, ACT_EXIT, 0);
+}
+
+void task_wake(struct sim *s, struct task *t)
+{
+	if (t->state != TASK_BLOCKED)
+		return;
+	run_step(s, t);
+}
+
+static void sleep_timer_fn(struct timer *tm, void *arg)
+{
+	struct task *t = arg;
+	struct sim *s = t->g->sim;
+
+	set_this_cpu(gcpu(t));
+	run_step(s, t);
+}
+
+static void work_timer_fn(struct timer *tm, void *arg)
+{
+	struct guest_vcpu *gv = arg;
+	struct sim *s = gv->g->sim;
+	struct task *t = gv->curr;
+
+	set_this_cpu(gv);
+	account(gv, sim_now(s));
+	if (t->remaining <= 0) {
+		run_step(s, t);
+		if (!gv->curr) {
+			resched(gv);
+			return;
+		}
+		gv->slice_left = vmax(gv->slice_left, 0);
+	}
+	if (gv->curr->cls == TASK_NORMAL && gv->nr_rq > 0 && gv->slice_left <= 0)
+		preempt_curr(gv);
+	else
+		arm(gv);
+}
+
+struct task *task_create(struct guest *g, const char *name, enum task_class cls,
+			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start)
+{
+	struct task *t = xcalloc(1, sizeof(*t));
+
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->g = g;
+	t->cls = cls;
+	t->cpu = cpu % g->nr_cpus;
+	t->bound = bound || cls == TASK_IRQ;
+	t->step = step;
+	t->ctx = ctx;
+	t->state = TASK_SLEEPING;
+	timer_init(&t->sleep_timer, sleep_timer_fn, t);
+	timer_set(&g->sim->q, &t->sleep_timer, start);
+	if (g->nr_tasks == g->cap_tasks) {
+		g->cap_tasks = g->cap_tasks ? 2 * g->cap_tasks : 16;
+		g->tasks = xreallocarray(g->tasks, (size_t)g->cap_tasks, sizeof(*g->tasks));
+	}
+	g->tasks[g->nr_tasks++] = t;
+	return t;
+}
+
+static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
+{
+	struct guest_vcpu *gv = v->guest;
+
+	gv->on_pcpu = true;
+	gv->progress_from = work_from;
+	if (!gv->curr) {
+		resched(gv);
+		return;
+	}
+	if (gv->curr->cls == TASK_NORMAL && gv->irq_head)
+		preempt_curr(gv);
+	else
+		arm(gv);
+}
+
+static void hook_stop(struct sim *s, struct vcpu *v)
+{
+	struct guest_vcpu *gv = v->guest;
+
+	account(gv, sim_now(s));
+	gv->on_pcpu = false;
+	timer_stop(&s->q, &gv->work_timer);
+}
+
+/* Linux scales its CFS tunables by 1 + log2(min(nr_cpus, 8)). */
+static void default_params(struct guest_params *p, int nr_cpus)
+{
+	int factor = 1, n = nr_cpus < 8 ? nr_cpus : 8;
+
+	while (n > 1) {
+		factor++;
+		n >>= 1;
+	}
+	p->sched_latency = MSEC(6) * factor;
+	p->min_granularity = USEC(750) * factor;
+	p->wakeup_granularity = MSEC(1) * factor;
+}
+
+void guest_attach_all(struct sim *s)
+{
+	int d, i;
+
+	for (d = 0; d < s->nr_domains; d++) {
+		struct domain *dom = s->domains[d];
+		struct guest *g = xcalloc(1, sizeof(*g));
+
+		g->sim = s;
+		g->dom = dom;
+		g->nr_cpus = dom->nr_vcpus;
+		g->idle_pull = true;
+		default_params(&g->p, g->nr_cpus);
+		rng_seed(&g->rng, seed_derive(s->seed, 0x6775657374ULL + (uint64_t)dom->domid));
+		g->cpus = xcalloc((size_t)g->nr_cpus, sizeof(*g->cpus));
+		for (i = 0; i < g->nr_cpus; i++) {
+			struct guest_vcpu *gv = xcalloc(1, sizeof(*gv));
+
+			gv->g = g;
+			gv->v = dom->vcpus[i];
+			gv->idx = i;
+			timer_init(&gv->work_timer, work_timer_fn, gv);
+			g->cpus[i] = gv;
+			dom->vcpus[i]->guest = gv;
+		}
+		dom->guest = g;
+	}
+	s->hooks.vcpu_start = hook_start;
+	s->hooks.vcpu_stop = hook_stop;
+}
+
+void guest_free_all(struct sim *s)
+{
+	int d, i;
+
+	for (d = 0; d < s->nr_domains; d++) {
+		struct guest *g = s->domains[d]->guest;
+
+		if (!g)
+			continue;
+		for (i = 0; i < g->nr_tasks; i++) {
+			timer_stop(&s->q, &g->tasks[i]->sleep_timer);
+			free(g->tasks[i]);
+		}
+		for (i = 0; i < g->nr_cpus; i++) {
+			timer_stop(&s->q, &g->cpus[i]->work_timer);
+			s->domains[d]->vcpus[i]->guest = NULL;
+			free(g->cpus[i]);
+		}
+		free(g->tasks);
+		free(g->cpus);
+		free(g);
+		s->domains[d]->guest = NULL;
+	}
+}
+
+int guest_cpu_load(const struct guest *g, int c)
+{
+	const struct guest_vcpu *gv = g->cpus[c];
+	const struct task *t;
+	int n = (gv->curr ? 1 : 0) + gv->nr_rq;
+
+	for (t = gv->irq_head; t; t = t->next)
+		n++;
+	return n;
+}

@@ -1,0 +1,28 @@
+/* The registered workloads: add a module's ops table here. */
+#include <string.h>
+
+#include "workloads/workload.h"
+
+extern const struct workload_ops cpu_hog_ops;
+extern const struct workload_ops phases_ops;
+
+static const struct workload_ops *const registry[] = {
+	&cpu_hog_ops,
+	&phases_ops,
+	NULL
+};
+
+const struct workload_ops *const *workload_all(void)
+{
+	return registry;
+}
+
+const struct workload_ops *workload_find(const char *name)
+{
+	int i;
+
+	for (i = 0; registry[i]; i++)
+		if (strcmp(registry[i]->name, name) == 0)
+			return registry[i];
+	return NULL;
+}
