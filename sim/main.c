@@ -1,7 +1,8 @@
 /*
  * schedsim's command line: parse flags, build the list of runs, run them,
  * print the report.  Bad input of any kind ends here with one line on
- * stderr and exit status 2.
+ * stderr and exit status 2.  Options of other concerns (traces, plots)
+ * are parsed here and handed to their modules; the work stays there.
  */
 #include <getopt.h>
 #include <stdio.h>
