@@ -5,10 +5,12 @@
 
 extern const struct sched_ops null_ops;
 extern const struct sched_ops credit1_ops;
+extern const struct sched_ops credit2_ops;
 
 static const struct sched_ops *const registry[] = {
 	&null_ops,
 	&credit1_ops,
+	&credit2_ops,
 	NULL
 };
 

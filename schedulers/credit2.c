@@ -1,0 +1,1883 @@
+/*
+ * Xen's Credit2 scheduler (xen/common/sched/credit2.c), modelled.
+ *
+ * Read this beside Xen's file: the functions have the same names and the
+ * same order of decisions.  Where Xen's behaviour changed since 2016 the
+ * old behaviour is kept behind a parameter (the 'era' switches below), so
+ * that one table can compare the Credit2 of a 2016 patch series with
+ * today's.
+ *
+ * THE ALGORITHM
+ *
+ * Credit.  Every vCPU holds credit, counted in nanoseconds.  While it runs
+ * it burns credit: the vCPU with the highest weight on its runqueue burns
+ * one credit per nanosecond, a vCPU of weight w burns max_weight/w per
+ * nanosecond (t2c_update, with the remainder of the division kept in
+ * 'residual' so that many short runs add up exactly).  Credit never falls
+ * below CREDIT_MIN (-10 ms).  A new vCPU starts with CREDIT_INIT (10 ms).
+ *
+ * Runqueues.  pCPUs are grouped into runqueues by topology (one per pCPU,
+ * core, socket, NUMA node, or one for all), SMT siblings always together,
+ * and at most max_cpus_runqueue pCPUs in one (spread evenly).  A runqueue
+ * keeps its runnable vCPUs sorted by credit, highest first.  A pCPU runs
+ * whichever of (the vCPU it was running, the head of the runqueue) has
+ * more credit: so, in effect, the vCPU that has received least service for
+ * its weight.
+ *
+ * Epochs.  When the best vCPU that wants to run has no credit left (the
+ * top of the runqueue is <= 0), everybody on that runqueue receives
+ * CREDIT_INIT more, clipped to CREDIT_INIT + CARRYOVER_MAX (reset_credit).
+ * A reset is also when load balancing between runqueues happens.
+ *
+ * Time slices.  A vCPU runs until its credit would reach the credit of
+ * the next waiting vCPU (or zero, if nobody waits): csched2_runtime turns
+ * that credit difference back into time (c2t), clamped to
+ * [MIN_TIMER (500 us) or what the ratelimit still requires, MAX_TIMER].
+ *
+ * Waking up.  A vCPU that wakes is inserted by credit and runq_tickle
+ * chooses a pCPU to poke: an idle pCPU of a fully idle core first, then
+ * any idle untickled pCPU (each first inside the soft affinity, then the
+ * hard affinity), otherwise the busy pCPU where preempting is best
+ * (tickle_score: the credit difference, minus MIGRATE_RESIST for a move,
+ * plus bonuses for landing inside the new vCPU's soft affinity and for
+ * kicking out a vCPU running outside its own).  A running vCPU is only
+ * preemptable once it has run for the ratelimit (1 ms).  A tickled pCPU is
+ * remembered (the 'tickled' mask and the vCPU's tickled_cpu), so that no
+ * other pCPU steals the vCPU meanwhile.
+ *
+ * Choosing (runq_candidate).  The running vCPU keeps the pCPU while the
+ * ratelimit protects it.  Otherwise the first runqueue entry that may run
+ * here (hard affinity, not reserved for another tickled pCPU, not on
+ * another pCPU unless it has MIGRATE_RESIST more credit, has cap budget)
+ * replaces the current vCPU if it has more credit, or if the current one
+ * yields.  A vCPU running outside its soft affinity gives way when a pCPU
+ * of its soft affinity is idle.  A vCPU that moves pCPU gets
+ * MIGRATE_COMPENSATION (50 us) of credit.
+ *
+ * Context switches.  A vCPU being switched out is still 'scheduled' until
+ * context_saved; if it wakes or is preempted meanwhile it is put back on
+ * the runqueue then (delayed_runq_add), never before.
+ *
+ * Load.  Each runqueue and vCPU keeps an exponentially decaying average of
+ * its load (number of runnable vCPUs; for a vCPU, the fraction of time it
+ * is runnable) over a window of 2^load_window_shift ns, in fixed point
+ * with load_precision_shift fractional bits (update_runq_load,
+ * update_svc_load).  Placement (csched2_res_pick) chooses the least loaded
+ * runqueue, preferring runqueues that hold some of the soft affinity; the
+ * pCPU inside it is left to runq_tickle.  balance_load, after a reset,
+ * finds the runqueue whose load differs most from this one and, if the
+ * difference is large enough, pushes, pulls or swaps the vCPUs that bring
+ * the two loads closest (migrate; a running vCPU is asked to move through
+ * VPF_MIGRATING and moves once it is off its pCPU).
+ *
+ * Caps.  A domain with a cap gets a budget of cap% of cap_period_ms every
+ * period, from a per-domain timer (replenish_domain_budget).  Each vCPU
+ * takes a quota of it before running (unit_grab_budget) and returns what
+ * it did not use when it stops.  A vCPU that finds no budget is parked
+ * (VPF_PARKED, off the runqueue) until the next replenishment or a return
+ * of budget unparks it.
+ *
+ * ERAS (parameter era=2016|4.17|current, default current)
+ *
+ * current  today's xen/common/sched/credit2.c, including the 2025 change
+ *          that counts the credit of a preempted, not yet re-queued vCPU
+ *          when computing the next slice ("inflight").
+ * 4.17     Xen 4.17 (Debian's package): as current without inflight.
+ * 2016     Credit2 before the September 2016 series and the 2017 work:
+ *          runqueue per core, MAX_TIMER 2 ms, the reset test of 4.8
+ *          (no skipped vCPU and snext.credit <= 0, with the multiplier
+ *          reset and no CREDIT_MIN floor), runq_tickle without soft
+ *          affinity steps and scores (lowest credit wins, MIGRATE_RESIST
+ *          margin, no ratelimit check), no soft affinity at all, no caps,
+ *          no max_cpus_runqueue.
+ * Each of those is also a named switch (runqueue, max_timer_us, reset,
+ * tickle, soft_affinity, caps, max_cpus_runqueue, inflight); 'auto' or 0
+ * means "as the era says".
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "schedulers/credit2.h"
+#include "sim/xalloc.h"
+
+/* --- small list helpers (Xen's list.h) --- */
+
+#define c2_entry(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+
+static void c2_list_init(struct c2_list *l)
+{
+	l->prev = l->next = l;
+}
+
+static bool c2_list_empty(const struct c2_list *l)
+{
+	return l->next == l;
+}
+
+/* Inserts e just before 'at' (at the tail when 'at' is the head). */
+static void c2_list_add_tail(struct c2_list *e, struct c2_list *at)
+{
+	e->prev = at->prev;
+	e->next = at;
+	at->prev->next = e;
+	at->prev = e;
+}
+
+/* Inserts e right after the head. */
+static void c2_list_add(struct c2_list *e, struct c2_list *head)
+{
+	c2_list_add_tail(e, head->next);
+}
+
+static void c2_list_del_init(struct c2_list *e)
+{
+	e->prev->next = e->next;
+	e->next->prev = e->prev;
+	c2_list_init(e);
+}
+
+/* Moves every entry of 'from' to the tail of 'to'. */
+static void c2_list_splice_init(struct c2_list *from, struct c2_list *to)
+{
+	while (!c2_list_empty(from)) {
+		struct c2_list *e = from->next;
+
+		c2_list_del_init(e);
+		c2_list_add_tail(e, to);
+	}
+}
+
+#define runq_elem(l) c2_entry(l, struct csched2_unit, runq_elem)
+#define rqd_elem(l) c2_entry(l, struct csched2_unit, rqd_elem)
+#define parked_elem(l) c2_entry(l, struct csched2_unit, parked_elem)
+
+/* --- accessors --- */
+
+static struct sim *c2sim(const struct scheduler *ops)
+{
+	return ops->sim;
+}
+
+static struct csched2_unit *csched2_unit(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+
+	if (is_idle_vcpu(v)) {
+		struct csched2_unit *idle = prv->pcpu[v->processor].idle_svc;
+
+		idle->unit = v;
+		return idle;
+	}
+	return v->sched_priv;
+}
+
+/* The idle vCPU of cpu, as Xen's sched_idle_unit(cpu). */
+static struct csched2_unit *idle_svc(struct scheduler *ops, int cpu)
+{
+	struct csched2_unit *idle = csched2_priv(ops)->pcpu[cpu].idle_svc;
+
+	idle->unit = c2sim(ops)->pcpus[cpu].idle;
+	return idle;
+}
+
+static struct csched2_unit *curr_svc(struct scheduler *ops, int cpu)
+{
+	return csched2_unit(ops, c2sim(ops)->pcpus[cpu].curr);
+}
+
+static bool is_idle_unit(const struct csched2_unit *svc)
+{
+	return svc->sdom == NULL;
+}
+
+static bool has_cap(const struct csched2_unit *svc)
+{
+	return svc->budget != STIME_MAX;
+}
+
+static bool unit_on_runq(const struct csched2_unit *svc)
+{
+	return !c2_list_empty(&svc->runq_elem);
+}
+
+/* Soft affinity as this instance sees it: soft_affinity=off ignores it. */
+static bool c2_has_soft(struct scheduler *ops, const struct vcpu *v)
+{
+	return csched2_priv(ops)->soft_aff && has_soft_affinity(c2sim(ops), v);
+}
+
+/* cpu in v's raw soft mask (everything is "inside" with soft_affinity=off). */
+static bool c2_in_soft(struct scheduler *ops, const struct vcpu *v, int cpu)
+{
+	return !csched2_priv(ops)->soft_aff || cpumask_test(v->soft, (unsigned)cpu);
+}
+
+static int test_or_cycle(int cpu, const struct cpumask *m)
+{
+	if (cpumask_test(m, (unsigned)cpu))
+		return cpu;
+	return (int)cpumask_cycle(cpu, m);
+}
+
+/* --- SMT idleness (smt_idle holds whole cores that are idle and untickled) --- */
+
+static void smt_idle_mask_set(struct scheduler *ops, int cpu, const struct cpumask *idlers,
+			      struct cpumask *mask)
+{
+	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+
+	if (cpumask_subset(sibs, idlers))
+		cpumask_or(mask, mask, sibs);
+}
+
+static void smt_idle_mask_clear(struct scheduler *ops, int cpu, struct cpumask *mask)
+{
+	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+
+	if (cpumask_subset(sibs, mask))
+		cpumask_andnot(mask, mask, sibs);
+}
+
+/* --- credit arithmetic --- */
+
+/*
+ * Burns 'time' ns of run time as credit, scaled by max_weight/weight, with
+ * the division's remainder carried in residual.  credit_floor is
+ * CREDIT_MIN today; the 2016 code had none (we stop just above the idle
+ * credit so that an int cannot wrap).
+ */
+static void t2c_update(struct csched2_runqueue_data *rqd, stime_t time,
+		       struct csched2_unit *svc, int credit_floor)
+{
+	int64_t val = time * rqd->max_weight + svc->residual;
+	int64_t credit;
+
+	svc->residual = (unsigned)(val % svc->weight);
+	val /= svc->weight;
+	credit = (int64_t)svc->credit - val;
+	svc->credit = credit < credit_floor ? credit_floor : (int)credit;
+}
+
+static stime_t c2t(const struct csched2_runqueue_data *rqd, stime_t credit,
+		   const struct csched2_unit *svc)
+{
+	return credit * svc->weight / rqd->max_weight;
+}
+
+static void burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+			 struct csched2_unit *svc, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	stime_t delta;
+
+	if (is_idle_unit(svc))
+		return;
+	delta = now - svc->start_time;
+	if (delta <= 0)
+		return;
+	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : prv->idle_credit + 1);
+	if (has_cap(svc))
+		svc->budget -= delta;
+	svc->start_time = now;
+}
+
+/* --- runqueue membership and load --- */
+
+static void update_max_weight(struct csched2_runqueue_data *rqd, int new_weight,
+			      int old_weight)
+{
+	struct c2_list *it;
+	int max = 1;
+
+	if (new_weight > rqd->max_weight) {
+		rqd->max_weight = new_weight;
+		return;
+	}
+	if (old_weight != rqd->max_weight)
+		return;
+	/* The maximum may have left: look again. */
+	for (it = rqd->svc.next; it != &rqd->svc; it = it->next)
+		if (rqd_elem(it)->weight > max)
+			max = rqd_elem(it)->weight;
+	rqd->max_weight = max;
+}
+
+/*
+ * The decaying averages.  Time is sampled in units of 1024 ns; W is the
+ * window shift in those units and P the number of fractional bits.  The
+ * new sample has been in force for delta of the last W, so it weighs
+ * delta/W; after a whole window of silence the sample alone counts.
+ */
+static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+			     int change, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	unsigned W = prv->load_window_shift, P = prv->load_precision_shift;
+	stime_t load = rqd->load, delta;
+
+	now >>= LOADAVG_GRANULARITY_SHIFT;
+	if (rqd->load_last_update + (1LL << W) < now) {
+		rqd->avgload = load << P;
+		rqd->b_avgload = load << P;
+	} else {
+		delta = now - rqd->load_last_update;
+		if (delta < 0)
+			delta = 0;
+		rqd->avgload += ((delta * (load << P)) >> W) - ((delta * rqd->avgload) >> W);
+		rqd->b_avgload += ((delta * (load << P)) >> W) - ((delta * rqd->b_avgload) >> W);
+	}
+	rqd->load += change;
+	rqd->load_last_update = now;
+}
+
+/*
+ * A vCPU's own average: the sample is whether it was runnable during the
+ * interval that just ended (a -1 change means it was, +1 that it was not).
+ */
+static void update_svc_load(struct scheduler *ops, struct csched2_unit *svc,
+			    int change, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	unsigned W = prv->load_window_shift, P = prv->load_precision_shift;
+	stime_t sample, delta;
+
+	if (change == -1)
+		sample = 1;
+	else if (change == 1)
+		sample = 0;
+	else
+		sample = vcpu_runnable(svc->unit);
+	now >>= LOADAVG_GRANULARITY_SHIFT;
+	if (svc->load_last_update + (1LL << W) < now) {
+		svc->avgload = sample << P;
+	} else {
+		delta = now - svc->load_last_update;
+		if (delta < 0)
+			delta = 0;
+		svc->avgload += ((delta * (sample << P)) >> W) - ((delta * svc->avgload) >> W);
+	}
+	svc->load_last_update = now;
+}
+
+static void update_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+			struct csched2_unit *svc, int change, stime_t now)
+{
+	update_runq_load(ops, rqd, change, now);
+	if (svc)
+		update_svc_load(ops, svc, change, now);
+}
+
+static void _runq_assign(struct csched2_unit *svc, struct csched2_runqueue_data *rqd)
+{
+	svc->rqd = rqd;
+	c2_list_add_tail(&svc->rqd_elem, &rqd->svc);
+	update_max_weight(rqd, svc->weight, 0);
+	/* Anticipate the load this vCPU brings, for placement and balancing. */
+	rqd->b_avgload += svc->avgload;
+}
+
+static void runq_assign(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+
+	_runq_assign(svc, c2rqd(ops, v->processor));
+}
+
+static void _runq_deassign(struct csched2_unit *svc)
+{
+	struct csched2_runqueue_data *rqd = svc->rqd;
+
+	c2_list_del_init(&svc->rqd_elem);
+	update_max_weight(rqd, 0, svc->weight);
+	rqd->b_avgload -= svc->avgload;
+	if (rqd->b_avgload < 0)
+		rqd->b_avgload = 0;
+	svc->rqd = NULL;
+}
+
+/* Sorted by credit; a vCPU goes after all those with equal credit. */
+static void runq_insert(struct scheduler *ops, struct csched2_unit *svc)
+{
+	struct csched2_runqueue_data *rqd = c2rqd(ops, svc->unit->processor);
+	struct c2_list *it;
+
+	for (it = rqd->runq.next; it != &rqd->runq; it = it->next)
+		if (svc->credit > runq_elem(it)->credit)
+			break;
+	c2_list_add_tail(&svc->runq_elem, it);
+}
+
+static void runq_remove(struct csched2_unit *svc)
+{
+	c2_list_del_init(&svc->runq_elem);
+}
+
+static void tickle_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_data *rqd)
+{
+	cpumask_set(rqd->tickled, (unsigned)cpu);
+	smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
+	cpu_raise_softirq(c2sim(ops), cpu);
+}
+
+/* --- tickling --- */
+
+/* Has the running svc used up the ratelimit protection (with tolerance)? */
+static bool is_preemptable(const struct csched2_unit *svc, stime_t now, stime_t ratelimit)
+{
+	if (ratelimit <= CSCHED2_RATELIMIT_TICKLE_TOLERANCE)
+		return true;
+	return now - svc->unit->state_entry_time > ratelimit - CSCHED2_RATELIMIT_TICKLE_TOLERANCE;
+}
+
+/*
+ * How much we would gain by having 'new' preempt what runs on cpu:
+ * negative when we would not.  Positive scores get CREDIT_INIT for cpu
+ * being in new's soft affinity and CREDIT_INIT for cpu being outside the
+ * current vCPU's, so soft affinity orders the candidates before credit.
+ */
+static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_unit *new,
+			    int cpu)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	struct csched2_unit *cur = curr_svc(ops, cpu);
+	stime_t score;
+
+	if (is_idle_unit(cur) || !is_preemptable(cur, now, USEC(prv->ratelimit_us)))
+		return -1;
+	burn_credits(ops, rqd, cur, now);
+	score = (stime_t)new->credit - cur->credit;
+	if (new->unit->processor != cpu)
+		score -= prv->migrate_resist;
+	if (score > 0) {
+		if (c2_in_soft(ops, new->unit, cpu))
+			score += CSCHED2_CREDIT_INIT;
+		if (!c2_in_soft(ops, cur->unit, cpu))
+			score += CSCHED2_CREDIT_INIT;
+	}
+	return score;
+}
+
+static void tickle_and_record(struct scheduler *ops, struct csched2_unit *new, int ipid,
+			      struct csched2_runqueue_data *rqd)
+{
+	tickle_cpu(ops, ipid, rqd);
+	new->tickled_cpu = ipid;
+}
+
+/*
+ * The 2016 (Xen 4.8) tickling: idle pCPUs first as today but with no
+ * soft-affinity step, then the busy pCPU whose vCPU has the least credit,
+ * own pCPU first, a move only when the gain exceeds MIGRATE_RESIST.
+ */
+static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	int cpu = new->unit->processor, ipid = -1, i;
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	struct cpumask *aff = prv->scratch, *mask = prv->scratch2;
+	stime_t lowest = 1 << 30;
+	unsigned c;
+
+	cpumask_and(aff, new->unit->hard, s->online);
+	if (prv->cfg.smt_power_savings)
+		cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+	else
+		cpumask_copy(mask, rqd->smt_idle);
+	cpumask_and(mask, mask, aff);
+	i = test_or_cycle(cpu, mask);
+	if (i < s->nr_cpus)
+		goto tickle_i;
+	cpumask_andnot(mask, rqd->idle, rqd->tickled);
+	cpumask_and(mask, mask, aff);
+	i = test_or_cycle(cpu, mask);
+	if (i < s->nr_cpus)
+		goto tickle_i;
+
+	cpumask_andnot(mask, rqd->active, rqd->idle);
+	cpumask_andnot(mask, mask, rqd->tickled);
+	cpumask_and(mask, mask, aff);
+	if (cpumask_test(mask, (unsigned)cpu)) {
+		struct csched2_unit *cur = curr_svc(ops, cpu);
+
+		burn_credits(ops, rqd, cur, now);
+		if (cur->credit < new->credit) {
+			i = cpu;
+			goto tickle_i;
+		}
+	}
+	for_each_cpu(c, mask) {
+		struct csched2_unit *cur;
+
+		if ((int)c == cpu)
+			continue;
+		cur = curr_svc(ops, (int)c);
+		if (is_idle_unit(cur))
+			continue;
+		burn_credits(ops, rqd, cur, now);
+		if (cur->credit < lowest) {
+			ipid = (int)c;
+			lowest = cur->credit;
+		}
+	}
+	if (ipid == -1 || lowest + prv->migrate_resist > new->credit)
+		return;
+	i = ipid;
+tickle_i:
+	tickle_and_record(ops, new, i, rqd);
+}
+
+/*
+ * Pokes the pCPU that should pick 'new' up: a fully idle core, then any
+ * idle untickled pCPU (soft affinity first, then hard), then the busy
+ * pCPU with the best tickle_score (own pCPU first, taken at once if it is
+ * in new's soft affinity).
+ */
+static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	struct vcpu *v = new->unit;
+	int cpu = v->processor, ipid = -1, i, bs;
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	struct cpumask *aff = prv->scratch, *mask = prv->scratch2;
+	stime_t max = 0, score;
+	unsigned c;
+
+	if (!prv->tickle_score) {
+		runq_tickle_2016(ops, new, now);
+		return;
+	}
+
+	/* Exclusively pinned to an idle pCPU: no need to look further. */
+	if ((new->flags & CSFLAG_pinned) && cpumask_test(rqd->idle, (unsigned)cpu) &&
+	    !cpumask_test(rqd->tickled, (unsigned)cpu)) {
+		ipid = cpu;
+		goto tickle;
+	}
+
+	for_each_affinity_balance_step(bs) {
+		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
+			continue;
+		affinity_balance_cpumask(v, (enum balance_step)bs, aff);
+
+		if (prv->cfg.smt_power_savings)
+			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+		else
+			cpumask_copy(mask, rqd->smt_idle);
+		cpumask_and(mask, mask, s->online);
+		cpumask_and(mask, mask, aff);
+		i = test_or_cycle(cpu, mask);
+		if (i < s->nr_cpus) {
+			ipid = i;
+			goto tickle;
+		}
+
+		cpumask_andnot(mask, rqd->idle, rqd->tickled);
+		cpumask_and(aff, aff, s->online);
+		cpumask_and(mask, mask, aff);
+		i = test_or_cycle(cpu, mask);
+		if (i < s->nr_cpus) {
+			ipid = i;
+			goto tickle;
+		}
+	}
+
+	/* aff now holds hard ∩ pool, from the last step. */
+	cpumask_andnot(mask, rqd->active, rqd->idle);
+	cpumask_andnot(mask, mask, rqd->tickled);
+	cpumask_and(mask, mask, aff);
+	if (cpumask_test(mask, (unsigned)cpu)) {
+		cpumask_clear_cpu(mask, (unsigned)cpu);
+		score = tickle_score(ops, now, new, cpu);
+		if (score > max) {
+			max = score;
+			ipid = cpu;
+			if (c2_in_soft(ops, v, cpu))
+				goto tickle;
+		}
+	}
+	for_each_cpu(c, mask) {
+		score = tickle_score(ops, now, new, (int)c);
+		if (score > max) {
+			max = score;
+			ipid = (int)c;
+		}
+	}
+	if (ipid == -1)
+		return;
+tickle:
+	tickle_and_record(ops, new, ipid, rqd);
+}
+
+/* --- credit reset --- */
+
+/*
+ * The epoch is over: every vCPU of the runqueue, blocked ones included,
+ * gets CREDIT_INIT more (twice that if snext sits at CREDIT_MIN), clipped
+ * to CREDIT_INIT + CARRYOVER_MAX.  The 2016 code added CREDIT_INIT times
+ * 1 + (-credit / CREDIT_INIT) when snext was below -CREDIT_INIT.
+ */
+static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
+			 struct csched2_unit *snext)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	int64_t add = CSCHED2_CREDIT_INIT;
+	struct c2_list *it;
+
+	if (prv->reset_top) {
+		if (snext->credit == CSCHED2_CREDIT_MIN)
+			add += CSCHED2_CREDIT_INIT;
+	} else if (snext->credit < -CSCHED2_CREDIT_INIT) {
+		add *= 1 + (-(int64_t)snext->credit) / CSCHED2_CREDIT_INIT;
+	}
+
+	for (it = rqd->svc.next; it != &rqd->svc; it = it->next) {
+		struct csched2_unit *svc = rqd_elem(it);
+		int svc_cpu = svc->unit->processor;
+		int64_t credit;
+
+		if (c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
+			burn_credits(ops, rqd, svc, now);
+			if (svc->budget <= 0)
+				tickle_cpu(ops, svc_cpu, rqd);
+		}
+		credit = svc->credit + add;
+		if (credit > CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX)
+			credit = CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX;
+		svc->credit = (int)credit;
+		svc->start_time = now;
+	}
+}
+
+/* --- caps: budgets, parking --- */
+
+static void park_unit(struct scheduler *ops, struct csched2_unit *svc)
+{
+	sched_set_pause_flags(svc->unit, VPF_PARKED);
+	if (unit_on_runq(svc)) {
+		runq_remove(svc);
+		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
+	}
+	c2_list_add(&svc->parked_elem, &svc->sdom->parked_units);
+}
+
+/* Ensures svc has budget to run; false (and svc parked) when there is none. */
+static bool unit_grab_budget(struct scheduler *ops, struct csched2_unit *svc)
+{
+	struct csched2_dom *sdom = svc->sdom;
+
+	if (svc->budget > 0)
+		return true;
+	/* An overrun (budget < 0) is paid from the domain's pool. */
+	sdom->budget += svc->budget;
+	if (sdom->budget > 0) {
+		stime_t take = sdom->budget >= svc->budget_quota ? svc->budget_quota : sdom->budget;
+
+		svc->budget = take;
+		sdom->budget -= take;
+	} else {
+		svc->budget = 0;
+		park_unit(ops, svc);
+	}
+	return svc->budget > 0;
+}
+
+static void unit_return_budget(struct csched2_unit *svc, struct c2_list *parked)
+{
+	struct csched2_dom *sdom = svc->sdom;
+
+	sdom->budget += svc->budget;
+	svc->budget = 0;
+	if (sdom->budget > 0)
+		c2_list_splice_init(&sdom->parked_units, parked);
+}
+
+static void unpark_parked_units(struct scheduler *ops, struct c2_list *units)
+{
+	while (!c2_list_empty(units)) {
+		struct csched2_unit *svc = parked_elem(units->next);
+
+		sched_clear_pause_flags(svc->unit, VPF_PARKED);
+		if (svc->flags & CSFLAG_scheduled) {
+			/* Still being switched out: context_saved will queue it. */
+			svc->flags |= CSFLAG_delayed_runq_add;
+		} else if (vcpu_runnable(svc->unit)) {
+			stime_t now = sim_now(c2sim(ops));
+
+			update_load(ops, svc->rqd, svc, 1, now);
+			runq_insert(ops, svc);
+			runq_tickle(ops, svc, now);
+		}
+		c2_list_del_init(&svc->parked_elem);
+	}
+}
+
+static void do_replenish(struct csched2_private *prv, struct csched2_dom *sdom)
+{
+	sdom->next_repl += prv->bdgt_repl_period;
+	sdom->budget += sdom->tot_budget;
+}
+
+static void replenish_domain_budget(struct timer *t, void *data)
+{
+	struct csched2_dom *sdom = data;
+	struct scheduler *ops = sdom->ops;
+	struct csched2_private *prv = csched2_priv(ops);
+	stime_t now = sim_now(c2sim(ops));
+	struct c2_list parked;
+
+	c2_list_init(&parked);
+	do_replenish(prv, sdom);
+	/* Late by whole periods: each missed one still adds its budget. */
+	while (sdom->next_repl <= now)
+		do_replenish(prv, sdom);
+	if (sdom->budget > 0) {
+		if (sdom->budget > sdom->tot_budget)
+			sdom->budget = sdom->tot_budget;
+		c2_list_splice_init(&sdom->parked_units, &parked);
+		unpark_parked_units(ops, &parked);
+	}
+	timer_set(&c2sim(ops)->q, t, sdom->next_repl);
+}
+
+/* --- placement --- */
+
+/*
+ * Where to go when res_pick cannot decide: the current pCPU, then the
+ * current runqueue, inside the soft affinity and then the hard one; and
+ * as a last resort any pCPU of the hard affinity.
+ */
+static int get_fallback_cpu(struct scheduler *ops, struct csched2_unit *svc)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct vcpu *v = svc->unit;
+	struct cpumask *m = prv->scratch;
+	int bs;
+
+	for_each_affinity_balance_step(bs) {
+		int cpu = v->processor;
+
+		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
+			continue;
+		affinity_balance_cpumask(v, (enum balance_step)bs, m);
+		cpumask_and(m, m, c2sim(ops)->online);
+		if (cpumask_test(m, (unsigned)cpu))
+			return cpu;
+		if (svc->rqd && cpumask_intersects(m, svc->rqd->active)) {
+			cpumask_and(m, m, svc->rqd->active);
+			return (int)cpumask_first(m);
+		}
+		if (bs == BALANCE_SOFT_AFFINITY)
+			continue;
+		return (int)cpumask_first(m);
+	}
+	return v->processor;
+}
+
+/*
+ * The runqueue with the lowest load (counting ours without our own share),
+ * preferring those that hold part of the soft affinity; the pCPU is the
+ * next after the runqueue's pick_bias.  A balance_load migrate request
+ * names the runqueue instead.
+ */
+static int csched2_res_pick(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_unit *svc = v->sched_priv;
+	struct cpumask *hard = prv->scratch3, *m = prv->scratch2;
+	struct csched2_runqueue_data *min_rqd = NULL, *min_s_rqd = NULL;
+	stime_t min_avgload = STIME_MAX, min_s_avgload = STIME_MAX;
+	bool has_soft;
+	int new_cpu, r;
+
+	cpumask_and(hard, v->hard, c2sim(ops)->online);
+
+	if (svc->flags & CSFLAG_runq_migrate_request) {
+		svc->flags &= ~CSFLAG_runq_migrate_request;
+		if (svc->migrate_rqd && cpumask_intersects(hard, svc->migrate_rqd->active)) {
+			cpumask_and(m, hard, svc->migrate_rqd->active);
+			new_cpu = (int)cpumask_cycle(svc->migrate_rqd->pick_bias, m);
+			svc->migrate_rqd->pick_bias = new_cpu;
+			return new_cpu;
+		}
+	}
+
+	has_soft = c2_has_soft(ops, v);
+	for (r = 0; r < prv->nr_rqs; r++) {
+		struct csched2_runqueue_data *rqd = prv->rql[r];
+		stime_t load;
+
+		if (!cpumask_intersects(hard, rqd->active))
+			continue;
+		if (rqd == svc->rqd) {
+			load = rqd->b_avgload - svc->avgload;
+			if (load < 0)
+				load = 0;
+		} else {
+			load = rqd->b_avgload;
+		}
+		if (has_soft && load < min_s_avgload) {
+			cpumask_and(m, hard, rqd->active);
+			if (cpumask_intersects(m, v->soft)) {
+				min_s_avgload = load;
+				min_s_rqd = rqd;
+			}
+		}
+		if (load < min_avgload) {
+			min_avgload = load;
+			min_rqd = rqd;
+		}
+	}
+
+	if (has_soft && min_s_rqd) {
+		cpumask_and(m, hard, v->soft);
+		cpumask_and(m, m, min_s_rqd->active);
+		min_rqd = min_s_rqd;
+	} else if (min_rqd) {
+		cpumask_and(m, hard, min_rqd->active);
+	} else {
+		return get_fallback_cpu(ops, svc);
+	}
+	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
+	min_rqd->pick_bias = new_cpu;
+	return new_cpu;
+}
+
+/* --- load balancing --- */
+
+struct balance_state {
+	stime_t load_delta;
+	struct csched2_unit *best_push_svc, *best_pull_svc;
+	struct csched2_runqueue_data *lrqd, *orqd;
+};
+
+/* Keeps (push, pull) if it leaves the two loads closer than the best so far. */
+static void consider(struct balance_state *st, struct csched2_unit *push_svc,
+		     struct csched2_unit *pull_svc)
+{
+	stime_t l_load = st->lrqd->b_avgload, o_load = st->orqd->b_avgload, delta;
+
+	if (push_svc) {
+		l_load -= push_svc->avgload;
+		o_load += push_svc->avgload;
+	}
+	if (pull_svc) {
+		l_load += pull_svc->avgload;
+		o_load -= pull_svc->avgload;
+	}
+	delta = l_load - o_load;
+	if (delta < 0)
+		delta = -delta;
+	if (delta < st->load_delta) {
+		st->load_delta = delta;
+		st->best_push_svc = push_svc;
+		st->best_pull_svc = pull_svc;
+	}
+}
+
+/*
+ * Moves svc to trqd.  A vCPU that is scheduled cannot move under its pCPU:
+ * it is flagged VPF_MIGRATING with a request naming trqd, and its pCPU is
+ * poked; the core moves it once it is off (res_pick honours the request).
+ */
+static void migrate(struct scheduler *ops, struct csched2_unit *svc,
+		    struct csched2_runqueue_data *trqd, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct vcpu *v = svc->unit;
+	int cpu = v->processor;
+
+	if (svc->flags & CSFLAG_scheduled) {
+		svc->migrate_rqd = trqd;
+		sched_set_pause_flags(v, VPF_MIGRATING);
+		svc->flags |= CSFLAG_runq_migrate_request;
+		tickle_cpu(ops, cpu, svc->rqd);
+	} else {
+		bool on_runq = false;
+		struct cpumask *m = prv->scratch;
+
+		if (unit_on_runq(svc)) {
+			runq_remove(svc);
+			update_load(ops, svc->rqd, NULL, -1, now);
+			on_runq = true;
+		}
+		_runq_deassign(svc);
+		cpumask_and(m, v->hard, c2sim(ops)->online);
+		cpumask_and(m, m, trqd->active);
+		v->processor = (int)cpumask_cycle(trqd->pick_bias, m);
+		trqd->pick_bias = v->processor;
+		_runq_assign(svc, trqd);
+		if (on_runq) {
+			update_load(ops, svc->rqd, NULL, 1, now);
+			runq_insert(ops, svc);
+			runq_tickle(ops, svc, now);
+		}
+	}
+}
+
+static bool unit_is_migrateable(struct scheduler *ops, const struct csched2_unit *svc,
+				const struct csched2_runqueue_data *rqd)
+{
+	struct cpumask *m = csched2_priv(ops)->scratch;
+
+	cpumask_and(m, svc->unit->hard, c2sim(ops)->online);
+	return !(svc->flags & CSFLAG_runq_migrate_request) && cpumask_intersects(m, rqd->active);
+}
+
+/*
+ * After a reset on cpu's runqueue: find the runqueue whose load differs
+ * most from ours; if the gap is worth it (a whole vCPU when under 100 %,
+ * an eighth when over), try every push, pull and swap and do the one that
+ * leaves the loads closest.
+ */
+static void balance_load(struct scheduler *ops, int cpu, stime_t now)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct balance_state st = { 0 };
+	struct csched2_runqueue_data *max_delta_rqd = NULL;
+	struct c2_list *push_it, *pull_it;
+	bool inner_load_updated = false;
+	unsigned P = prv->load_precision_shift;
+	stime_t load_max;
+	int r, cpus_max;
+
+	st.lrqd = c2rqd(ops, cpu);
+	update_runq_load(ops, st.lrqd, 0, now);
+
+	st.load_delta = 0;
+	for (r = 0; r < prv->nr_rqs; r++) {
+		stime_t delta;
+
+		st.orqd = prv->rql[r];
+		if (st.orqd == st.lrqd)
+			continue;
+		update_runq_load(ops, st.orqd, 0, now);
+		delta = st.lrqd->b_avgload - st.orqd->b_avgload;
+		if (delta < 0)
+			delta = -delta;
+		if (delta > st.load_delta) {
+			st.load_delta = delta;
+			max_delta_rqd = st.orqd;
+		}
+	}
+	if (!max_delta_rqd)
+		return;
+
+	/*
+	 * Xen compares against st.orqd here, which the loop above left at the
+	 * last runqueue of the list, not at max_delta_rqd; so do we.
+	 */
+	load_max = st.lrqd->b_avgload;
+	if (st.orqd->b_avgload > load_max)
+		load_max = st.orqd->b_avgload;
+	cpus_max = st.lrqd->nr_cpus > st.orqd->nr_cpus ? st.lrqd->nr_cpus : st.orqd->nr_cpus;
+	if (load_max < ((stime_t)cpus_max << P)) {
+		if (st.load_delta < (1LL << (P + 0)))    /* credit2_balance_under = 0 */
+			return;
+	} else if (st.load_delta < (1LL << (P - 3))) {  /* credit2_balance_over = -3 */
+		return;
+	}
+
+	st.orqd = max_delta_rqd;
+	for (push_it = st.lrqd->svc.next; push_it != &st.lrqd->svc; push_it = push_it->next) {
+		struct csched2_unit *push_svc = rqd_elem(push_it);
+
+		update_svc_load(ops, push_svc, 0, now);
+		if (!unit_is_migrateable(ops, push_svc, st.orqd))
+			continue;
+		for (pull_it = st.orqd->svc.next; pull_it != &st.orqd->svc;
+		     pull_it = pull_it->next) {
+			struct csched2_unit *pull_svc = rqd_elem(pull_it);
+
+			if (!inner_load_updated)
+				update_svc_load(ops, pull_svc, 0, now);
+			if (!unit_is_migrateable(ops, pull_svc, st.lrqd))
+				continue;
+			consider(&st, push_svc, pull_svc);
+		}
+		inner_load_updated = true;
+		consider(&st, push_svc, NULL);
+	}
+	for (pull_it = st.orqd->svc.next; pull_it != &st.orqd->svc; pull_it = pull_it->next) {
+		struct csched2_unit *pull_svc = rqd_elem(pull_it);
+
+		if (!unit_is_migrateable(ops, pull_svc, st.lrqd))
+			continue;
+		consider(&st, NULL, pull_svc);
+	}
+
+	if (st.best_push_svc)
+		migrate(ops, st.best_push_svc, st.orqd, now);
+	if (st.best_pull_svc)
+		migrate(ops, st.best_pull_svc, st.lrqd, now);
+}
+
+/* --- choosing what runs --- */
+
+/*
+ * The best vCPU for cpu: scurr under ratelimit protection; otherwise the
+ * first eligible runqueue entry if it beats scurr (or idle, when scurr
+ * cannot or should not go on).  *skipped counts entries passed over, for
+ * the 2016 reset test.
+ */
+static struct csched2_unit *runq_candidate(struct scheduler *ops,
+					   struct csched2_runqueue_data *rqd,
+					   struct csched2_unit *scurr, int cpu, stime_t now,
+					   int *skipped)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	struct csched2_unit *snext;
+	struct c2_list *it;
+	bool yield = false, soft_aff_preempt = false;
+
+	*skipped = 0;
+	if (is_idle_unit(scurr)) {
+		snext = scurr;
+		goto check_runq;
+	}
+
+	yield = scurr->flags & CSFLAG_unit_yield;
+	scurr->flags &= ~CSFLAG_unit_yield;
+
+	if (!yield && prv->ratelimit_us && vcpu_runnable(scurr->unit) &&
+	    now - scurr->unit->state_entry_time < USEC(prv->ratelimit_us))
+		return scurr;
+
+	/* Running outside its soft affinity while a pCPU of it idles? Let it go. */
+	if (c2_has_soft(ops, scurr->unit)) {
+		struct cpumask *m = prv->scratch;
+
+		affinity_balance_cpumask(scurr->unit, BALANCE_SOFT_AFFINITY, m);
+		if (!cpumask_test(m, (unsigned)cpu)) {
+			cpumask_and(m, m, rqd->idle);
+			cpumask_andnot(m, m, rqd->tickled);
+			soft_aff_preempt = cpumask_intersects(m, s->online);
+		}
+	}
+
+	if (vcpu_runnable(scurr->unit) && !soft_aff_preempt)
+		snext = scurr;
+	else
+		snext = idle_svc(ops, cpu);
+
+check_runq:
+	for (it = rqd->runq.next; it != &rqd->runq; it = it->next) {
+		struct csched2_unit *svc = runq_elem(it);
+
+		if (!vcpu_runnable(svc->unit))
+			continue;
+		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
+			(*skipped)++;
+			continue;
+		}
+		/* Reserved for the pCPU that was tickled for it. */
+		if (svc->tickled_cpu != -1 && svc->tickled_cpu != cpu &&
+		    cpumask_test(rqd->tickled, (unsigned)svc->tickled_cpu)) {
+			(*skipped)++;
+			continue;
+		}
+		if (svc->unit->processor != cpu &&
+		    (int64_t)snext->credit + prv->migrate_resist > svc->credit) {
+			(*skipped)++;
+			continue;
+		}
+		if ((yield || svc->credit > snext->credit) &&
+		    (!has_cap(svc) || unit_grab_budget(ops, svc)))
+			snext = svc;
+		break;
+	}
+	return snext;
+}
+
+/*
+ * The slice: until snext's credit falls to that of the best waiter (or of
+ * the preempted vCPU about to be queued, with inflight), or to zero;
+ * never beyond the cap budget; within [MIN_TIMER or the rest of the
+ * ratelimit, MAX_TIMER].
+ */
+static stime_t csched2_runtime(struct scheduler *ops, int cpu, struct csched2_unit *snext,
+			       stime_t now, bool has_inflight, int inflight)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	stime_t time, min_time = CSCHED2_MIN_TIMER, waiting = 0;
+	int64_t rt_credit;
+
+	if (is_idle_unit(snext))
+		return -1;
+
+	if (prv->ratelimit_us) {
+		stime_t ratelimit_min = USEC(prv->ratelimit_us);
+
+		if (snext->unit->is_running)
+			ratelimit_min = snext->unit->state_entry_time + USEC(prv->ratelimit_us) - now;
+		if (ratelimit_min > min_time)
+			min_time = ratelimit_min;
+	}
+
+	if (!c2_list_empty(&rqd->runq)) {
+		struct csched2_unit *swait = runq_elem(rqd->runq.next);
+
+		if (!is_idle_unit(swait) && swait->credit > 0)
+			waiting = swait->credit;
+	}
+	if (has_inflight && inflight > waiting)
+		waiting = inflight;
+	rt_credit = waiting > 0 ? (int64_t)snext->credit - waiting : snext->credit;
+
+	time = rt_credit > 0 ? c2t(rqd, rt_credit, snext) : 0;
+	if (has_cap(snext) && snext->budget < time)
+		time = snext->budget;
+	if (time < min_time)
+		time = min_time;
+	else if (time > prv->max_timer)
+		time = prv->max_timer;
+	return time;
+}
+
+static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime_t now,
+			     bool tasklet_work_scheduled, struct sched_decision *out)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	int cpu = s->this_cpu >= 0 ? s->this_cpu : currunit->processor;
+	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
+	struct csched2_unit *scurr = csched2_unit(ops, currunit), *snext;
+	struct cpumask *m = prv->scratch;
+	bool migrated = false, has_inflight = false;
+	int skipped = 0, inflight = 0;
+
+	if (cpumask_test(rqd->tickled, (unsigned)cpu)) {
+		cpumask_clear_cpu(rqd->tickled, (unsigned)cpu);
+		cpumask_andnot(m, rqd->idle, rqd->tickled);
+		smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
+	}
+
+	burn_credits(ops, rqd, scurr, now);
+	if (scurr->budget <= 0)
+		unit_grab_budget(ops, scurr);
+
+	if (tasklet_work_scheduled) {
+		scurr->flags &= ~CSFLAG_unit_yield;
+		snext = idle_svc(ops, cpu);
+	} else {
+		snext = runq_candidate(ops, rqd, scurr, cpu, now, &skipped);
+	}
+
+	if (snext != scurr && !is_idle_unit(scurr) && vcpu_runnable(currunit))
+		scurr->flags |= CSFLAG_delayed_runq_add;
+
+	if (!is_idle_unit(snext)) {
+		bool reset;
+
+		if (snext != scurr) {
+			runq_remove(snext);
+			snext->flags |= CSFLAG_scheduled;
+		} else {
+			update_load(ops, rqd, snext, 0, now);
+		}
+		if (cpumask_test(rqd->idle, (unsigned)cpu)) {
+			cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
+			smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
+		}
+
+		if (prv->reset_top) {
+			int top = snext->credit;
+
+			if (!c2_list_empty(&rqd->runq) && runq_elem(rqd->runq.next)->credit > top)
+				top = runq_elem(rqd->runq.next)->credit;
+			reset = top <= CSCHED2_CREDIT_RESET;
+		} else {
+			reset = skipped == 0 && snext->credit <= CSCHED2_CREDIT_RESET;
+		}
+		if (reset) {
+			reset_credit(ops, cpu, now, snext);
+			balance_load(ops, cpu, now);
+		}
+
+		if (prv->inflight && (scurr->flags & CSFLAG_delayed_runq_add)) {
+			has_inflight = true;
+			inflight = scurr->credit;
+		}
+		snext->start_time = now;
+		snext->tickled_cpu = -1;
+		if (snext->unit->processor != cpu) {
+			snext->credit += CSCHED2_MIGRATE_COMPENSATION;
+			snext->unit->processor = cpu;
+			migrated = true;
+		}
+	} else {
+		if (tasklet_work_scheduled) {
+			if (cpumask_test(rqd->idle, (unsigned)cpu)) {
+				cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
+				smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
+			}
+		} else if (!cpumask_test(rqd->idle, (unsigned)cpu)) {
+			cpumask_set(rqd->idle, (unsigned)cpu);
+			cpumask_andnot(m, rqd->idle, rqd->tickled);
+			smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
+		}
+		/* Keep the average moving even when nothing happens. */
+		update_load(ops, rqd, NULL, 0, now);
+	}
+
+	out->time_slice = csched2_runtime(ops, cpu, snext, now, has_inflight, inflight);
+	out->next = snext->unit;
+	out->migrated = migrated;
+}
+
+/* --- vCPU lifecycle hooks --- */
+
+static void csched2_unit_sleep(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+
+	if (c2sim(ops)->pcpus[v->processor].curr == v) {
+		tickle_cpu(ops, v->processor, svc->rqd);
+	} else if (unit_on_runq(svc)) {
+		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
+		runq_remove(svc);
+	} else {
+		svc->flags &= ~CSFLAG_delayed_runq_add;
+	}
+}
+
+static void csched2_unit_wake(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+	stime_t now;
+
+	if (c2sim(ops)->pcpus[v->processor].curr == v || unit_on_runq(svc))
+		return;
+	/* Not yet off its old pCPU: context_saved will queue it. */
+	if (svc->flags & CSFLAG_scheduled) {
+		svc->flags |= CSFLAG_delayed_runq_add;
+		return;
+	}
+	if (!svc->rqd)
+		runq_assign(ops, v);
+	now = sim_now(c2sim(ops));
+	update_load(ops, svc->rqd, svc, 1, now);
+	runq_insert(ops, svc);
+	runq_tickle(ops, svc, now);
+}
+
+static void csched2_unit_yield(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+
+	svc->flags |= CSFLAG_unit_yield;
+}
+
+static void csched2_context_saved(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = csched2_unit(ops, v);
+	stime_t now = sim_now(c2sim(ops));
+	struct c2_list were_parked;
+
+	c2_list_init(&were_parked);
+	svc->flags &= ~CSFLAG_scheduled;
+	if (has_cap(svc) && svc->budget > 0)
+		unit_return_budget(svc, &were_parked);
+
+	if ((svc->flags & CSFLAG_delayed_runq_add) && vcpu_runnable(v)) {
+		svc->flags &= ~CSFLAG_delayed_runq_add;
+		runq_insert(ops, svc);
+		runq_tickle(ops, svc, now);
+	} else {
+		svc->flags &= ~CSFLAG_delayed_runq_add;
+		if (!is_idle_unit(svc))
+			update_load(ops, svc->rqd, svc, -1, now);
+	}
+	unpark_parked_units(ops, &were_parked);
+}
+
+static void csched2_unit_migrate(struct scheduler *ops, struct vcpu *v, int new_cpu)
+{
+	struct csched2_unit *svc = v->sched_priv;
+	struct csched2_runqueue_data *trqd = c2rqd(ops, new_cpu);
+
+	if (trqd != svc->rqd)
+		migrate(ops, svc, trqd, sim_now(c2sim(ops)));
+	else
+		v->processor = new_cpu;
+}
+
+/* --- domains: weight and cap (Xen's csched2_dom_cntl putinfo) --- */
+
+static void set_budget_quotas(struct csched2_dom *sdom)
+{
+	struct domain *d = sdom->dom;
+	int i;
+
+	for (i = 0; i < d->nr_vcpus; i++) {
+		struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+		stime_t quota;
+
+		if (!svc)
+			continue;
+		quota = sdom->nr_units ? sdom->tot_budget / sdom->nr_units : sdom->tot_budget;
+		svc->budget_quota = quota > CSCHED2_MIN_TIMER ? quota : CSCHED2_MIN_TIMER;
+	}
+}
+
+static void csched2_set_cap(struct scheduler *ops, struct csched2_dom *sdom, int cap)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	struct domain *d = sdom->dom;
+	int i;
+
+	/* Xen refuses a cap above 100 per vCPU; the scenario has checked it. */
+	if (cap > 100 * sdom->nr_units)
+		cap = 100 * sdom->nr_units;
+	sdom->tot_budget = prv->bdgt_repl_period * cap / 100;
+	set_budget_quotas(sdom);
+	if (sdom->cap != 0) {
+		sdom->cap = cap;
+		return;
+	}
+	sdom->budget = sdom->tot_budget;
+	sdom->next_repl = sim_now(s) + prv->bdgt_repl_period;
+	timer_set(&s->q, &sdom->repl_timer, sdom->next_repl);
+	for (i = 0; i < d->nr_vcpus; i++) {
+		struct vcpu *v = d->vcpus[i];
+		struct csched2_unit *svc = v ? v->sched_priv : NULL;
+
+		if (!svc)
+			continue;
+		if (v->is_running) {
+			struct csched2_runqueue_data *rqd = c2rqd(ops, v->processor);
+
+			/* Charge the run so far to credit only, then ask for budget. */
+			burn_credits(ops, rqd, svc, sim_now(s));
+			cpumask_set(rqd->tickled, (unsigned)v->processor);
+			cpu_raise_softirq(s, v->processor);
+		}
+		svc->budget = 0;
+	}
+	sdom->cap = cap;
+}
+
+static void csched2_clear_cap(struct scheduler *ops, struct csched2_dom *sdom)
+{
+	struct domain *d = sdom->dom;
+	struct c2_list parked;
+	int i;
+
+	c2_list_init(&parked);
+	timer_stop(&c2sim(ops)->q, &sdom->repl_timer);
+	for (i = 0; i < d->nr_vcpus; i++) {
+		struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+
+		if (svc) {
+			svc->budget = STIME_MAX;
+			svc->budget_quota = 0;
+		}
+	}
+	sdom->cap = 0;
+	c2_list_splice_init(&sdom->parked_units, &parked);
+	unpark_parked_units(ops, &parked);
+}
+
+static void csched2_dom_cntl(struct scheduler *ops, struct domain *d)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_dom *sdom = d->sched_priv;
+	int i, cap = prv->caps ? d->cap : 0;
+
+	if (d->weight > 0 && d->weight != sdom->weight) {
+		int old_weight = sdom->weight;
+
+		sdom->weight = d->weight;
+		for (i = 0; i < d->nr_vcpus; i++) {
+			struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+
+			if (!svc)
+				continue;
+			svc->weight = sdom->weight;
+			if (svc->rqd)
+				update_max_weight(svc->rqd, svc->weight, old_weight);
+		}
+	}
+	if (cap > 0)
+		csched2_set_cap(ops, sdom, cap);
+	else if (sdom->cap != 0)
+		csched2_clear_cap(ops, sdom);
+}
+
+static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
+{
+	struct csched2_dom *sdom = xcalloc(1, sizeof(*sdom));
+
+	sdom->dom = d;
+	sdom->ops = ops;
+	sdom->weight = d->weight > 0 ? d->weight : CSCHED2_DEFAULT_WEIGHT;
+	timer_init(&sdom->repl_timer, replenish_domain_budget, sdom);
+	c2_list_init(&sdom->parked_units);
+	return sdom;
+}
+
+static void csched2_free_domdata(struct scheduler *ops, void *data)
+{
+	struct csched2_dom *sdom = data;
+
+	if (!sdom)
+		return;
+	timer_stop(&c2sim(ops)->q, &sdom->repl_timer);
+	free(sdom);
+}
+
+static void init_unit(struct scheduler *ops, struct csched2_unit *svc, struct vcpu *v,
+		      struct csched2_dom *sdom)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+
+	c2_list_init(&svc->runq_elem);
+	c2_list_init(&svc->rqd_elem);
+	c2_list_init(&svc->parked_elem);
+	svc->sdom = sdom;
+	svc->unit = v;
+	if (sdom) {
+		svc->credit = CSCHED2_CREDIT_INIT;
+		svc->weight = sdom->weight;
+		svc->avgload = 1LL << (prv->load_precision_shift - 1);   /* start at 50 % */
+		svc->load_last_update = sim_now(c2sim(ops)) >> LOADAVG_GRANULARITY_SHIFT;
+	} else {
+		svc->credit = prv->idle_credit;
+		svc->weight = 0;
+	}
+	svc->tickled_cpu = -1;
+	svc->budget = STIME_MAX;
+}
+
+static void *csched2_alloc_udata(struct scheduler *ops, struct vcpu *v, void *dd)
+{
+	struct csched2_unit *svc = xcalloc(1, sizeof(*svc));
+
+	if (!dd && v->dom)
+		dd = v->dom->sched_priv;
+	init_unit(ops, svc, v, is_idle_vcpu(v) ? NULL : dd);
+	return svc;
+}
+
+static void csched2_free_udata(struct scheduler *ops, void *data)
+{
+	free(data);
+}
+
+static void csched2_aff_cntl(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+
+	if (!svc || is_idle_vcpu(v))
+		return;
+	if (cpumask_weight(v->hard) == 1)
+		svc->flags |= CSFLAG_pinned;
+	else
+		svc->flags &= ~CSFLAG_pinned;
+}
+
+static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+	struct csched2_dom *sdom = svc->sdom;
+
+	v->processor = csched2_res_pick(ops, v);
+	runq_assign(ops, v);
+	sdom->nr_units++;
+	csched2_aff_cntl(ops, v);
+	/* The domain's weight and cap as the scenario gives them. */
+	if (sdom->cap)
+		svc->budget = 0;
+	csched2_dom_cntl(ops, sdom->dom);
+}
+
+static void csched2_unit_remove(struct scheduler *ops, struct vcpu *v)
+{
+	struct csched2_unit *svc = v->sched_priv;
+
+	if (unit_on_runq(svc)) {
+		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
+		runq_remove(svc);
+	}
+	if (!c2_list_empty(&svc->parked_elem))
+		c2_list_del_init(&svc->parked_elem);
+	if (svc->rqd)
+		_runq_deassign(svc);
+	svc->sdom->nr_units--;
+}
+
+/* --- pCPUs and runqueues --- */
+
+static bool cpu_runqueue_match(struct scheduler *ops, const struct csched2_runqueue_data *rqd,
+			       int cpu)
+{
+	const struct topology *t = &c2sim(ops)->topo;
+	int peer = rqd->pick_bias;
+
+	switch (csched2_priv(ops)->cfg.runqueue) {
+	case OPT_RQ_ALL:
+		return true;
+	case OPT_RQ_CORE:
+		return t->cpu_socket[peer] == t->cpu_socket[cpu] &&
+		       t->cpu_core[peer] == t->cpu_core[cpu];
+	case OPT_RQ_SOCKET:
+		return t->cpu_socket[peer] == t->cpu_socket[cpu];
+	case OPT_RQ_NODE:
+		return t->cpu_node[peer] == t->cpu_node[cpu];
+	default:
+		return false;   /* per pCPU: never share */
+	}
+}
+
+/* Would cpu and its siblings (and those already in rqd, with theirs) fit? */
+static bool cpu_runqueue_siblings_match(struct scheduler *ops,
+					const struct csched2_runqueue_data *rqd, int cpu,
+					int max_cpus_runq)
+{
+	const struct topology *t = &c2sim(ops)->topo;
+	struct cpumask *counted = csched2_priv(ops)->scratch;
+	int tot = 0;
+	unsigned rcpu;
+
+	cpumask_zero(counted);
+	for_each_cpu(rcpu, rqd->active) {
+		if (!cpumask_intersects(t->sibling_mask[rcpu], counted)) {
+			cpumask_or(counted, counted, t->sibling_mask[rcpu]);
+			tot += (int)cpumask_weight(t->sibling_mask[rcpu]);
+		}
+	}
+	return tot + (int)cpumask_weight(t->sibling_mask[cpu]) <= max_cpus_runq;
+}
+
+static struct csched2_runqueue_data *cpu_add_to_runqueue(struct scheduler *ops, int cpu)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct sim *s = c2sim(ops);
+	struct csched2_runqueue_data *rqd, *rqd_valid = NULL;
+	int online = (int)cpumask_weight(s->online), min_rqs, max_cpus_runq, r;
+
+	/* Spread evenly: as few runqueues as the limit allows, equally filled. */
+	min_rqs = (online - 1) / prv->max_cpus_runqueue + 1;
+	max_cpus_runq = online / min_rqs;
+
+	for (r = 0; r < prv->nr_rqs; r++) {
+		rqd = prv->rql[r];
+		if (!cpu_runqueue_match(ops, rqd, cpu))
+			continue;
+		/* Siblings stay together, even beyond the limit. */
+		if (cpumask_intersects(rqd->active, s->topo.sibling_mask[cpu])) {
+			rqd_valid = rqd;
+			break;
+		}
+		if (rqd->refcnt < max_cpus_runq &&
+		    cpu_runqueue_siblings_match(ops, rqd, cpu, max_cpus_runq) &&
+		    (!rqd_valid || rqd->refcnt < rqd_valid->refcnt))
+			rqd_valid = rqd;
+	}
+	if (!rqd_valid) {
+		rqd = xcalloc(1, sizeof(*rqd));
+		rqd->id = prv->nr_rqs;
+		rqd->pick_bias = cpu;
+		c2_list_init(&rqd->runq);
+		c2_list_init(&rqd->svc);
+		rqd->active = cpumask_alloc((unsigned)s->nr_cpus);
+		rqd->idle = cpumask_alloc((unsigned)s->nr_cpus);
+		rqd->tickled = cpumask_alloc((unsigned)s->nr_cpus);
+		rqd->smt_idle = cpumask_alloc((unsigned)s->nr_cpus);
+		prv->rql = xreallocarray(prv->rql, (size_t)prv->nr_rqs + 1, sizeof(*prv->rql));
+		prv->rql[prv->nr_rqs++] = rqd;
+		rqd_valid = rqd;
+	}
+	rqd_valid->refcnt++;
+	return rqd_valid;
+}
+
+static void init_cpu_runqueue(struct scheduler *ops, int cpu, struct csched2_runqueue_data *rqd)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_pcpu *spc = &prv->pcpu[cpu];
+	unsigned rcpu;
+
+	if (!rqd->nr_cpus)
+		rqd->max_weight = 1;
+	cpumask_set(spc->sibling_mask, (unsigned)cpu);
+	if (rqd->nr_cpus > 0)
+		for_each_cpu(rcpu, c2sim(ops)->topo.sibling_mask[cpu])
+			if (cpumask_test(rqd->active, rcpu)) {
+				cpumask_set(prv->pcpu[rcpu].sibling_mask, (unsigned)cpu);
+				cpumask_set(spc->sibling_mask, rcpu);
+			}
+	cpumask_set(rqd->idle, (unsigned)cpu);
+	cpumask_set(rqd->active, (unsigned)cpu);
+	cpumask_set(prv->initialized, (unsigned)cpu);
+	cpumask_set(rqd->smt_idle, (unsigned)cpu);
+	rqd->nr_cpus++;
+	if (rqd->nr_cpus == 1)
+		rqd->pick_bias = cpu;
+}
+
+static void csched2_init_pdata(struct scheduler *ops, int cpu)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	struct csched2_pcpu *spc = &prv->pcpu[cpu];
+	struct csched2_runqueue_data *rqd = cpu_add_to_runqueue(ops, cpu);
+
+	spc->rqd = rqd;
+	spc->idle_svc->unit = c2sim(ops)->pcpus[cpu].idle;
+	init_cpu_runqueue(ops, cpu, rqd);
+}
+
+/* --- parameters --- */
+
+#define CFG(f) offsetof(struct csched2_config, f)
+
+static const struct param_def csched2_params[] = {
+	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
+	  "which Credit2: 2016 (before the Sep 2016 series and the 2017 soft-affinity/cap work), "
+	  "4.17 (Xen 4.17, Debian), current (today's, with the 2025 inflight credit); "
+	  "sets every 'auto' switch below", CFG(era) },
+	{ "runqueue", PARAM_ENUM, "auto", "auto|cpu|core|socket|node|all", 0, 0,
+	  "pCPUs sharing a runqueue (credit2_runqueue); auto: core in 2016, socket since "
+	  "commit 3a782c7603 (Nov 2016)", CFG(runqueue) },
+	{ "ratelimit_us", PARAM_INT, "1000", NULL, 0, 500000,
+	  "minimum run before preemption, us (sched_ratelimit_us); 0 = off, else >= 100",
+	  CFG(ratelimit_us) },
+	{ "migrate_resist_us", PARAM_INT, "500", NULL, 0, 1000000,
+	  "credit a vCPU on another pCPU must have above the current one to be pulled, us "
+	  "(sched_credit2_migrate_resist)", CFG(migrate_resist_us) },
+	{ "max_cpus_runqueue", PARAM_INT, "0", NULL, 0, 65536,
+	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, 2020); "
+	  "0 = era default: 16, or no limit in 2016", CFG(max_cpus_runqueue) },
+	{ "load_window_shift", PARAM_INT, "30", NULL, 11, 40,
+	  "load average window, 2^n ns (credit2_load_window_shift)", CFG(load_window_shift) },
+	{ "load_precision_shift", PARAM_INT, "18", NULL, 4, 30,
+	  "fractional bits of the load averages (credit2_load_precision_shift)",
+	  CFG(load_precision_shift) },
+	{ "cap_period_ms", PARAM_INT, "10", NULL, 1, 10000,
+	  "cap budget replenishment period, ms (credit2_cap_period_ms)", CFG(cap_period_ms) },
+	{ "soft_affinity", PARAM_ENUM, "auto", "auto|on|off",
+	  0, 0, "honour soft affinity (tickle steps and bonuses, placement, soft preemption); "
+	  "off ignores it everywhere; auto: off in 2016 (merged Aug 2017)", CFG(soft_affinity) },
+	{ "tickle", PARAM_ENUM, "auto", "auto|score|lowest", 0, 0,
+	  "busy-pCPU choice in runq_tickle: score (tickle_score with soft-affinity bonuses and "
+	  "ratelimit check, 2017) or lowest (4.8: lowest credit, MIGRATE_RESIST margin); "
+	  "auto: lowest in 2016", CFG(tickle) },
+	{ "reset", PARAM_ENUM, "auto", "auto|top|skipped", 0, 0,
+	  "credit reset test: top (max of snext and runq head <= 0, CREDIT_MIN floor, "
+	  "commit dae7b62e97, 2020) or skipped (4.8: no runq entry skipped and snext <= 0, "
+	  "multiplier reset, no floor); auto: skipped in 2016", CFG(reset) },
+	{ "max_timer_us", PARAM_INT, "0", NULL, 0, 1000000,
+	  "longest slice, us; 0 = era default: 10000, or 2000 in 2016 (before da92ec5bd1)",
+	  CFG(max_timer_us) },
+	{ "caps", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "enforce domain caps with budgets and parking (Sep 2017); auto: off in 2016",
+	  CFG(caps) },
+	{ "inflight", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "slice also limited by the credit of the vCPU just preempted (2025); "
+	  "auto: on only in current", CFG(inflight) },
+	{ "smt_power_savings", PARAM_BOOL, "off", NULL, 0, 0,
+	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings)",
+	  CFG(smt_power_savings) },
+	{ NULL }
+};
+
+static bool switch_on(int sw, bool era_default)
+{
+	return sw == SW_AUTO ? era_default : sw == SW_ON;
+}
+
+static int csched2_init(struct scheduler *ops, struct err *e)
+{
+	struct csched2_config *cfg = ops->config;
+	struct csched2_private *prv;
+	struct sim *s = ops->sim;
+	bool old = cfg->era == ERA_2016;
+	int cpu;
+
+	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
+		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
+			       cfg->ratelimit_us);
+	if (cfg->max_timer_us > 0 && cfg->max_timer_us < 500)
+		return err_set(e, "credit2: max_timer_us=%lld is below MIN_TIMER (500)",
+			       cfg->max_timer_us);
+
+	prv = xcalloc(1, sizeof(*prv));
+	prv->cfg = *cfg;
+	if (prv->cfg.runqueue == OPT_RQ_AUTO)
+		prv->cfg.runqueue = old ? OPT_RQ_CORE : OPT_RQ_SOCKET;
+	prv->sim = s;
+	prv->ratelimit_us = (int)cfg->ratelimit_us;
+	prv->migrate_resist = USEC(cfg->migrate_resist_us);
+	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) : old ? MSEC(2) : MSEC(10);
+	prv->bdgt_repl_period = MSEC(cfg->cap_period_ms);
+	prv->load_window_shift = (unsigned)cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT;
+	prv->load_precision_shift = (unsigned)cfg->load_precision_shift;
+	prv->max_cpus_runqueue = cfg->max_cpus_runqueue ? (int)cfg->max_cpus_runqueue :
+				 old ? INT_MAX : 16;
+	prv->soft_aff = switch_on(cfg->soft_affinity, !old);
+	prv->caps = switch_on(cfg->caps, !old);
+	prv->inflight = switch_on(cfg->inflight, cfg->era == ERA_CURRENT);
+	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? !old : cfg->tickle == TICKLE_SCORE;
+	prv->reset_top = cfg->reset == RESET_AUTO ? !old : cfg->reset == RESET_TOP;
+	prv->idle_credit = prv->reset_top ? (int)CSCHED2_IDLE_CREDIT : CSCHED2_IDLE_CREDIT_2016;
+
+	prv->pcpu = xcalloc((size_t)s->nr_cpus, sizeof(*prv->pcpu));
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		prv->pcpu[cpu].sibling_mask = cpumask_alloc((unsigned)s->nr_cpus);
+		prv->pcpu[cpu].idle_svc = xcalloc(1, sizeof(struct csched2_unit));
+	}
+	prv->initialized = cpumask_alloc((unsigned)s->nr_cpus);
+	prv->scratch = cpumask_alloc((unsigned)s->nr_cpus);
+	prv->scratch2 = cpumask_alloc((unsigned)s->nr_cpus);
+	prv->scratch3 = cpumask_alloc((unsigned)s->nr_cpus);
+	ops->priv = prv;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		init_unit(ops, prv->pcpu[cpu].idle_svc, NULL, NULL);
+	return 0;
+}
+
+static void csched2_deinit(struct scheduler *ops)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	int i;
+
+	if (!prv)
+		return;
+	for (i = 0; i < prv->nr_rqs; i++) {
+		cpumask_free(prv->rql[i]->active);
+		cpumask_free(prv->rql[i]->idle);
+		cpumask_free(prv->rql[i]->tickled);
+		cpumask_free(prv->rql[i]->smt_idle);
+		free(prv->rql[i]);
+	}
+	free(prv->rql);
+	for (i = 0; i < prv->sim->nr_cpus; i++) {
+		cpumask_free(prv->pcpu[i].sibling_mask);
+		free(prv->pcpu[i].idle_svc);
+	}
+	free(prv->pcpu);
+	cpumask_free(prv->initialized);
+	cpumask_free(prv->scratch);
+	cpumask_free(prv->scratch2);
+	cpumask_free(prv->scratch3);
+	free(prv);
+	ops->priv = NULL;
+}
+
+/* --- dump and credit readout --- */
+
+static void dump_unit(struct csched2_private *prv, const struct csched2_unit *svc, FILE *f)
+{
+	fprintf(f, "[%d.%d] flags=%x cpu=%d credit=%d [w=%d]", svc->unit->dom->domid,
+		svc->unit->vcpu_id, svc->flags, svc->unit->processor, svc->credit, svc->weight);
+	if (has_cap(svc))
+		fprintf(f, " budget=%lld(%lld)", (long long)svc->budget,
+			(long long)svc->budget_quota);
+	fprintf(f, " load=%lld (~%lld%%)\n", (long long)svc->avgload,
+		(long long)((svc->avgload * 100) >> prv->load_precision_shift));
+}
+
+static void csched2_dump(struct scheduler *ops, FILE *f)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+	char buf[256];
+	int r;
+
+	fprintf(f, "credit2: %d runqueues, ratelimit %d us, max timer %lld us\n", prv->nr_rqs,
+		prv->ratelimit_us, (long long)(prv->max_timer / 1000));
+	for (r = 0; r < prv->nr_rqs; r++) {
+		struct csched2_runqueue_data *rqd = prv->rql[r];
+		struct c2_list *it;
+
+		fprintf(f, "Runqueue %d: cpus=%s max_weight=%d load=%d avgload=%lld (~%lld%%)\n",
+			rqd->id, cpumask_format(rqd->active, buf, sizeof(buf)), rqd->max_weight,
+			rqd->load, (long long)rqd->avgload,
+			(long long)((rqd->avgload * 100) >> prv->load_precision_shift));
+		fprintf(f, "  idle=%s", cpumask_format(rqd->idle, buf, sizeof(buf)));
+		fprintf(f, " tickled=%s", cpumask_format(rqd->tickled, buf, sizeof(buf)));
+		fprintf(f, " smt_idle=%s\n", cpumask_format(rqd->smt_idle, buf, sizeof(buf)));
+		for (it = rqd->svc.next; it != &rqd->svc; it = it->next) {
+			fprintf(f, "  %s", unit_on_runq(rqd_elem(it)) ? "q " : "  ");
+			dump_unit(prv, rqd_elem(it), f);
+		}
+	}
+}
+
+static bool csched2_unit_credit(struct scheduler *ops, struct vcpu *v, long long *credit)
+{
+	struct csched2_unit *svc = csched2_unit(ops, v);
+
+	if (!svc)
+		return false;
+	*credit = svc->credit;
+	return true;
+}
+
+/* --- the tables --- */
+
+static void internal_burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+				  struct csched2_unit *svc, stime_t now)
+{
+	burn_credits(ops, rqd, svc, now);
+}
+
+static struct csched2_unit *internal_svc_of(struct scheduler *ops, struct vcpu *v)
+{
+	return csched2_unit(ops, v);
+}
+
+const struct credit2_internals credit2_internals = {
+	.t2c_update = t2c_update,
+	.c2t = c2t,
+	.burn_credits = internal_burn_credits,
+	.reset_credit = reset_credit,
+	.update_runq_load = update_runq_load,
+	.update_svc_load = update_svc_load,
+	.runq_insert = runq_insert,
+	.runq_tickle = runq_tickle,
+	.tickle_score = tickle_score,
+	.res_pick = csched2_res_pick,
+	.get_fallback_cpu = get_fallback_cpu,
+	.runq_candidate = runq_candidate,
+	.runtime = csched2_runtime,
+	.balance_load = balance_load,
+	.unit_grab_budget = unit_grab_budget,
+	.replenish_domain_budget = replenish_domain_budget,
+	.svc_of = internal_svc_of,
+	.unit_on_runq = unit_on_runq,
+};
+
+const struct sched_ops credit2_ops = {
+	.name = "credit2",
+	.summary = "Xen's Credit2: per-runqueue credit by weight, load balancing, "
+		   "soft affinity, caps; era=2016|4.17|current",
+	.params = csched2_params,
+	.config_size = sizeof(struct csched2_config),
+	.init = csched2_init,
+	.deinit = csched2_deinit,
+	.init_pdata = csched2_init_pdata,
+	.alloc_domdata = csched2_alloc_domdata,
+	.free_domdata = csched2_free_domdata,
+	.alloc_udata = csched2_alloc_udata,
+	.free_udata = csched2_free_udata,
+	.insert_unit = csched2_unit_insert,
+	.remove_unit = csched2_unit_remove,
+	.sleep = csched2_unit_sleep,
+	.wake = csched2_unit_wake,
+	.yield = csched2_unit_yield,
+	.context_saved = csched2_context_saved,
+	.do_schedule = csched2_schedule,
+	.pick_resource = csched2_res_pick,
+	.migrate = csched2_unit_migrate,
+	.adjust = csched2_dom_cntl,
+	.adjust_affinity = csched2_aff_cntl,
+	.dump = csched2_dump,
+	.unit_credit = csched2_unit_credit,
+};
