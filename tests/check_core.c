@@ -1,0 +1,252 @@
+/*
+ * The scheduling core, the guest layer and the null scheduler, through
+ * small scenarios: runstate accounting, the invariant checker, same seed
+ * same run, and null's one-pCPU-per-vCPU behaviour.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/build.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "workloads/guest.h"
+
+static void load(struct scenario *sc, const char *xml)
+{
+	struct err e = { "" };
+
+	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
+		ck_abort_msg("scenario: %s", e.msg);
+}
+
+static void run(const char *xml, const char *sched, bool check, struct run_result *r)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct run_options o = { check, NULL, false };
+	struct err e = { "" };
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
+	if (run_scenario(&sc, &spec, &o, r, &e) < 0)
+		ck_abort_msg("run: %s", e.msg);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+
+static const char three_hogs[] =
+	"<scenario duration=\"2s\" seed=\"5\">"
+	"<host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"1\"/>"
+	"<domain name=\"a\"><workload type=\"cpu-hog\"/></domain>"
+	"<domain name=\"b\"><workload type=\"cpu-hog\"/></domain>"
+	"<domain name=\"c\"><workload type=\"cpu-hog\"/></domain>"
+	"</scenario>";
+
+START_TEST(null_three_hogs_on_two_pcpus)
+{
+	struct run_result r;
+
+	run(three_hogs, "null", true, &r);
+	ck_assert_str_eq(r.check_error, "");
+	ck_assert_int_eq(r.ndoms, 3);
+	/* The first two get a pCPU each for the whole run, the third never runs. */
+	ck_assert_int_ge(r.doms[0].vcpus[0].run_ns, 2000000000LL - 10000);
+	ck_assert_int_ge(r.doms[1].vcpus[0].run_ns, 2000000000LL - 10000);
+	ck_assert_int_eq(r.doms[2].vcpus[0].run_ns, 0);
+	ck_assert_int_eq(r.doms[2].vcpus[0].runnable_ns, 2000000000LL);
+	ck_assert_int_ne(r.doms[0].vcpus[0].pcpus[0], r.doms[1].vcpus[0].pcpus[0]);
+	run_result_free(&r);
+}
+END_TEST
+
+START_TEST(null_respects_hard_affinity)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\">"
+		"<host sockets=\"1\" cores-per-socket=\"4\"/>"
+		"<domain name=\"a\" vcpus=\"2\"><affinity hard=\"2\"/><workload type=\"cpu-hog\"/></domain>"
+		"</scenario>";
+	struct run_result r;
+
+	run(xml, "null", true, &r);
+	ck_assert_str_eq(r.check_error, "");
+	ck_assert_int_eq(r.doms[0].vcpus[0].npcpus, 1);
+	ck_assert_int_eq(r.doms[0].vcpus[0].pcpus[0], 2);
+	ck_assert_int_eq(r.doms[0].vcpus[1].run_ns, 0);
+	run_result_free(&r);
+}
+END_TEST
+
+static const char phases_xml[] =
+	"<scenario duration=\"3s\" seed=\"11\">"
+	"<host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\"/>"
+	"<domain name=\"io\" vcpus=\"3\"><workload type=\"phases\">"
+	"<phase run=\"exp:300us\" sleep=\"uniform:1ms:3ms\"/><phase run=\"1ms\" sleep=\"exp:500us\"/>"
+	"</workload></domain>"
+	"<domain name=\"hog\" vcpus=\"2\"><workload type=\"cpu-hog\"/></domain>"
+	"</scenario>";
+
+START_TEST(runstate_times_add_up)
+{
+	struct run_result r;
+	int d, i;
+
+	run(phases_xml, "null", true, &r);
+	ck_assert_str_eq(r.check_error, "");
+	for (d = 0; d < r.ndoms; d++)
+		for (i = 0; i < r.doms[d].nvcpus; i++) {
+			const struct vcpu_result *v = &r.doms[d].vcpus[i];
+
+			ck_assert_int_eq(v->run_ns + v->runnable_ns + v->blocked_ns + v->offline_ns,
+					 r.sim_ns);
+		}
+	/* The io vCPUs ran in bursts and blocked in between. */
+	ck_assert_int_gt(r.doms[0].vcpus[0].run_ns, 0);
+	ck_assert_int_gt(r.doms[0].vcpus[0].blocked_ns, 0);
+	ck_assert_uint_gt(r.doms[0].vcpus[0].wakeups, 100);
+	run_result_free(&r);
+}
+END_TEST
+
+START_TEST(same_seed_same_run)
+{
+	struct run_result a, b, c;
+	int i;
+
+	run(phases_xml, "null", false, &a);
+	run(phases_xml, "null", false, &b);
+	ck_assert_uint_eq(a.events, b.events);
+	for (i = 0; i < a.doms[0].nvcpus; i++) {
+		ck_assert_int_eq(a.doms[0].vcpus[i].run_ns, b.doms[0].vcpus[i].run_ns);
+		ck_assert_int_eq(a.doms[0].vcpus[i].wake_p99, b.doms[0].vcpus[i].wake_p99);
+	}
+	{
+		char xml[sizeof(phases_xml) + 8];
+		char *p;
+
+		strcpy(xml, phases_xml);
+		p = strstr(xml, "seed=\"11\"");
+		memcpy(p, "seed=\"12\"", 9);
+		run(xml, "null", false, &c);
+	}
+	ck_assert_int_ne(a.doms[0].vcpus[0].run_ns, c.doms[0].vcpus[0].run_ns);
+	run_result_free(&a);
+	run_result_free(&b);
+	run_result_free(&c);
+}
+END_TEST
+
+/* Two CPU-bound tasks on one vCPU share it about equally (guest CFS). */
+START_TEST(guest_tasks_share_a_vcpu)
+{
+	static const char xml[] =
+		"<scenario duration=\"2s\">"
+		"<host sockets=\"1\" cores-per-socket=\"1\"/>"
+		"<domain name=\"a\" vcpus=\"1\"><workload type=\"cpu-hog\" tasks=\"2\"/></domain>"
+		"</scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct guest *g;
+	stime_t t0, t1;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	g = guest_of(s->domains[0]);
+	ck_assert_int_eq(g->nr_tasks, 2);
+	t0 = g->tasks[0]->cpu_ns;
+	t1 = g->tasks[1]->cpu_ns;
+	/* The current task's last few ms are not accounted until it is next charged. */
+	ck_assert_int_gt(t0 + t1, SEC(2) - MSEC(10));
+	ck_assert_int_lt(llabs(t0 - t1), MSEC(50));
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/* The checker is not a test that cannot fail: corrupt a state and see it caught. */
+START_TEST(invariant_checker_catches_violations)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct vcpu *v, *other;
+
+	load(&sc, three_hogs);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	sim_run_until(s, MSEC(10));
+	ck_assert(sim_check_invariants(s));
+	v = s->pcpus[0].curr;
+	ck_assert(!is_idle_vcpu(v));
+	cpumask_clear_cpu(v->hard, 0);
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "outside its hard affinity"), "%s", s->check_error);
+	cpumask_set(v->hard, 0);
+	s->check_error[0] = '\0';
+	other = s->pcpus[1].curr;
+	s->pcpus[1].curr = v;          /* the same vCPU on two pCPUs */
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "other than its processor"), "%s", s->check_error);
+	s->pcpus[1].curr = other;
+	s->check_error[0] = '\0';
+	v->st.runstate_ns[RUNSTATE_RUNNING] += 1;
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "add up"), "%s", s->check_error);
+	v->st.runstate_ns[RUNSTATE_RUNNING] -= 1;
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/* Remote tickles take the IPI latency: a wake on another pCPU runs that much later. */
+START_TEST(remote_wake_pays_ipi_latency)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\">"
+		"<host sockets=\"1\" cores-per-socket=\"2\" ipi-latency=\"7us\"/>"
+		"<domain name=\"a\" vcpus=\"1\"><workload type=\"phases\"><phase run=\"100us\" sleep=\"1ms\"/></workload></domain>"
+		"</scenario>";
+	struct run_result r;
+
+	run(xml, "null", true, &r);
+	ck_assert_str_eq(r.check_error, "");
+	/* Guest timers fire on the vCPU's own pCPU: a local wake, no IPI. */
+	ck_assert_int_eq(r.doms[0].vcpus[0].wake_max, 0);
+	run_result_free(&r);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, null_three_hogs_on_two_pcpus);
+	tcase_add_test(tc, null_respects_hard_affinity);
+	tcase_add_test(tc, runstate_times_add_up);
+	tcase_add_test(tc, same_seed_same_run);
+	tcase_add_test(tc, guest_tasks_share_a_vcpu);
+	tcase_add_test(tc, invariant_checker_catches_violations);
+	tcase_add_test(tc, remote_wake_pays_ipi_latency);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,161 @@
+/* Event queue: ordering by (time, arming order), re-arming, cancellation. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "sim/evq.h"
+#include "sim/rng.h"
+
+struct rec {
+	int order[64];
+	int n;
+};
+
+struct ev {
+	struct timer t;
+	struct rec *r;
+	int id;
+};
+
+static void fire(struct timer *t, void *arg)
+{
+	struct ev *e = arg;
+
+	e->r->order[e->r->n++] = e->id;
+}
+
+START_TEST(equal_times_fire_in_arming_order)
+{
+	struct evq q;
+	struct rec r = { {0}, 0 };
+	struct ev ev[5];
+	int i;
+
+	evq_init(&q);
+	for (i = 0; i < 5; i++) {
+		ev[i].r = &r;
+		ev[i].id = i;
+		timer_init(&ev[i].t, fire, &ev[i]);
+	}
+	timer_set(&q, &ev[3].t, 100);
+	timer_set(&q, &ev[1].t, 50);
+	timer_set(&q, &ev[4].t, 100);
+	timer_set(&q, &ev[0].t, 100);
+	timer_set(&q, &ev[2].t, 10);
+	ck_assert_uint_eq(evq_run_until(&q, 1000), 5);
+	ck_assert_int_eq(r.order[0], 2);
+	ck_assert_int_eq(r.order[1], 1);
+	ck_assert_int_eq(r.order[2], 3);
+	ck_assert_int_eq(r.order[3], 4);
+	ck_assert_int_eq(r.order[4], 0);
+	ck_assert_int_eq(q.now, 1000);
+	evq_free(&q);
+}
+END_TEST
+
+START_TEST(cancel_and_rearm)
+{
+	struct evq q;
+	struct rec r = { {0}, 0 };
+	struct ev ev[3];
+	int i;
+
+	evq_init(&q);
+	for (i = 0; i < 3; i++) {
+		ev[i].r = &r;
+		ev[i].id = i;
+		timer_init(&ev[i].t, fire, &ev[i]);
+	}
+	timer_set(&q, &ev[0].t, 10);
+	timer_set(&q, &ev[1].t, 20);
+	timer_set(&q, &ev[2].t, 30);
+	timer_stop(&q, &ev[1].t);
+	ck_assert(!timer_pending(&ev[1].t));
+	timer_stop(&q, &ev[1].t);               /* harmless twice */
+	timer_set(&q, &ev[0].t, 40);            /* re-arm moves it after ev2 */
+	ck_assert_uint_eq(evq_run_until(&q, 35), 1);
+	ck_assert_int_eq(r.order[0], 2);
+	ck_assert_uint_eq(evq_run_until(&q, 100), 1);
+	ck_assert_int_eq(r.order[1], 0);
+	ck_assert_int_eq(r.n, 2);
+	evq_free(&q);
+}
+END_TEST
+
+START_TEST(past_times_are_clamped_to_now)
+{
+	struct evq q;
+	struct rec r = { {0}, 0 };
+	struct ev ev;
+
+	evq_init(&q);
+	evq_run_until(&q, 500);
+	ev.r = &r;
+	ev.id = 7;
+	timer_init(&ev.t, fire, &ev);
+	timer_set(&q, &ev.t, 100);
+	ck_assert_int_eq(ev.t.expires, 500);
+	evq_run_until(&q, 500);
+	ck_assert_int_eq(r.n, 1);
+	evq_free(&q);
+}
+END_TEST
+
+/* A random mix of arms, re-arms and cancels pops in sorted order. */
+START_TEST(random_operations_keep_heap_order)
+{
+	enum { N = 2000 };
+	struct evq q;
+	struct timer *t = calloc(N, sizeof(*t));
+	struct rng rng;
+	stime_t last = -1;
+	uint64_t last_seq = 0;
+	int i, popped = 0, armed = 0;
+
+	evq_init(&q);
+	rng_seed(&rng, 42);
+	for (i = 0; i < N; i++)
+		timer_init(&t[i], NULL, NULL);
+	for (i = 0; i < 20 * N; i++) {
+		struct timer *x = &t[rng_below(&rng, N)];
+
+		if (rng_below(&rng, 4) == 0)
+			timer_stop(&q, x);
+		else
+			timer_set(&q, x, (stime_t)rng_below(&rng, 1000));
+	}
+	for (i = 0; i < N; i++)
+		armed += timer_pending(&t[i]);
+	ck_assert_uint_eq(q.len, (unsigned)armed);
+	while (q.len) {
+		struct timer *x = evq_pop(&q);
+
+		ck_assert(x->expires > last || (x->expires == last && x->seq > last_seq));
+		last = x->expires;
+		last_seq = x->seq;
+		ck_assert_int_eq(x->heap_slot, -1);
+		popped++;
+	}
+	ck_assert_int_eq(popped, armed);
+	evq_free(&q);
+	free(t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("evq");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, equal_times_fire_in_arming_order);
+	tcase_add_test(tc, cancel_and_rearm);
+	tcase_add_test(tc, past_times_are_clamped_to_now);
+	tcase_add_test(tc, random_operations_keep_heap_order);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

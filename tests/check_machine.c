@@ -1,0 +1,176 @@
+/* cpumasks (up to 4096 pCPUs), topology numbering and xl cpu-list parsing. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cpumask.h"
+#include "sim/topology.h"
+
+START_TEST(cpumask_ops_4096)
+{
+	struct cpumask *a = cpumask_alloc(4096), *b = cpumask_alloc(4096), *c = cpumask_alloc(4096);
+	char buf[128];
+
+	cpumask_set(a, 0);
+	cpumask_set(a, 63);
+	cpumask_set(a, 64);
+	cpumask_set(a, 4095);
+	ck_assert_uint_eq(cpumask_weight(a), 4);
+	ck_assert_uint_eq(cpumask_first(a), 0);
+	ck_assert_uint_eq(cpumask_next(0, a), 63);
+	ck_assert_uint_eq(cpumask_next(63, a), 64);
+	ck_assert_uint_eq(cpumask_next(64, a), 4095);
+	ck_assert_uint_eq(cpumask_next(4095, a), 4096);
+	ck_assert_uint_eq(cpumask_cycle(4095, a), 0);
+	ck_assert_uint_eq(cpumask_cycle(100, a), 4095);
+	ck_assert(!cpumask_test(a, 4096));
+	cpumask_fill(b);
+	ck_assert_uint_eq(cpumask_weight(b), 4096);
+	ck_assert(cpumask_full(b));
+	ck_assert(cpumask_subset(a, b));
+	ck_assert(!cpumask_subset(b, a));
+	cpumask_andnot(c, b, a);
+	ck_assert_uint_eq(cpumask_weight(c), 4092);
+	ck_assert(!cpumask_intersects(c, a));
+	cpumask_and(c, a, b);
+	ck_assert(cpumask_equal(c, a));
+	ck_assert_str_eq(cpumask_format(a, buf, sizeof(buf)), "0,63-64,4095");
+	cpumask_zero(c);
+	ck_assert(cpumask_empty(c));
+	ck_assert_uint_eq(cpumask_first(c), 4096);
+	ck_assert_uint_eq(cpumask_cycle(5, c), 4096);
+	ck_assert_str_eq(cpumask_format(c, buf, sizeof(buf)), "none");
+	cpumask_free(a);
+	cpumask_free(b);
+	cpumask_free(c);
+}
+END_TEST
+
+START_TEST(cpumask_cycle_single_bit_returns_itself)
+{
+	struct cpumask *a = cpumask_alloc(70);
+
+	cpumask_set(a, 69);
+	ck_assert_uint_eq(cpumask_cycle(69, a), 69);
+	ck_assert_uint_eq(cpumask_cycle(-1, a), 69);
+	cpumask_fill(a);
+	ck_assert_uint_eq(cpumask_weight(a), 70);
+	cpumask_free(a);
+}
+END_TEST
+
+START_TEST(topology_numbering_like_xen)
+{
+	struct topology t;
+	struct err e;
+	char buf[64];
+
+	ck_assert_int_eq(topology_init(&t, 2, 4, 2, 2, &e), 0);
+	ck_assert_int_eq(t.nr_cpus, 16);
+	/* Threads of a core are adjacent, then cores, then sockets. */
+	ck_assert_int_eq(t.cpu_core[0], t.cpu_core[1]);
+	ck_assert_int_ne(t.cpu_core[1], t.cpu_core[2]);
+	ck_assert_int_eq(t.cpu_socket[7], 0);
+	ck_assert_int_eq(t.cpu_socket[8], 1);
+	ck_assert_int_eq(t.cpu_node[7], 0);
+	ck_assert_int_eq(t.cpu_node[8], 1);
+	ck_assert_str_eq(cpumask_format(t.sibling_mask[5], buf, sizeof(buf)), "4-5");
+	ck_assert_str_eq(cpumask_format(t.core_mask[9], buf, sizeof(buf)), "8-15");
+	ck_assert_str_eq(cpumask_format(t.node_mask[1], buf, sizeof(buf)), "8-15");
+	topology_free(&t);
+
+	/* Two nodes inside one socket split its cores. */
+	ck_assert_int_eq(topology_init(&t, 1, 4, 2, 2, &e), 0);
+	ck_assert_str_eq(cpumask_format(t.node_mask[0], buf, sizeof(buf)), "0-3");
+	ck_assert_str_eq(cpumask_format(t.node_mask[1], buf, sizeof(buf)), "4-7");
+	topology_free(&t);
+}
+END_TEST
+
+START_TEST(topology_impossible_shapes)
+{
+	struct topology t;
+	struct err e;
+
+	ck_assert_int_eq(topology_init(&t, 0, 4, 2, 1, &e), -1);
+	ck_assert(strstr(e.msg, "at least 1"));
+	ck_assert_int_eq(topology_init(&t, 3, 4, 1, 2, &e), -1);
+	ck_assert(strstr(e.msg, "cannot be laid over 3 sockets"));
+	ck_assert_int_eq(topology_init(&t, 1, 3, 1, 2, &e), -1);
+	ck_assert(strstr(e.msg, "cannot be split"));
+	ck_assert_int_eq(topology_init(&t, 1, 2, 1, 4, &e), -1);
+	ck_assert(strstr(e.msg, "4 NUMA nodes but only 2 cores"));
+	ck_assert_int_eq(topology_init(&t, 1024, 64, 2, 1, &e), -1);
+	ck_assert(strstr(e.msg, "more than the"));
+}
+END_TEST
+
+static const char *parse(struct topology *t, const char *s, char *buf, size_t len)
+{
+	struct cpumask *m = cpumask_alloc((unsigned)t->nr_cpus);
+	struct err e;
+
+	if (len > 200)
+		len = 200;
+	if (cpulist_parse(t, s, m, &e) < 0)
+		snprintf(buf, len, "ERR %.*s", (int)len - 5, e.msg);
+	else
+		cpumask_format(m, buf, (unsigned)len);
+	cpumask_free(m);
+	return buf;
+}
+
+START_TEST(cpulist_xl_syntax)
+{
+	struct topology t;
+	struct err e;
+	char buf[256];
+
+	ck_assert_int_eq(topology_init(&t, 2, 4, 2, 2, &e), 0);
+	ck_assert_str_eq(parse(&t, "all", buf, sizeof(buf)), "0-15");
+	ck_assert_str_eq(parse(&t, "0-3,8", buf, sizeof(buf)), "0-3,8");
+	ck_assert_str_eq(parse(&t, "nodes:0", buf, sizeof(buf)), "0-7");
+	ck_assert_str_eq(parse(&t, "node:1", buf, sizeof(buf)), "8-15");
+	ck_assert_str_eq(parse(&t, "nodes:0-1,^3", buf, sizeof(buf)), "0-2,4-15");
+	ck_assert_str_eq(parse(&t, "^2", buf, sizeof(buf)), "0-1,3-15");
+	ck_assert_str_eq(parse(&t, "all,^nodes:1", buf, sizeof(buf)), "0-7");
+	ck_assert_str_eq(parse(&t, " 1 , 5 ", buf, sizeof(buf)), "1,5");
+	ck_assert_str_eq(parse(&t, "16", buf, sizeof(buf)),
+			 "ERR pCPU 16 out of range in \"16\" (host has pCPUs 0-15)");
+	ck_assert_str_eq(parse(&t, "nodes:2", buf, sizeof(buf)),
+			 "ERR node 2 out of range in \"nodes:2\" (host has nodes 0-1)");
+	ck_assert_str_eq(parse(&t, "3-1", buf, sizeof(buf)),
+			 "ERR malformed cpu list item '3-1' in \"3-1\"");
+	ck_assert_str_eq(parse(&t, "x", buf, sizeof(buf)), "ERR malformed cpu list item 'x' in \"x\"");
+	ck_assert_str_eq(parse(&t, "1,", buf, sizeof(buf)),
+			 "ERR malformed cpu list \"1,\" (trailing comma)");
+	ck_assert_str_eq(parse(&t, "", buf, sizeof(buf)), "ERR empty cpu list");
+	ck_assert_str_eq(parse(&t, "0-3,^0-3", buf, sizeof(buf)),
+			 "ERR cpu list \"0-3,^0-3\" selects no pCPU");
+	ck_assert_str_eq(parse(&t, "-1", buf, sizeof(buf)), "ERR malformed cpu list item '-1' in \"-1\"");
+	ck_assert_str_eq(parse(&t, "99999999999999999999", buf, sizeof(buf)),
+			 "ERR malformed cpu list item '99999999999999999999' in \"99999999999999999999\"");
+	topology_free(&t);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("machine");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, cpumask_ops_4096);
+	tcase_add_test(tc, cpumask_cycle_single_bit_returns_itself);
+	tcase_add_test(tc, topology_numbering_like_xen);
+	tcase_add_test(tc, topology_impossible_shapes);
+	tcase_add_test(tc, cpulist_xl_syntax);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
