@@ -8,9 +8,13 @@
  *    (AXES_GUEST_VCPUS vCPUs, weight 256: see docs/workloads.md for why);
  *  - a benchmark workload of the same type already in the scenario is kept
  *    with its parameters, so a scenario file can tune make-xen and iperf;
- *    the other benchmark's workloads are removed;
- *  - dom0-load "on" adds a <workload type="dom0-load"/> to dom0 (unless
- *    there is one), "off" removes it;
+ *    the other benchmark's workloads are removed, and the benchmark runs
+ *    alone in its guest (other workloads of that domain are dropped);
+ *  - dom0-load "off" leaves dom0 with nothing but the back ends (its
+ *    workloads are dropped: the default scenario's light dom0 activity
+ *    would otherwise be a load of its own); "on" leaves exactly one
+ *    <workload type="dom0-load"/> there (one given in the file is kept);
+ *  - other domains keep their workloads (background load in a test);
  *  - the duration is made long enough for the benchmark to finish (make-xen
  *    ends the run itself when the build is done, iperf after its own time).
  *

@@ -5,10 +5,16 @@
 
 extern const struct workload_ops cpu_hog_ops;
 extern const struct workload_ops phases_ops;
+extern const struct workload_ops makexen_ops;
+extern const struct workload_ops iperf_ops;
+extern const struct workload_ops dom0load_ops;
 
 static const struct workload_ops *const registry[] = {
 	&cpu_hog_ops,
 	&phases_ops,
+	&makexen_ops,
+	&iperf_ops,
+	&dom0load_ops,
 	NULL
 };
 

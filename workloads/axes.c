@@ -1,0 +1,174 @@
+/*
+ * Applying the experiment's --workload and --dom0-load axes to a scenario
+ * (see axes.h for the rules).  The scenario keeps whatever it says about
+ * the host and the domains; only the workloads change, plus a benchmark
+ * guest when the scenario has none, so a file can describe an unusual host
+ * and still be run through the whole matrix.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/axes.h"
+#include "workloads/workload.h"
+
+static bool is_benchmark(const char *type)
+{
+	return !strcmp(type, "make-xen") || !strcmp(type, "iperf");
+}
+
+static void remove_workload(struct domain_spec *d, int i)
+{
+	kvlist_free(&d->workloads[i].params);
+	free(d->workloads[i].phases);
+	memmove(&d->workloads[i], &d->workloads[i + 1],
+		(d->nworkloads - i - 1) * sizeof(*d->workloads));
+	d->nworkloads--;
+}
+
+/* Removes every workload of d for which drop(type, arg) holds. */
+static void remove_if(struct domain_spec *d, bool (*drop)(const char *, const char *),
+		      const char *arg)
+{
+	for (int i = 0; i < d->nworkloads;)
+		if (drop(d->workloads[i].type, arg))
+			remove_workload(d, i);
+		else
+			i++;
+}
+
+static bool other_benchmark(const char *type, const char *keep)
+{
+	return is_benchmark(type) && strcmp(type, keep);
+}
+
+static bool other_type(const char *type, const char *keep)
+{
+	return strcmp(type, keep) != 0;
+}
+
+static bool any_type(const char *type, const char *unused)
+{
+	(void)type;
+	(void)unused;
+	return true;
+}
+
+static int find_workload(const struct domain_spec *d, const char *type)
+{
+	for (int i = 0; i < d->nworkloads; i++)
+		if (!strcmp(d->workloads[i].type, type))
+			return i;
+	return -1;
+}
+
+static struct workload_spec *add_workload(struct domain_spec *d, const char *type)
+{
+	struct workload_spec *w;
+
+	d->workloads = xreallocarray(d->workloads, d->nworkloads + 1, sizeof(*w));
+	w = &d->workloads[d->nworkloads++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->type, sizeof(w->type), "%s", type);
+	return w;
+}
+
+static struct domain_spec *add_domain(struct scenario *sc, const char *name, int vcpus)
+{
+	struct domain_spec *d;
+
+	sc->doms = xreallocarray(sc->doms, sc->ndoms + 1, sizeof(*d));
+	d = &sc->doms[sc->ndoms++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->vcpus = vcpus;
+	d->weight = 256;
+	return d;
+}
+
+static int host_cpus(const struct scenario *sc)
+{
+	const struct host_spec *h = &sc->host;
+
+	return h->sockets * h->cores_per_socket * h->threads_per_core;
+}
+
+/* iperf stops itself after warmup + time: the run must last that long. */
+static stime_t iperf_length(const struct workload_spec *w)
+{
+	stime_t warm = SEC(1), time = SEC(10), v;
+	const char *s;
+
+	if ((s = kvlist_get(&w->params, "warmup")) && parse_duration(s, &v, NULL) == 0)
+		warm = v;
+	if ((s = kvlist_get(&w->params, "time")) && parse_duration(s, &v, NULL) == 0)
+		time = v;
+	return time > 0 ? warm + time : 0;
+}
+
+/* make-xen ends the run itself; this is only a bound for a stuck build. */
+#define MAKEXEN_RUN_LIMIT SEC(3600)
+
+static void apply_workload(struct scenario *sc, const char *type)
+{
+	struct domain_spec *d = NULL;
+	struct workload_spec *w;
+	stime_t need;
+	int i, k = -1;
+
+	for (i = 0; i < sc->ndoms; i++)
+		remove_if(&sc->doms[i], other_benchmark, type);
+	for (i = 1; i < sc->ndoms && k < 0; i++)
+		if ((k = find_workload(&sc->doms[i], type)) >= 0)
+			d = &sc->doms[i];
+	if (!d) {
+		int n = host_cpus(sc);
+
+		d = sc->ndoms > 1 ? &sc->doms[1] :
+		    add_domain(sc, AXES_GUEST_NAME, n < AXES_GUEST_VCPUS ? n : AXES_GUEST_VCPUS);
+		add_workload(d, type);
+		k = d->nworkloads - 1;
+	}
+	/* The benchmark runs alone in its guest. */
+	for (i = d->nworkloads - 1; i >= 0; i--)
+		if (i != k) {
+			remove_workload(d, i);
+			if (i < k)
+				k--;
+		}
+	w = &d->workloads[k];
+	need = !strcmp(type, "iperf") ? iperf_length(w) :
+	       !strcmp(type, "make-xen") ? MAKEXEN_RUN_LIMIT : 0;
+	if (need > sc->duration)
+		sc->duration = need;
+}
+
+int workload_axes_apply(struct scenario *sc, const char *workload,
+			const char *dom0_load, struct err *e)
+{
+	bool set_load = dom0_load && *dom0_load, load_on = false;
+
+	if (workload && *workload &&
+	    (!workload_find(workload) || !strcmp(workload, "dom0-load")))
+		return err_set(e, "--workload=%s: unknown benchmark (make-xen, iperf, "
+			       "or another of --list-workloads)", workload);
+	if (set_load) {
+		if (!strcmp(dom0_load, "on"))
+			load_on = true;
+		else if (strcmp(dom0_load, "off"))
+			return err_set(e, "--dom0-load=%s: expected off or on", dom0_load);
+	}
+	if (sc->ndoms == 0)
+		add_domain(sc, "Domain-0", host_cpus(sc));
+	if (workload && *workload)
+		apply_workload(sc, workload);
+	if (set_load) {
+		struct domain_spec *d0 = &sc->doms[0];
+
+		remove_if(d0, load_on ? other_type : any_type, "dom0-load");
+		if (load_on && !d0->nworkloads)
+			add_workload(d0, "dom0-load");
+	}
+	return 0;
+}

@@ -1,0 +1,422 @@
+/*
+ * iperf: a TCP stream from an iperf client in a guest to an iperf server
+ * in dom0, over netfront/netback (Linux drivers/net/xen-netfront.c and
+ * drivers/net/xen-netback/).  Data moves in 64 KiB GSO segments, each
+ * taking slots_per_segment slots of the 256-slot TX ring.
+ *
+ *   guest  sender (iperf -c): write() -> TCP -> netfront xmit, per-segment
+ *          CPU; reaps TX completions as netfront's xmit path does; stops
+ *          when the window or the TX ring is full.
+ *   dom0   netback poll (interrupt/NAPI on the vif's vCPU): grant-copies
+ *          segments into dom0's stack, answers the TX requests.
+ *   dom0   server (iperf -s): reads and consumes; each read sends an ACK
+ *          that opens the window (the window counts bytes not yet read by
+ *          the server: TCP's receive window and in-flight data in one).
+ *   dom0   netback guest-rx kthread: puts the ACKs into the guest's RX ring.
+ *   guest  netfront interrupt: TX completions and ACKs; wakes the sender.
+ *
+ * Every stage pays CPU on its vCPU, and every hand-over between domains is
+ * an event channel that wakes the receiving vCPU only when it asked for it
+ * (ring event indexes).  Throughput is measured at the server after a
+ * warm-up.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/iperf.h"
+#include "workloads/split.h"
+
+bool flow_can_send(const struct tcp_flow *f, uint64_t bytes)
+{
+	return flow_in_flight(f) + bytes <= f->window;
+}
+
+void flow_sent(struct tcp_flow *f, uint64_t bytes)
+{
+	f->sent += bytes;
+}
+
+void flow_ack(struct tcp_flow *f, uint64_t ack)
+{
+	if (ack > f->acked && ack <= f->sent)
+		f->acked = ack;
+}
+
+uint64_t flow_in_flight(const struct tcp_flow *f)
+{
+	return f->sent - f->acked;
+}
+
+struct iperf_config {
+	long long segment, write_size, read_size, window;
+	long long ring_slots, slots_per_segment, napi_budget;
+	stime_t tx_cost, gc_cost, netback_cost, server_cost, ack_cost, ack_rx_cost;
+	stime_t evtchn_latency, warmup, time;
+	long long guest_vcpu, dom0_vcpu;
+};
+
+#define OFF(f) offsetof(struct iperf_config, f)
+
+static const struct param_def iperf_params[] = {
+	{ "segment", PARAM_INT, "65536", NULL, 1024, 65536,
+	  "bytes per GSO segment", OFF(segment) },
+	{ "write_size", PARAM_INT, "131072", NULL, 1024, 1 << 24,
+	  "bytes per write() of the client (a multiple of segment)", OFF(write_size) },
+	{ "read_size", PARAM_INT, "131072", NULL, 1024, 1 << 24,
+	  "bytes per read() of the server (one ACK each)", OFF(read_size) },
+	{ "window", PARAM_INT, "524288", NULL, 1024, 1LL << 32,
+	  "bytes sent but not yet read by the server", OFF(window) },
+	{ "ring_slots", PARAM_INT, "256", NULL, 1, 65536,
+	  "TX and RX ring slots (256: one 4 KiB page)", OFF(ring_slots) },
+	{ "slots_per_segment", PARAM_INT, "17", NULL, 1, 64,
+	  "TX slots a segment takes (one per 4 KiB page and one header)", OFF(slots_per_segment) },
+	{ "napi_budget", PARAM_INT, "64", NULL, 1, 65536,
+	  "segments netback moves per poll", OFF(napi_budget) },
+	{ "tx_cost", PARAM_DURATION, "30us", NULL, 0, 0,
+	  "guest CPU per segment sent (copy from user, TCP, netfront xmit)", OFF(tx_cost) },
+	{ "gc_cost", PARAM_DURATION, "1us", NULL, 0, 0,
+	  "guest CPU per TX completion (ungrant, free the skb)", OFF(gc_cost) },
+	{ "netback_cost", PARAM_DURATION, "20us", NULL, 0, 0,
+	  "dom0 CPU per segment in netback (grant copy, dom0 stack)", OFF(netback_cost) },
+	{ "server_cost", PARAM_DURATION, "20us", NULL, 0, 0,
+	  "dom0 CPU per segment read by the server (copy to user)", OFF(server_cost) },
+	{ "ack_cost", PARAM_DURATION, "3us", NULL, 0, 0,
+	  "dom0 CPU per ACK in netback's guest-rx kthread", OFF(ack_cost) },
+	{ "ack_rx_cost", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "guest CPU per ACK received (netfront RX, TCP)", OFF(ack_rx_cost) },
+	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "event channel send to upcall", OFF(evtchn_latency) },
+	{ "warmup", PARAM_DURATION, "1s", NULL, 0, 0,
+	  "time before throughput is measured", OFF(warmup) },
+	{ "time", PARAM_DURATION, "10s", NULL, 0, 0,
+	  "measured time (iperf -t); the run then ends (0: at the scenario's end)", OFF(time) },
+	{ "guest_vcpu", PARAM_INT, "0", NULL, 0, 4095,
+	  "guest vCPU netfront's event channels are bound to", OFF(guest_vcpu) },
+	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
+	  "dom0 vCPU netback's event channel is bound to", OFF(dom0_vcpu) },
+	{ NULL }
+};
+
+struct iperf {
+	struct workload *w;
+	struct iperf_config *c;
+	struct tcp_flow flow;
+	struct ring tx, rx;
+	uint64_t *ack_val;                 /* what each RX slot carries */
+	struct worker *sender, *netfront, *netback, *server, *rxk;
+	struct evtchn to_back, tx_to_front, rx_to_front;
+	unsigned segs_per_write;
+	/* batches being run by each stage */
+	unsigned snd_slots, snd_gc, nb_segs, nf_acks;
+	uint64_t nf_ack, srv_bytes, rxk_ack, rxk_n;
+	/* dom0 socket and ACK queue */
+	uint64_t sock_bytes, consumed, measured, pending_acks, pending_ack;
+	stime_t warm_end;
+	struct timer stop;
+};
+
+static unsigned spp(const struct iperf *ip)
+{
+	return (unsigned)ip->c->slots_per_segment;
+}
+
+/* Reaps TX completions, arming the TX event index as netfront's gc does. */
+static unsigned tx_gc(struct iperf *ip)
+{
+	unsigned n = 0, k;
+
+	do {
+		k = ring_unconsumed_responses(&ip->tx);
+		ring_consume_responses(&ip->tx, k);
+		n += k;
+	} while (ring_final_check_responses(&ip->tx));
+	return n;
+}
+
+static stime_t sender_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+	uint64_t bytes = (uint64_t)ip->c->write_size;
+	unsigned need = ip->segs_per_write * spp(ip);
+
+	(void)s;
+	ip->snd_gc = tx_gc(ip) / spp(ip);
+	if (!flow_can_send(&ip->flow, bytes) || ring_free_requests(&ip->tx) < need) {
+		ip->snd_slots = 0;
+		return 0;
+	}
+	ip->snd_slots = need;
+	return (stime_t)ip->segs_per_write * ip->c->tx_cost +
+	       (stime_t)ip->snd_gc * ip->c->gc_cost;
+}
+
+static void sender_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	(void)s;
+	ring_queue_requests(&ip->tx, ip->snd_slots);
+	flow_sent(&ip->flow, (uint64_t)ip->segs_per_write * ip->c->segment);
+	if (ring_push_requests(&ip->tx))
+		evtchn_send(&ip->to_back);
+}
+
+static stime_t netback_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+	unsigned n;
+
+	(void)s;
+	evtchn_test_and_clear(&ip->to_back);
+	n = ring_unconsumed_requests(&ip->tx) / spp(ip);
+	if (!n && !ring_final_check_requests(&ip->tx))
+		return 0;
+	n = ring_unconsumed_requests(&ip->tx) / spp(ip);
+	if (n > (unsigned)ip->c->napi_budget)
+		n = (unsigned)ip->c->napi_budget;
+	if (!n)
+		return 0;
+	ring_consume_requests(&ip->tx, n * spp(ip));
+	ip->nb_segs = n;
+	return (stime_t)n * ip->c->netback_cost;
+}
+
+static void netback_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	ip->sock_bytes += (uint64_t)ip->nb_segs * ip->c->segment;
+	ring_queue_responses(&ip->tx, ip->nb_segs * spp(ip));
+	ip->nb_segs = 0;
+	if (ring_push_responses(&ip->tx))
+		evtchn_send(&ip->tx_to_front);
+	worker_kick(s, ip->server);
+}
+
+static stime_t server_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+	uint64_t b = ip->sock_bytes;
+
+	(void)s;
+	if (!b)
+		return 0;
+	if (b > (uint64_t)ip->c->read_size)
+		b = (uint64_t)ip->c->read_size;
+	ip->sock_bytes -= b;
+	ip->srv_bytes = b;
+	return (stime_t)((double)b / ip->c->segment * ip->c->server_cost) + 1;
+}
+
+static void server_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	ip->consumed += ip->srv_bytes;
+	if (sim_now(s) > ip->warm_end)
+		ip->measured += ip->srv_bytes;
+	ip->srv_bytes = 0;
+	ip->pending_acks++;
+	ip->pending_ack = ip->consumed;
+	worker_kick(s, ip->rxk);
+}
+
+static stime_t rxk_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	(void)s;
+	if (!ip->pending_acks)
+		return 0;
+	ip->rxk_n = ip->pending_acks;
+	ip->rxk_ack = ip->pending_ack;
+	ip->pending_acks = 0;
+	return (stime_t)ip->rxk_n * ip->c->ack_cost;
+}
+
+/*
+ * One RX slot per ACK.  ACKs are cumulative, so when the guest has not
+ * freed a slot the newest value replaces the last unconsumed one.
+ */
+static void rxk_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+	unsigned size = ip->rx.size;
+
+	(void)s;
+	for (uint64_t i = 0; i < ip->rxk_n; i++) {
+		if ((ring_idx_t)(ip->rx.rsp_prod_pvt - ip->rx.rsp_cons) >= size) {
+			ip->ack_val[(ip->rx.rsp_prod_pvt - 1) % size] = ip->rxk_ack;
+			break;
+		}
+		ip->ack_val[ip->rx.rsp_prod_pvt % size] = ip->rxk_ack;
+		ring_queue_responses(&ip->rx, 1);
+	}
+	ip->rxk_n = 0;
+	if (ring_push_responses(&ip->rx))
+		evtchn_send(&ip->rx_to_front);
+}
+
+static stime_t netfront_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+	unsigned ntx, nrx;
+	bool more;
+
+	(void)s;
+	evtchn_test_and_clear(&ip->tx_to_front);
+	evtchn_test_and_clear(&ip->rx_to_front);
+	ntx = ring_unconsumed_responses(&ip->tx);
+	nrx = ring_unconsumed_responses(&ip->rx);
+	if (!ntx && !nrx) {
+		more = ring_final_check_responses(&ip->tx);
+		more |= ring_final_check_responses(&ip->rx);
+		if (!more)
+			return 0;
+		ntx = ring_unconsumed_responses(&ip->tx);
+		nrx = ring_unconsumed_responses(&ip->rx);
+	}
+	ring_consume_responses(&ip->tx, ntx);
+	ip->nf_acks = nrx;
+	if (nrx)
+		ip->nf_ack = ip->ack_val[(ip->rx.rsp_cons + nrx - 1) % ip->rx.size];
+	ring_consume_responses(&ip->rx, nrx);
+	return (stime_t)(ntx / spp(ip)) * ip->c->gc_cost +
+	       (stime_t)nrx * ip->c->ack_rx_cost + 1;
+}
+
+static void netfront_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	if (ip->nf_acks)
+		flow_ack(&ip->flow, ip->nf_ack);
+	ip->nf_acks = 0;
+	worker_kick(s, ip->sender);
+}
+
+static void iperf_stop(struct timer *t, void *arg)
+{
+	struct iperf *ip = arg;
+
+	(void)t;
+	sim_request_stop(ip->w->sim);
+}
+
+static int check_vcpu(const char *what, long long v, const struct domain *d,
+		      struct err *e)
+{
+	if (v >= d->nr_vcpus)
+		return err_set(e, "iperf: %s=%lld but domain %s has %d vCPUs",
+			       what, v, d->name, d->nr_vcpus);
+	return 0;
+}
+
+static int iperf_check(const struct iperf_config *c, struct domain *g,
+		       struct domain *d0, struct err *e)
+{
+	if (!d0 || d0 == g)
+		return err_set(e, "iperf runs in a guest and needs dom0 (domid 0) for the server");
+	if (c->write_size % c->segment)
+		return err_set(e, "iperf: write_size=%lld is not a multiple of segment=%lld",
+			       c->write_size, c->segment);
+	if (c->write_size / c->segment * c->slots_per_segment > c->ring_slots)
+		return err_set(e, "iperf: a write of %lld bytes needs more than ring_slots=%lld",
+			       c->write_size, c->ring_slots);
+	if ((unsigned long long)c->window < (unsigned long long)c->write_size)
+		return err_set(e, "iperf: window=%lld is smaller than write_size=%lld",
+			       c->window, c->write_size);
+	if (check_vcpu("guest_vcpu", c->guest_vcpu, g, e) < 0 ||
+	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0)
+		return -1;
+	return 0;
+}
+
+static int iperf_setup(struct workload *w, struct err *e)
+{
+	struct iperf_config *c = w->config;
+	struct domain *d0 = split_dom0(w->sim);
+	struct guest *g = guest_of(w->dom), *g0;
+	struct sim *s = w->sim;
+	struct iperf *ip;
+
+	if (iperf_check(c, w->dom, d0, e) < 0)
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	g0 = guest_of(d0);
+	ip = xcalloc(1, sizeof(*ip));
+	w->priv = ip;
+	ip->w = w;
+	ip->c = c;
+	ip->flow.window = (uint64_t)c->window;
+	ip->segs_per_write = (unsigned)(c->write_size / c->segment);
+	ring_init(&ip->tx, (unsigned)c->ring_slots);
+	ring_init(&ip->rx, (unsigned)c->ring_slots);
+	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(uint64_t));
+	ip->sender = worker_create(g, "iperf-client", TASK_NORMAL, 0,
+				   sender_poll, sender_done, ip);
+	ip->netfront = worker_create(g, "netfront-q0", TASK_IRQ, (int)c->guest_vcpu,
+				     netfront_poll, netfront_done, ip);
+	ip->netback = worker_create(g0, "netback-q0", TASK_IRQ, (int)c->dom0_vcpu,
+				    netback_poll, netback_done, ip);
+	ip->server = worker_create(g0, "iperf-server", TASK_NORMAL, (int)c->dom0_vcpu,
+				   server_poll, server_done, ip);
+	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL, (int)c->dom0_vcpu,
+				rxk_poll, rxk_done, ip);
+	evtchn_init(&ip->to_back, s, ip->netback, c->evtchn_latency);
+	evtchn_init(&ip->tx_to_front, s, ip->netfront, c->evtchn_latency);
+	evtchn_init(&ip->rx_to_front, s, ip->netfront, c->evtchn_latency);
+	ip->warm_end = c->warmup;
+	timer_init(&ip->stop, iperf_stop, ip);
+	if (c->time > 0)
+		timer_set(&s->q, &ip->stop, c->warmup + c->time);
+	return 0;
+}
+
+static void iperf_metric(struct workload *w, struct metric *m)
+{
+	struct iperf *ip = w->priv;
+	stime_t now = sim_now(w->sim);
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "throughput");
+	snprintf(m->unit, sizeof(m->unit), "Gbit/s");
+	m->higher_better = true;
+	m->valid = ip && now > ip->warm_end;
+	if (m->valid)
+		m->value = (double)ip->measured * 8 / (double)(now - ip->warm_end);
+}
+
+static void iperf_destroy(struct workload *w)
+{
+	struct iperf *ip = w->priv;
+
+	if (!ip)
+		return;
+	evtchn_close(&ip->to_back);
+	evtchn_close(&ip->tx_to_front);
+	evtchn_close(&ip->rx_to_front);
+	timer_stop(&w->sim->q, &ip->stop);
+	worker_free(ip->sender);
+	worker_free(ip->netfront);
+	worker_free(ip->netback);
+	worker_free(ip->server);
+	worker_free(ip->rxk);
+	free(ip->ack_val);
+	free(ip);
+	w->priv = NULL;
+}
+
+const struct workload_ops iperf_ops = {
+	.name = "iperf",
+	.summary = "a TCP stream from the guest to an iperf server in dom0 over "
+		   "netfront/netback, window-throttled; metric throughput "
+		   "(Gbit/s, higher is better) after a warm-up",
+	.params = iperf_params,
+	.config_size = sizeof(struct iperf_config),
+	.setup = iperf_setup,
+	.metric = iperf_metric,
+	.destroy = iperf_destroy,
+};

@@ -1,0 +1,390 @@
+/*
+ * make-xen: building the Xen hypervisor with make -jN inside a guest.
+ *
+ * make keeps N jobs going.  A job reads its source through blkfront
+ * (synchronous reads: the compiler waits for them), compiles for a CPU
+ * time drawn from a skewed distribution (most files are small, a few are
+ * large), and writes its object (asynchronous: the page cache absorbs it,
+ * but the write still goes through blkback).  Stages end in a serial step
+ * (ar / ld -r of a directory, and the final links of xen-syms) that needs
+ * every object of the stage: with -jN only one vCPU works then, which is
+ * what makes the build sensitive to how quickly the scheduler gives the
+ * other vCPUs back when the next stage starts.
+ *
+ * The N make slots are N guest tasks that loop over the build; the guest
+ * scheduler spreads them over the vCPUs.  The run stops when the build is
+ * done; the metric is the build's wall-clock time.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/blk.h"
+#include "workloads/makexen.h"
+
+int build_init(struct build *b, const char *stages, struct err *e)
+{
+	const char *p = stages;
+
+	memset(b, 0, sizeof(*b));
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+
+		if (end == p || v < 0 || v > 1000000 || (*end && *end != ',')) {
+			free(b->jobs);
+			b->jobs = NULL;
+			return err_set(e, "stages=\"%s\": expected a comma list of job counts",
+				       stages);
+		}
+		b->jobs = xreallocarray(b->jobs, b->nstages + 1, sizeof(int));
+		b->jobs[b->nstages++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!b->nstages)
+		return err_set(e, "stages=\"%s\": at least one stage is needed", stages);
+	return 0;
+}
+
+void build_free(struct build *b)
+{
+	free(b->jobs);
+	b->jobs = NULL;
+}
+
+enum build_action build_next(struct build *b)
+{
+	if (b->done)
+		return BUILD_DONE;
+	if (b->started < b->jobs[b->stage]) {
+		b->started++;
+		return BUILD_JOB;
+	}
+	if (b->finished < b->jobs[b->stage] || b->serial_taken)
+		return BUILD_WAIT;
+	b->serial_taken = true;
+	return BUILD_SERIAL;
+}
+
+void build_job_done(struct build *b)
+{
+	b->finished++;
+}
+
+bool build_serial_done(struct build *b)
+{
+	b->stage++;
+	b->started = b->finished = 0;
+	b->serial_taken = false;
+	b->done = b->stage == b->nstages;
+	return b->done;
+}
+
+int build_total_jobs(const struct build *b)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->nstages; i++)
+		n += b->jobs[i];
+	return n;
+}
+
+struct makexen_config {
+	long long jobs;
+	char stages[PARAM_STRING_MAX];
+	char compile[PARAM_STRING_MAX];
+	char serial[PARAM_STRING_MAX];
+	char link[PARAM_STRING_MAX];
+	long long reads, read_size, writes, write_size;
+	char disk[PARAM_STRING_MAX];
+	double disk_mbps;
+	long long ring_size;
+	stime_t blkfront_cost, blkback_cost, blkback_irq_cost, complete_cost;
+	stime_t evtchn_latency;
+	long long guest_vcpu, dom0_vcpu;
+	stime_t start;
+};
+
+#define OFF(f) offsetof(struct makexen_config, f)
+
+static const struct param_def makexen_params[] = {
+	{ "jobs", PARAM_INT, "0", NULL, 0, 4096,
+	  "make -j: parallel jobs (0: the guest's vCPU count)", OFF(jobs) },
+	{ "stages", PARAM_STRING, "30,120,150,120,60", NULL, 0, 0,
+	  "compile jobs per stage; each stage ends in a serial step", OFF(stages) },
+	{ "compile", PARAM_STRING, "lognormal:420ms:0.8", NULL, 0, 0,
+	  "CPU time of one compile job (distribution)", OFF(compile) },
+	{ "serial", PARAM_STRING, "lognormal:300ms:0.5", NULL, 0, 0,
+	  "CPU time of the serial step after a stage (ar, ld -r)", OFF(serial) },
+	{ "link", PARAM_STRING, "const:3s", NULL, 0, 0,
+	  "CPU time of the last serial step (the xen-syms links)", OFF(link) },
+	{ "reads", PARAM_INT, "1", NULL, 0, 1000,
+	  "synchronous block reads per compile job (sources, headers)", OFF(reads) },
+	{ "read_size", PARAM_INT, "65536", NULL, 512, 1 << 24,
+	  "bytes per read", OFF(read_size) },
+	{ "writes", PARAM_INT, "1", NULL, 0, 1000,
+	  "asynchronous block writes per job and per serial step (objects)", OFF(writes) },
+	{ "write_size", PARAM_INT, "65536", NULL, 512, 1 << 24,
+	  "bytes per write", OFF(write_size) },
+	{ "disk", PARAM_STRING, "exp:100us", NULL, 0, 0,
+	  "disk (or dom0 page cache) latency per request", OFF(disk) },
+	{ "disk_mbps", PARAM_DOUBLE, "500", NULL, 0, 1e6,
+	  "disk transfer rate in MB/s (0: no transfer time)", OFF(disk_mbps) },
+	{ "ring_size", PARAM_INT, "32", NULL, 1, 4096,
+	  "blkif ring slots (32: one page)", OFF(ring_size) },
+	{ "blkfront_cost", PARAM_DURATION, "5us", NULL, 0, 0,
+	  "guest CPU per response in blkfront's interrupt", OFF(blkfront_cost) },
+	{ "blkback_cost", PARAM_DURATION, "15us", NULL, 0, 0,
+	  "dom0 CPU per request in the blkback kthread (map, submit)", OFF(blkback_cost) },
+	{ "blkback_irq_cost", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "dom0 CPU per notification (interrupt that wakes the kthread)", OFF(blkback_irq_cost) },
+	{ "complete_cost", PARAM_DURATION, "5us", NULL, 0, 0,
+	  "dom0 CPU per completed request (unmap, make the response)", OFF(complete_cost) },
+	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "event channel send to upcall", OFF(evtchn_latency) },
+	{ "guest_vcpu", PARAM_INT, "0", NULL, 0, 4095,
+	  "guest vCPU blkfront's event channel is bound to", OFF(guest_vcpu) },
+	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
+	  "dom0 vCPU blkback's event channel is bound to", OFF(dom0_vcpu) },
+	{ "start", PARAM_DURATION, "0", NULL, 0, 0,
+	  "when make starts", OFF(start) },
+	{ NULL }
+};
+
+enum slot_state { S_IDLE, S_IO, S_COMPILE, S_SERIAL, S_WAIT };
+
+struct makexen;
+
+struct mx_slot {
+	struct makexen *m;
+	struct task *t;
+	enum slot_state st;
+	int reads_left;
+	bool io_done;
+};
+
+struct makexen {
+	struct workload *w;
+	struct makexen_config *c;
+	struct dist compile, serial, link, disk;
+	struct build b;
+	struct blkdev *blk;
+	struct mx_slot *slots;
+	int nslots;
+	stime_t t_start, t_end;
+	bool finished;
+};
+
+static void read_done(struct sim *s, void *cookie)
+{
+	struct mx_slot *sl = cookie;
+
+	sl->io_done = true;
+	task_wake(s, sl->t);
+}
+
+static void submit_read(struct mx_slot *sl)
+{
+	struct makexen *m = sl->m;
+
+	sl->io_done = false;
+	blk_submit(m->blk, false, (uint32_t)m->c->read_size, read_done, sl);
+}
+
+static void submit_writes(struct makexen *m)
+{
+	for (long long i = 0; i < m->c->writes; i++)
+		blk_submit(m->blk, true, (uint32_t)m->c->write_size, NULL, NULL);
+}
+
+/* A free make slot takes the next thing the build allows. */
+static void slot_next(struct sim *s, struct mx_slot *sl)
+{
+	struct makexen *m = sl->m;
+	const struct dist *d;
+
+	switch (build_next(&m->b)) {
+	case BUILD_JOB:
+		sl->reads_left = (int)m->c->reads;
+		if (sl->reads_left > 0) {
+			sl->st = S_IO;
+			submit_read(sl);
+			task_block(s, sl->t);
+			return;
+		}
+		sl->st = S_COMPILE;
+		task_run(s, sl->t, dist_draw(&m->compile, &m->w->rng) + 1);
+		return;
+	case BUILD_SERIAL:
+		sl->st = S_SERIAL;
+		d = m->b.stage == m->b.nstages - 1 ? &m->link : &m->serial;
+		task_run(s, sl->t, dist_draw(d, &m->w->rng) + 1);
+		return;
+	case BUILD_WAIT:
+		sl->st = S_WAIT;
+		task_block(s, sl->t);
+		return;
+	case BUILD_DONE:
+		sl->st = S_IDLE;
+		task_exit(s, sl->t);
+		return;
+	}
+}
+
+/* The barrier opens: every slot waiting for it looks for work again. */
+static void open_stage(struct sim *s, struct makexen *m)
+{
+	for (int i = 0; i < m->nslots; i++)
+		if (m->slots[i].st == S_WAIT && m->slots[i].t->state == TASK_BLOCKED)
+			task_wake(s, m->slots[i].t);
+}
+
+static void slot_step(struct sim *s, struct task *t)
+{
+	struct mx_slot *sl = t->ctx;
+	struct makexen *m = sl->m;
+
+	switch (sl->st) {
+	case S_IO:
+		if (!sl->io_done) {
+			task_block(s, t);
+			return;
+		}
+		if (--sl->reads_left > 0) {
+			submit_read(sl);
+			task_block(s, t);
+			return;
+		}
+		sl->st = S_COMPILE;
+		task_run(s, t, dist_draw(&m->compile, &m->w->rng) + 1);
+		return;
+	case S_COMPILE:
+		submit_writes(m);
+		build_job_done(&m->b);
+		break;
+	case S_SERIAL:
+		submit_writes(m);
+		if (build_serial_done(&m->b)) {
+			m->finished = true;
+			m->t_end = sim_now(s);
+			sim_request_stop(s);
+		}
+		sl->st = S_IDLE;
+		open_stage(s, m);
+		break;
+	case S_WAIT:
+	case S_IDLE:
+		break;
+	}
+	sl->st = S_IDLE;
+	slot_next(s, sl);
+}
+
+static int parse_dist(const char *name, const char *text, struct dist *d,
+		      struct err *e)
+{
+	if (dist_parse(text, d, e) < 0)
+		return err_prefix(e, "%s", name);
+	return 0;
+}
+
+static int check_vcpu(const char *what, long long v, const struct domain *d,
+		      struct err *e)
+{
+	if (v >= d->nr_vcpus)
+		return err_set(e, "make-xen: %s=%lld but domain %s has %d vCPUs",
+			       what, v, d->name, d->nr_vcpus);
+	return 0;
+}
+
+static int makexen_setup(struct workload *w, struct err *e)
+{
+	struct makexen_config *c = w->config;
+	struct domain *d0 = split_dom0(w->sim);
+	struct makexen *m;
+	struct blk_params bp;
+
+	if (!d0 || d0 == w->dom) {
+		err_set(e, "make-xen runs in a guest and needs dom0 (domid 0) for blkback");
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	}
+	if (check_vcpu("guest_vcpu", c->guest_vcpu, w->dom, e) < 0 ||
+	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0)
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	m = xcalloc(1, sizeof(*m));
+	w->priv = m;
+	m->w = w;
+	m->c = c;
+	if (parse_dist("compile", c->compile, &m->compile, e) < 0 ||
+	    parse_dist("serial", c->serial, &m->serial, e) < 0 ||
+	    parse_dist("link", c->link, &m->link, e) < 0 ||
+	    parse_dist("disk", c->disk, &m->disk, e) < 0 ||
+	    build_init(&m->b, c->stages, e) < 0) {
+		free(m);
+		w->priv = NULL;
+		err_prefix(e, "make-xen");
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	}
+	bp = (struct blk_params){
+		.ring_size = (int)c->ring_size, .batch = (int)c->ring_size,
+		.front_cost = c->blkfront_cost, .back_irq_cost = c->blkback_irq_cost,
+		.back_cost = c->blkback_cost, .complete_cost = c->complete_cost,
+		.evtchn_latency = c->evtchn_latency, .disk = m->disk,
+		.disk_bw = c->disk_mbps * 1e6, .guest_vcpu = (int)c->guest_vcpu,
+		.dom0_vcpu = (int)c->dom0_vcpu,
+	};
+	m->blk = blk_create(w->sim, guest_of(w->dom), guest_of(d0), &bp, &w->rng, "xvda");
+	m->nslots = c->jobs ? (int)c->jobs : w->dom->nr_vcpus;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	m->t_start = c->start;
+	for (int i = 0; i < m->nslots; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "make-job%d", i);
+		m->slots[i].m = m;
+		m->slots[i].t = task_create(guest_of(w->dom), name, TASK_NORMAL,
+					    i % w->dom->nr_vcpus, false, slot_step,
+					    &m->slots[i], c->start);
+	}
+	return 0;
+}
+
+static void makexen_metric(struct workload *w, struct metric *mt)
+{
+	struct makexen *m = w->priv;
+
+	memset(mt, 0, sizeof(*mt));
+	snprintf(mt->name, sizeof(mt->name), "build_time");
+	snprintf(mt->unit, sizeof(mt->unit), "s");
+	mt->higher_better = false;
+	mt->valid = m && m->finished;
+	if (mt->valid)
+		mt->value = (double)(m->t_end - m->t_start) / 1e9;
+}
+
+static void makexen_destroy(struct workload *w)
+{
+	struct makexen *m = w->priv;
+
+	if (!m)
+		return;
+	blk_free(m->blk);
+	build_free(&m->b);
+	free(m->slots);
+	free(m);
+	w->priv = NULL;
+}
+
+const struct workload_ops makexen_ops = {
+	.name = "make-xen",
+	.summary = "a guest builds Xen with make -jN: parallel compile stages, "
+		   "serial archive/link steps, I/O through blkfront/blkback; "
+		   "metric build_time (s, lower is better); the run ends with the build",
+	.params = makexen_params,
+	.config_size = sizeof(struct makexen_config),
+	.setup = makexen_setup,
+	.metric = makexen_metric,
+	.destroy = makexen_destroy,
+};

@@ -1,0 +1,199 @@
+/*
+ * Split-driver plumbing: shared rings with notification suppression,
+ * batch workers on guest tasks, and event channels.  See split.h for the
+ * model; the index arithmetic follows the contract of Xen's io/ring.h
+ * (free-running unsigned indexes, event index = "consumer + 1").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim/xalloc.h"
+#include "workloads/split.h"
+
+void ring_init(struct ring *r, unsigned size)
+{
+	*r = (struct ring){ .size = size, .req_event = 1, .rsp_event = 1 };
+}
+
+unsigned ring_free_requests(const struct ring *r)
+{
+	return r->size - (ring_idx_t)(r->req_prod_pvt - r->rsp_cons);
+}
+
+void ring_queue_requests(struct ring *r, unsigned n)
+{
+	r->req_prod_pvt += n;
+}
+
+/*
+ * Notify only if the consumer's event index lies in (old, new]: it asked
+ * to hear about one of the requests published now.  The unsigned
+ * differences make that test right across index wrap-around.
+ */
+static bool crosses(ring_idx_t old, ring_idx_t new, ring_idx_t event)
+{
+	return (ring_idx_t)(new - event) < (ring_idx_t)(new - old);
+}
+
+bool ring_push_requests(struct ring *r)
+{
+	ring_idx_t old = r->req_prod;
+
+	r->req_prod = r->req_prod_pvt;
+	if (!crosses(old, r->req_prod, r->req_event))
+		return false;
+	r->notifies_req++;
+	return true;
+}
+
+unsigned ring_unconsumed_responses(const struct ring *r)
+{
+	return (ring_idx_t)(r->rsp_prod - r->rsp_cons);
+}
+
+void ring_consume_responses(struct ring *r, unsigned n)
+{
+	r->rsp_cons += n;
+}
+
+bool ring_final_check_responses(struct ring *r)
+{
+	if (ring_unconsumed_responses(r))
+		return true;
+	r->rsp_event = r->rsp_cons + 1;
+	return ring_unconsumed_responses(r) != 0;
+}
+
+/* Requests published, bounded by the slots not holding an unsent response. */
+unsigned ring_unconsumed_requests(const struct ring *r)
+{
+	ring_idx_t req = r->req_prod - r->req_cons;
+	ring_idx_t room = r->size - (ring_idx_t)(r->req_cons - r->rsp_prod_pvt);
+
+	return req < room ? req : room;
+}
+
+void ring_consume_requests(struct ring *r, unsigned n)
+{
+	r->req_cons += n;
+}
+
+void ring_queue_responses(struct ring *r, unsigned n)
+{
+	r->rsp_prod_pvt += n;
+}
+
+bool ring_push_responses(struct ring *r)
+{
+	ring_idx_t old = r->rsp_prod;
+
+	r->rsp_prod = r->rsp_prod_pvt;
+	if (!crosses(old, r->rsp_prod, r->rsp_event))
+		return false;
+	r->notifies_rsp++;
+	return true;
+}
+
+bool ring_final_check_requests(struct ring *r)
+{
+	if (ring_unconsumed_requests(r))
+		return true;
+	r->req_event = r->req_cons + 1;
+	return ring_unconsumed_requests(r) != 0;
+}
+
+/*
+ * A worker's step: finish the batch that just ran, then claim the next
+ * one or sleep.  A zero-cost batch still takes a nanosecond so that every
+ * batch goes through the guest scheduler.
+ */
+static void worker_step(struct sim *s, struct task *t)
+{
+	struct worker *w = t->ctx;
+	stime_t cost;
+
+	if (w->busy) {
+		w->busy = false;
+		w->done(s, w);
+	}
+	cost = w->poll(s, w);
+	if (cost <= 0) {
+		task_block(s, t);
+		return;
+	}
+	w->busy = true;
+	w->batches++;
+	task_run(s, t, cost);
+}
+
+struct worker *worker_create(struct guest *g, const char *name, enum task_class cls,
+			     int cpu, worker_poll_fn poll, worker_done_fn done,
+			     void *ctx)
+{
+	struct worker *w = xcalloc(1, sizeof(*w));
+
+	w->poll = poll;
+	w->done = done;
+	w->ctx = ctx;
+	w->task = task_create(g, name, cls, cpu, cls == TASK_IRQ, worker_step, w, 0);
+	return w;
+}
+
+void worker_kick(struct sim *s, struct worker *w)
+{
+	w->kicks++;
+	if (w->task->state == TASK_BLOCKED)
+		task_wake(s, w->task);
+}
+
+void worker_free(struct worker *w)
+{
+	free(w);
+}
+
+static void evtchn_fire(struct timer *t, void *arg)
+{
+	struct evtchn *ev = arg;
+
+	(void)t;
+	ev->pending = true;
+	ev->delivered++;
+	worker_kick(ev->sim, ev->target);
+}
+
+void evtchn_init(struct evtchn *ev, struct sim *s, struct worker *target,
+		 stime_t latency)
+{
+	*ev = (struct evtchn){ .sim = s, .target = target, .latency = latency };
+	timer_init(&ev->timer, evtchn_fire, ev);
+}
+
+void evtchn_send(struct evtchn *ev)
+{
+	ev->sent++;
+	if (timer_pending(&ev->timer))
+		return;
+	timer_set(&ev->sim->q, &ev->timer, sim_now(ev->sim) + ev->latency);
+}
+
+bool evtchn_test_and_clear(struct evtchn *ev)
+{
+	bool p = ev->pending;
+
+	ev->pending = false;
+	return p;
+}
+
+void evtchn_close(struct evtchn *ev)
+{
+	if (ev->sim)
+		timer_stop(&ev->sim->q, &ev->timer);
+}
+
+struct domain *split_dom0(struct sim *s)
+{
+	for (int i = 0; i < s->nr_domains; i++)
+		if (s->domains[i]->domid == 0)
+			return s->domains[i];
+	return NULL;
+}
