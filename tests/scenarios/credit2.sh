@@ -1,0 +1,126 @@
+#!/bin/sh
+# Credit2 behaviour through the CLI: each tests/scenarios/credit2_*.xml is
+# run with the invariant checker on, and the JSON report is checked against
+# what Xen's Credit2 must give (issue 4).  Each check also runs the era or
+# switch where the behaviour must NOT hold, where there is one, so that a
+# scenario that cannot tell the difference would be noticed.
+set -u
+
+srcdir=${srcdir:-.}
+SCHEDSIM=${SCHEDSIM:-./schedsim}
+dir=$srcdir/tests/scenarios
+fails=0
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+# run SPEC FILE: runs one configuration into $tmp; fails on a non-zero
+# exit or a check_error in the report.
+run() {
+	if ! "$SCHEDSIM" --sched="$1" --scenario="$2" --check --format=json >"$tmp" 2>&1; then
+		echo "FAIL: $1 $2: schedsim exited non-zero:"; head -5 "$tmp"
+		fails=$((fails + 1)); return 1
+	fi
+	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" != 0 ]; then
+		echo "FAIL: $1 $2: $(jq -r '.runs[].check_error // empty' "$tmp")"
+		fails=$((fails + 1)); return 1
+	fi
+	return 0
+}
+
+# expect DESCRIPTION JQ-BOOLEAN: evaluates on the last report.
+expect() {
+	if [ "$(jq -r "$2" "$tmp")" = true ]; then
+		echo "ok: $1"
+	else
+		echo "FAIL: $1 (got: $(jq -c "$3" "$tmp"))"
+		fails=$((fails + 1))
+	fi
+}
+
+dom='.runs[0].domains[] | select(.name == $n)'
+run_of() { echo "([$dom | .vcpus[].run_ns] | add)" | sed "s/\$n/\"$1\"/"; }
+
+# 1:2 weights on one pCPU, within 7 %.
+for s in credit2 credit2:era=4.17 credit2:era=2016; do
+	run "$s" "$dir/credit2_weights.xml" &&
+	expect "$s: weights 256:512 run 1:2 within 7 %" \
+		"($(run_of heavy)) / ($(run_of light)) | . > 2*0.93 and . < 2*1.07" \
+		"[$(run_of light), $(run_of heavy)]"
+done
+
+# cap=25 alone on two pCPUs: 25 % of one pCPU within 5 points; caps=off
+# (and the 2016 era, which had no caps) must not limit it.
+for s in credit2 credit2:era=4.17; do
+	run "$s" "$dir/credit2_cap.xml" &&
+	expect "$s: cap=25 runs 25 % +- 5 points" \
+		"($(run_of capped)) * 100 / .runs[0].sim_ns | . > 20 and . < 30" \
+		"$(run_of capped)"
+done
+for s in credit2:caps=off credit2:era=2016; do
+	run "$s" "$dir/credit2_cap.xml" &&
+	expect "$s: no cap enforcement, the hog runs > 95 %" \
+		"($(run_of capped)) * 100 / .runs[0].sim_ns > 95" "$(run_of capped)"
+done
+
+# Hard affinity 0-1: only pCPUs 0-1, and both of them all the time.
+for s in credit2 credit2:era=4.17 credit2:era=2016 credit2:runqueue=cpu; do
+	run "$s" "$dir/credit2_hard.xml" &&
+	expect "$s: hard affinity 0-1 never broken" \
+		'[.runs[0].domains[].vcpus[].pcpus[]] | all(. == 0 or . == 1)' \
+		'[.runs[0].domains[].vcpus[].pcpus]' &&
+	expect "$s: two full pCPUs (>= 99.9 % of 2 x duration)" \
+		"($(run_of pinned)) >= 2 * .runs[0].sim_ns * 0.999" "$(run_of pinned)"
+done
+
+# A light vCPU beside two hogs on one pCPU waits under 2 ms at p95.
+for s in credit2 credit2:era=4.17 credit2:era=2016; do
+	run "$s" "$dir/credit2_latency.xml" || continue
+	p95=$(jq -r '.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95' "$tmp")
+	if [ "$p95" -lt 2000000 ] 2>/dev/null; then
+		echo "ok: $s: light vCPU p95 wake-to-run ${p95} ns < 2 ms"
+	else
+		echo "FAIL: $s: light vCPU p95 wake-to-run ${p95} ns"; fails=$((fails + 1))
+	fi
+done
+
+# ... and the scenario can tell: a 20 ms ratelimit makes the light vCPU wait.
+run credit2:ratelimit_us=20000 "$dir/credit2_latency.xml" &&
+expect "credit2:ratelimit_us=20000: light vCPU p95 wake-to-run > 2 ms" \
+	'.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95 > 2000000' \
+	'.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns'
+
+# Soft affinity on an underloaded host: >= 90 % of the run time inside it;
+# with soft_affinity=off (and in 2016) the domain lands wherever load says.
+soft_frac='([.runs[0].domains[] | select(.name == "softy") | .vcpus[].soft_affinity_run_ns] | add) / ([.runs[0].domains[] | select(.name == "softy") | .vcpus[].run_ns] | add)'
+for s in credit2 credit2:era=4.17; do
+	run "$s" "$dir/credit2_soft.xml" &&
+	expect "$s: soft affinity >= 90 % of run time" "$soft_frac >= 0.9" "$soft_frac"
+done
+run credit2:soft_affinity=off "$dir/credit2_soft.xml" &&
+expect "credit2:soft_affinity=off: soft affinity ignored (< 90 %)" "$soft_frac < 0.9" "$soft_frac"
+
+# Every runqueue arrangement (and era) runs the default scenario: 8 hogs on
+# a 16-pCPU host get their 8 pCPUs, the checker finds nothing.
+for s in credit2:runqueue=cpu credit2:runqueue=core credit2:runqueue=socket \
+	 credit2:runqueue=node credit2:runqueue=all credit2:max_cpus_runqueue=4 \
+	 credit2:era=2016 credit2:era=4.17 credit2:ratelimit_us=0; do
+	if "$SCHEDSIM" --sched="$s" --check --format=json >"$tmp" 2>&1 &&
+	   [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" = 0 ]; then
+		expect "$s: default scenario, guest hogs get >= 99 % of 8 pCPUs" \
+			"($(run_of guest)) >= 8 * .runs[0].sim_ns * 0.99" "$(run_of guest)"
+	else
+		echo "FAIL: $s: default scenario: $(head -3 "$tmp")"; fails=$((fails + 1))
+	fi
+done
+
+# A bad parameter is a one-line error with exit status 2.
+"$SCHEDSIM" --sched=credit2:ratelimit_us=50 >"$tmp" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp")" -eq 1 ] && grep -q ratelimit_us "$tmp"; then
+	echo "ok: ratelimit_us=50 rejected with exit 2: $(cat "$tmp")"
+else
+	echo "FAIL: ratelimit_us=50: exit $rc: $(cat "$tmp")"; fails=$((fails + 1))
+fi
+
+[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+exit 0
