@@ -20,6 +20,7 @@
  * (ring event indexes).  Throughput is measured at the server after a
  * warm-up.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,7 @@ struct iperf_config {
 	stime_t tx_cost, gc_cost, netback_cost, server_cost, ack_cost, ack_rx_cost;
 	stime_t evtchn_latency, warmup, time;
 	long long guest_vcpu, dom0_vcpu;
+	double noise;
 };
 
 #define OFF(f) offsetof(struct iperf_config, f)
@@ -75,17 +77,17 @@ static const struct param_def iperf_params[] = {
 	  "TX slots a segment takes (one per 4 KiB page and one header)", OFF(slots_per_segment) },
 	{ "napi_budget", PARAM_INT, "64", NULL, 1, 65536,
 	  "segments netback moves per poll", OFF(napi_budget) },
-	{ "tx_cost", PARAM_DURATION, "30us", NULL, 0, 0,
+	{ "tx_cost", PARAM_DURATION, "37100ns", NULL, 0, 0,
 	  "guest CPU per segment sent (copy from user, TCP, netfront xmit)", OFF(tx_cost) },
-	{ "gc_cost", PARAM_DURATION, "1us", NULL, 0, 0,
+	{ "gc_cost", PARAM_DURATION, "1240ns", NULL, 0, 0,
 	  "guest CPU per TX completion (ungrant, free the skb)", OFF(gc_cost) },
-	{ "netback_cost", PARAM_DURATION, "20us", NULL, 0, 0,
+	{ "netback_cost", PARAM_DURATION, "24800ns", NULL, 0, 0,
 	  "dom0 CPU per segment in netback (grant copy, dom0 stack)", OFF(netback_cost) },
-	{ "server_cost", PARAM_DURATION, "20us", NULL, 0, 0,
+	{ "server_cost", PARAM_DURATION, "24800ns", NULL, 0, 0,
 	  "dom0 CPU per segment read by the server (copy to user)", OFF(server_cost) },
-	{ "ack_cost", PARAM_DURATION, "3us", NULL, 0, 0,
+	{ "ack_cost", PARAM_DURATION, "3700ns", NULL, 0, 0,
 	  "dom0 CPU per ACK in netback's guest-rx kthread", OFF(ack_cost) },
-	{ "ack_rx_cost", PARAM_DURATION, "2us", NULL, 0, 0,
+	{ "ack_rx_cost", PARAM_DURATION, "2500ns", NULL, 0, 0,
 	  "guest CPU per ACK received (netfront RX, TCP)", OFF(ack_rx_cost) },
 	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
 	  "event channel send to upcall", OFF(evtchn_latency) },
@@ -97,6 +99,8 @@ static const struct param_def iperf_params[] = {
 	  "guest vCPU netfront's event channels are bound to", OFF(guest_vcpu) },
 	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
 	  "dom0 vCPU netback's event channel is bound to", OFF(dom0_vcpu) },
+	{ "noise", PARAM_DOUBLE, "0.1", NULL, 0, 1,
+	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
 	{ NULL }
 };
 
@@ -109,6 +113,7 @@ struct iperf {
 	struct worker *sender, *netfront, *netback, *server, *rxk;
 	struct evtchn to_back, tx_to_front, rx_to_front;
 	unsigned segs_per_write;
+	double sigma;                      /* of the cost noise */
 	/* batches being run by each stage */
 	unsigned snd_slots, snd_gc, nb_segs, nf_acks;
 	uint64_t nf_ack, srv_bytes, rxk_ack, rxk_n;
@@ -117,6 +122,20 @@ struct iperf {
 	stime_t warm_end;
 	struct timer stop;
 };
+
+/*
+ * A batch's CPU time: the model's cost varied by a log-normal factor of
+ * mean 1 (caches, interrupts, frequency), so iterations differ as on a
+ * real host.
+ */
+static stime_t cost(struct iperf *ip, double base)
+{
+	double f = 1;
+
+	if (ip->sigma > 0)
+		f = exp(ip->sigma * rng_normal(&ip->w->rng) - ip->sigma * ip->sigma / 2);
+	return (stime_t)(base * f) + 1;
+}
 
 static unsigned spp(const struct iperf *ip)
 {
@@ -149,8 +168,8 @@ static stime_t sender_poll(struct sim *s, struct worker *w)
 		return 0;
 	}
 	ip->snd_slots = need;
-	return (stime_t)ip->segs_per_write * ip->c->tx_cost +
-	       (stime_t)ip->snd_gc * ip->c->gc_cost;
+	return cost(ip, (double)ip->segs_per_write * ip->c->tx_cost +
+		    (double)ip->snd_gc * ip->c->gc_cost);
 }
 
 static void sender_done(struct sim *s, struct worker *w)
@@ -181,7 +200,7 @@ static stime_t netback_poll(struct sim *s, struct worker *w)
 		return 0;
 	ring_consume_requests(&ip->tx, n * spp(ip));
 	ip->nb_segs = n;
-	return (stime_t)n * ip->c->netback_cost;
+	return cost(ip, (double)n * ip->c->netback_cost);
 }
 
 static void netback_done(struct sim *s, struct worker *w)
@@ -208,7 +227,7 @@ static stime_t server_poll(struct sim *s, struct worker *w)
 		b = (uint64_t)ip->c->read_size;
 	ip->sock_bytes -= b;
 	ip->srv_bytes = b;
-	return (stime_t)((double)b / ip->c->segment * ip->c->server_cost) + 1;
+	return cost(ip, (double)b / ip->c->segment * ip->c->server_cost);
 }
 
 static void server_done(struct sim *s, struct worker *w)
@@ -234,7 +253,7 @@ static stime_t rxk_poll(struct sim *s, struct worker *w)
 	ip->rxk_n = ip->pending_acks;
 	ip->rxk_ack = ip->pending_ack;
 	ip->pending_acks = 0;
-	return (stime_t)ip->rxk_n * ip->c->ack_cost;
+	return cost(ip, (double)ip->rxk_n * ip->c->ack_cost);
 }
 
 /*
@@ -284,8 +303,8 @@ static stime_t netfront_poll(struct sim *s, struct worker *w)
 	if (nrx)
 		ip->nf_ack = ip->ack_val[(ip->rx.rsp_cons + nrx - 1) % ip->rx.size];
 	ring_consume_responses(&ip->rx, nrx);
-	return (stime_t)(ntx / spp(ip)) * ip->c->gc_cost +
-	       (stime_t)nrx * ip->c->ack_rx_cost + 1;
+	return cost(ip, (double)(ntx / spp(ip)) * ip->c->gc_cost +
+		    (double)nrx * ip->c->ack_rx_cost);
 }
 
 static void netfront_done(struct sim *s, struct worker *w)
@@ -352,6 +371,7 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ip->c = c;
 	ip->flow.window = (uint64_t)c->window;
 	ip->segs_per_write = (unsigned)(c->write_size / c->segment);
+	ip->sigma = sqrt(log(1 + c->noise * c->noise));
 	ring_init(&ip->tx, (unsigned)c->ring_slots);
 	ring_init(&ip->rx, (unsigned)c->ring_slots);
 	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(uint64_t));

@@ -15,6 +15,7 @@
  * scheduler spreads them over the vCPUs.  The run stops when the build is
  * done; the metric is the build's wall-clock time.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,6 +106,8 @@ struct makexen_config {
 	stime_t evtchn_latency;
 	long long guest_vcpu, dom0_vcpu;
 	stime_t start;
+	long long build_seed;
+	double noise;
 };
 
 #define OFF(f) offsetof(struct makexen_config, f)
@@ -114,11 +117,11 @@ static const struct param_def makexen_params[] = {
 	  "make -j: parallel jobs (0: the guest's vCPU count)", OFF(jobs) },
 	{ "stages", PARAM_STRING, "30,120,150,120,60", NULL, 0, 0,
 	  "compile jobs per stage; each stage ends in a serial step", OFF(stages) },
-	{ "compile", PARAM_STRING, "lognormal:420ms:0.8", NULL, 0, 0,
+	{ "compile", PARAM_STRING, "lognormal:362ms:0.8", NULL, 0, 0,
 	  "CPU time of one compile job (distribution)", OFF(compile) },
-	{ "serial", PARAM_STRING, "lognormal:300ms:0.5", NULL, 0, 0,
+	{ "serial", PARAM_STRING, "lognormal:258ms:0.5", NULL, 0, 0,
 	  "CPU time of the serial step after a stage (ar, ld -r)", OFF(serial) },
-	{ "link", PARAM_STRING, "const:3s", NULL, 0, 0,
+	{ "link", PARAM_STRING, "const:2580ms", NULL, 0, 0,
 	  "CPU time of the last serial step (the xen-syms links)", OFF(link) },
 	{ "reads", PARAM_INT, "1", NULL, 0, 1000,
 	  "synchronous block reads per compile job (sources, headers)", OFF(reads) },
@@ -150,6 +153,10 @@ static const struct param_def makexen_params[] = {
 	  "dom0 vCPU blkback's event channel is bound to", OFF(dom0_vcpu) },
 	{ "start", PARAM_DURATION, "0", NULL, 0, 0,
 	  "when make starts", OFF(start) },
+	{ "build_seed", PARAM_INT, "1", NULL, 0, 0,
+	  "seed of the job CPU times: the same source tree in every run", OFF(build_seed) },
+	{ "noise", PARAM_DOUBLE, "0.02", NULL, 0, 1,
+	  "run-to-run variation of each step's CPU time (coefficient of variation)", OFF(noise) },
 	{ NULL }
 };
 
@@ -162,6 +169,7 @@ struct mx_slot {
 	struct task *t;
 	enum slot_state st;
 	int reads_left;
+	int job;
 	bool io_done;
 };
 
@@ -173,9 +181,46 @@ struct makexen {
 	struct blkdev *blk;
 	struct mx_slot *slots;
 	int nslots;
+	stime_t *job_cpu, *serial_cpu;    /* the build's fixed step times */
+	int next_job;
 	stime_t t_start, t_end;
 	bool finished;
 };
+
+/*
+ * A step's CPU time in this run: the build's fixed time, varied by a
+ * log-normal factor of mean 1 (cache state, frequency, interrupts).
+ */
+static stime_t with_noise(struct makexen *m, stime_t base)
+{
+	double sd = m->c->noise, f = 1;
+
+	if (sd > 0) {
+		double sigma = sqrt(log(1 + sd * sd));
+
+		f = exp(sigma * rng_normal(&m->w->rng) - sigma * sigma / 2);
+	}
+	return (stime_t)(base * f) + 1;
+}
+
+/*
+ * Draws the CPU time of every compile job and serial step once, from the
+ * build's own seed: every run compiles the same files, so these do not
+ * change between iterations; only the run's noise and timing do.
+ */
+static void draw_build(struct makexen *m)
+{
+	struct rng r;
+	int n = build_total_jobs(&m->b);
+
+	rng_seed(&r, (uint64_t)m->c->build_seed);
+	m->job_cpu = xcalloc(n ? n : 1, sizeof(stime_t));
+	m->serial_cpu = xcalloc(m->b.nstages, sizeof(stime_t));
+	for (int i = 0; i < n; i++)
+		m->job_cpu[i] = dist_draw(&m->compile, &r);
+	for (int i = 0; i < m->b.nstages; i++)
+		m->serial_cpu[i] = dist_draw(i == m->b.nstages - 1 ? &m->link : &m->serial, &r);
+}
 
 static void read_done(struct sim *s, void *cookie)
 {
@@ -203,10 +248,10 @@ static void submit_writes(struct makexen *m)
 static void slot_next(struct sim *s, struct mx_slot *sl)
 {
 	struct makexen *m = sl->m;
-	const struct dist *d;
 
 	switch (build_next(&m->b)) {
 	case BUILD_JOB:
+		sl->job = m->next_job++;
 		sl->reads_left = (int)m->c->reads;
 		if (sl->reads_left > 0) {
 			sl->st = S_IO;
@@ -215,12 +260,11 @@ static void slot_next(struct sim *s, struct mx_slot *sl)
 			return;
 		}
 		sl->st = S_COMPILE;
-		task_run(s, sl->t, dist_draw(&m->compile, &m->w->rng) + 1);
+		task_run(s, sl->t, with_noise(m, m->job_cpu[sl->job]));
 		return;
 	case BUILD_SERIAL:
 		sl->st = S_SERIAL;
-		d = m->b.stage == m->b.nstages - 1 ? &m->link : &m->serial;
-		task_run(s, sl->t, dist_draw(d, &m->w->rng) + 1);
+		task_run(s, sl->t, with_noise(m, m->serial_cpu[m->b.stage]));
 		return;
 	case BUILD_WAIT:
 		sl->st = S_WAIT;
@@ -258,7 +302,7 @@ static void slot_step(struct sim *s, struct task *t)
 			return;
 		}
 		sl->st = S_COMPILE;
-		task_run(s, t, dist_draw(&m->compile, &m->w->rng) + 1);
+		task_run(s, t, with_noise(m, m->job_cpu[sl->job]));
 		return;
 	case S_COMPILE:
 		submit_writes(m);
@@ -335,6 +379,7 @@ static int makexen_setup(struct workload *w, struct err *e)
 		.disk_bw = c->disk_mbps * 1e6, .guest_vcpu = (int)c->guest_vcpu,
 		.dom0_vcpu = (int)c->dom0_vcpu,
 	};
+	draw_build(m);
 	m->blk = blk_create(w->sim, guest_of(w->dom), guest_of(d0), &bp, &w->rng, "xvda");
 	m->nslots = c->jobs ? (int)c->jobs : w->dom->nr_vcpus;
 	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
@@ -373,6 +418,8 @@ static void makexen_destroy(struct workload *w)
 	blk_free(m->blk);
 	build_free(&m->b);
 	free(m->slots);
+	free(m->job_cpu);
+	free(m->serial_cpu);
 	free(m);
 	w->priv = NULL;
 }
