@@ -3,8 +3,16 @@
  * print the report.  Bad input of any kind ends here with one line on
  * stderr and exit status 2.  Options of other concerns (traces, plots)
  * are parsed here and handed to their modules; the work stays there.
+ *
+ * Two paths.  Single runs (the default) print each run's per-vCPU report.
+ * The experiment matrix (--iterations, or several workload / dom0-load
+ * combinations, or a table format) runs schedulers x workloads x dom0 loads
+ * x iterations in worker processes and prints the comparison tables
+ * (sim/experiment.c, sim/report*.c).  `schedsim compare A.json B.json`
+ * compares saved results.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +20,22 @@
 
 #include "config.h"
 #include "schedulers/sched.h"
+#include "sim/compare.h"
+#include "sim/experiment.h"
+#include "sim/json.h"
 #include "sim/params.h"
+#include "sim/report.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/scenario.h"
 #include "sim/xalloc.h"
+#include "workloads/axes.h"
 #include "workloads/workload.h"
 
 #define EXIT_BADINPUT 2
+#define EXIT_INTERRUPTED 130
 #define DEFAULT_SCHED "credit2"
+#define DEFAULT_ITERATIONS 5
 
 struct cli {
 	const char *sched;
@@ -29,6 +44,11 @@ struct cli {
 	const char *seed;
 	const char *format;
 	const char *output;
+	const char *workload;     /* experiment axes, comma lists */
+	const char *dom0_load;
+	const char *iterations;
+	const char *jobs;
+	const char *alpha;
 	bool check;
 };
 
@@ -42,9 +62,21 @@ static void usage(FILE *f)
 	      "  --scenario=FILE         scenario file (XML); default: the embedded one\n"
 	      "  --duration=T            simulated time (ns, us, ms, s), overrides the scenario's\n"
 	      "  --seed=N                base seed, overrides the scenario's\n"
-	      "  --format=text|json      report format (default text)\n"
+	      "  --format=FMT            text (default) or json; for experiments also\n"
+	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
 	      "  --check                 run the invariant checker after every event\n"
+	      "\n"
+	      "Experiments (every combination of the lists, each --iterations times):\n"
+	      "  --workload=LIST         benchmarks, e.g. make-xen,iperf\n"
+	      "  --dom0-load=LIST        off, on, or off,on\n"
+	      "  --iterations=N          runs per combination (default 5 in an experiment);\n"
+	      "                          iteration i of every combination uses the same seed\n"
+	      "  --jobs=N                worker processes (default: online CPUs)\n"
+	      "  --alpha=A               significance level of the U test (default 0.05)\n"
+	      "  schedsim compare OLD.json NEW.json [...]\n"
+	      "                          compare saved results (--format=text|markdown|csv,\n"
+	      "                          --alpha)\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
 	      "  --list-workloads        list workloads and their parameters\n"
 	      "  --help                  this text\n"
@@ -115,6 +147,242 @@ static int close_output(FILE *f, const char *path, const char *tmp)
 	return 0;
 }
 
+static const char *const formats[] = { "text", "json", "markdown", "csv", NULL };
+
+static bool valid_format(const char *f)
+{
+	for (int i = 0; formats[i]; i++)
+		if (!strcmp(f, formats[i]))
+			return true;
+	return false;
+}
+
+static int parse_alpha(const char *s, double *alpha)
+{
+	char *end;
+
+	*alpha = 0.05;
+	if (!s)
+		return 0;
+	*alpha = strtod(s, &end);
+	if (end == s || *end || !(*alpha > 0 && *alpha < 1))
+		return bad("--alpha: '%s' must be a number between 0 and 1", s);
+	return 0;
+}
+
+/* Splits an axis list into fixed-size names; duplicates and empty names are refused. */
+static int axis_list(const char *opt, const char *s, char (**out)[EXP_NAME_MAX], int *n)
+{
+	char **items;
+	int k;
+
+	*out = NULL;
+	*n = 0;
+	if (!s)
+		return 0;
+	k = split_list(s, &items);
+	*out = xcalloc((size_t)k, sizeof(**out));
+	for (int i = 0; i < k; i++) {
+		if (!items[i][0] || strlen(items[i]) >= EXP_NAME_MAX) {
+			fprintf(stderr, "schedsim: %s: '%s' is not a valid name\n", opt, items[i]);
+			free_list(items, k);
+			return EXIT_BADINPUT;
+		}
+		for (int j = 0; j < i; j++)
+			if (!strcmp(items[i], items[j])) {
+				fprintf(stderr, "schedsim: %s: '%s' is listed twice\n", opt, items[i]);
+				free_list(items, k);
+				return EXIT_BADINPUT;
+			}
+		snprintf((*out)[i], EXP_NAME_MAX, "%s", items[i]);
+	}
+	*n = k;
+	free_list(items, k);
+	return 0;
+}
+
+static void experiment_header(FILE *f, const struct experiment *x, const struct scenario *sc)
+{
+	int nw = x->nworkloads ? x->nworkloads : 1, nd = x->ndom0 ? x->ndom0 : 1;
+
+	fprintf(f, "schedsim %s: %d configuration%s x %d workload%s x %d dom0 load%s x %d "
+		"iteration%s, scenario %s, seed %llu\n\n", PACKAGE_VERSION,
+		x->nscheds, x->nscheds > 1 ? "s" : "", nw, nw > 1 ? "s" : "",
+		nd, nd > 1 ? "s" : "", x->iterations, x->iterations > 1 ? "s" : "",
+		sc->source, (unsigned long long)x->seed);
+}
+
+static void experiment_json(FILE *f, const struct experiment *x, const struct report_table *t)
+{
+	struct json j;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_string(&j, "version", PACKAGE_VERSION);
+	json_uint(&j, "seed", x->seed);
+	json_int(&j, "iterations", x->iterations);
+	json_double(&j, "alpha", t->alpha, 17);
+	json_array_begin(&j, "runs");
+	for (int i = 0; i < x->nruns; i++)
+		run_result_json(&j, &x->runs[i]);
+	json_array_end(&j);
+	report_json_summary(&j, t);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
+static void print_table(FILE *f, const char *format, const struct report_table *t, bool boxes)
+{
+	if (!strcmp(format, "markdown"))
+		report_markdown(f, t, boxes);
+	else if (!strcmp(format, "csv"))
+		report_csv(f, t);
+	else
+		report_text(f, t, boxes);
+}
+
+static int run_experiment(const struct cli *cli, const struct scenario *sc,
+			  const struct sched_spec *specs, int nspecs)
+{
+	struct experiment x;
+	struct report_table t;
+	struct err e = { "" };
+	long long v;
+	char tmp[4096];
+	FILE *out;
+	int rc, status = 0;
+
+	memset(&x, 0, sizeof(x));
+	x.base = sc;
+	x.scheds = specs;
+	x.nscheds = nspecs;
+	x.seed = sc->seed;
+	x.iterations = DEFAULT_ITERATIONS;
+	x.progress = isatty(STDERR_FILENO);
+	x.ropt = (struct run_options){ cli->check, NULL, false };
+	x.apply_axes = workload_axes_apply;
+	if (cli->iterations) {
+		if (parse_int(cli->iterations, 1, 1000000, &v, &e) < 0)
+			return bad("--iterations: %s", e.msg);
+		x.iterations = (int)v;
+	}
+	if (cli->jobs) {
+		if (parse_int(cli->jobs, 1, 4096, &v, &e) < 0)
+			return bad("--jobs: %s", e.msg);
+		x.jobs = (int)v;
+	}
+	if ((rc = axis_list("--workload", cli->workload, &x.workloads, &x.nworkloads)) ||
+	    (rc = axis_list("--dom0-load", cli->dom0_load, &x.dom0_loads, &x.ndom0))) {
+		free(x.workloads);
+		free(x.dom0_loads);
+		return rc;
+	}
+	report_init(&t, 0, 0);
+	if (parse_alpha(cli->alpha, &t.alpha)) {
+		status = EXIT_BADINPUT;
+		goto out;
+	}
+	rc = experiment_run(&x, &e);
+	if (rc == EXP_INTERRUPTED) {
+		fprintf(stderr, "schedsim: %s\n", e.msg);
+		status = EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (rc != EXP_OK) {
+		status = bad("%s", e.msg);
+		goto out;
+	}
+	for (int i = 0; i < x.nruns; i++)
+		if (x.runs[i].check_error[0]) {
+			fprintf(stderr, "schedsim: %s %s %s iteration %d: %s\n", x.runs[i].label,
+				x.runs[i].workload, x.runs[i].dom0_load, x.runs[i].iteration,
+				x.runs[i].check_error);
+			status = 1;
+		}
+	{
+		double alpha = t.alpha;
+
+		report_free(&t);
+		experiment_table(&x, &t);
+		t.alpha = alpha;
+		report_compute(&t);
+	}
+	out = open_output(cli->output, tmp, sizeof(tmp));
+	if (!out) {
+		status = bad("--output: cannot write '%s'", cli->output);
+		goto out;
+	}
+	if (!strcmp(cli->format, "json")) {
+		experiment_json(out, &x, &t);
+	} else {
+		if (strcmp(cli->format, "csv"))
+			experiment_header(out, &x, sc);
+		print_table(out, cli->format, &t, true);
+	}
+	if (close_output(out, cli->output, tmp) < 0) {
+		fprintf(stderr, "schedsim: cannot write the report\n");
+		status = 1;
+	}
+out:
+	report_free(&t);
+	experiment_free(&x);
+	free(x.workloads);
+	free(x.dom0_loads);
+	return status;
+}
+
+static int compare_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *format = "text", *alpha_s = NULL, *output = NULL;
+	struct report_table t;
+	struct err e = { "" };
+	double alpha;
+	char tmp[4096];
+	FILE *out;
+	int c, status = 0;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F': format = optarg; break;
+		case 'a': alpha_s = optarg; break;
+		case 'o': output = optarg; break;
+		default:
+			return bad("compare: option '%s' is not valid (valid: --format, --alpha, --output)",
+				   argv[optind - 1]);
+		}
+	}
+	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "csv"))
+		return bad("compare: --format: '%s' is not valid (valid: text, markdown, csv)", format);
+	if (parse_alpha(alpha_s, &alpha))
+		return EXIT_BADINPUT;
+	if (argc - optind < 2)
+		return bad("%s", "compare: give at least two result files (schedsim compare OLD.json NEW.json)");
+	if (compare_load((const char *const *)argv + optind, argc - optind, &t, &e) < 0)
+		return bad("compare: %s", e.msg);
+	t.alpha = alpha;
+	report_compute(&t);
+	out = open_output(output, tmp, sizeof(tmp));
+	if (!out) {
+		report_free(&t);
+		return bad("--output: cannot write '%s'", output);
+	}
+	print_table(out, format, &t, false);
+	if (close_output(out, output, tmp) < 0) {
+		fprintf(stderr, "schedsim: cannot write the report\n");
+		status = 1;
+	}
+	report_free(&t);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -125,21 +393,30 @@ int main(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", no_argument, NULL, 'c' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "dom0-load", required_argument, NULL, 'D' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "alpha", required_argument, NULL, 'a' },
 		{ "list-schedulers", no_argument, NULL, 'L' },
 		{ "list-workloads", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli cli = { DEFAULT_SCHED, NULL, NULL, NULL, "text", NULL, false };
+	struct cli cli = { DEFAULT_SCHED, NULL, NULL, NULL, "text", NULL,
+			   NULL, NULL, NULL, NULL, NULL, false };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
 	struct err e = { "" };
 	char **items, tmp[4096];
-	int c, n, i, status = 0;
+	int c, n, nitems, i, status = 0, nw = 1, nd = 1;
+	bool experiment;
 	FILE *out;
 
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_main(argc - 1, argv + 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -150,6 +427,11 @@ int main(int argc, char **argv)
 		case 'F': cli.format = optarg; break;
 		case 'o': cli.output = optarg; break;
 		case 'c': cli.check = true; break;
+		case 'w': cli.workload = optarg; break;
+		case 'D': cli.dom0_load = optarg; break;
+		case 'i': cli.iterations = optarg; break;
+		case 'j': cli.jobs = optarg; break;
+		case 'a': cli.alpha = optarg; break;
 		case 'L': sched_list(stdout); return 0;
 		case 'W': workload_list(stdout); return 0;
 		case 'h': usage(stdout); return 0;
@@ -163,8 +445,20 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
-	if (strcmp(cli.format, "text") && strcmp(cli.format, "json"))
-		return bad("--format: '%s' is not valid (valid: text, json)", cli.format);
+	if (!valid_format(cli.format))
+		return bad("--format: '%s' is not valid (valid: text, json, markdown, csv)", cli.format);
+	if (cli.workload) {
+		n = split_list(cli.workload, &items);
+		nw = n;
+		free_list(items, n);
+	}
+	if (cli.dom0_load) {
+		n = split_list(cli.dom0_load, &items);
+		nd = n;
+		free_list(items, n);
+	}
+	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
+		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
 
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
 			  : scenario_load_default(&sc, &e)) < 0)
@@ -186,8 +480,14 @@ int main(int argc, char **argv)
 		}
 		sc.seed = (uint64_t)seed;
 	}
+	/* A single run with one workload / dom0-load value: apply it here. */
+	if (!experiment && (cli.workload || cli.dom0_load) &&
+	    workload_axes_apply(&sc, cli.workload, cli.dom0_load, &e) < 0) {
+		scenario_free(&sc);
+		return bad("%s", e.msg);
+	}
 
-	n = split_list(cli.sched, &items);
+	n = nitems = split_list(cli.sched, &items);
 	specs = xcalloc((size_t)n, sizeof(*specs));
 	runs = xcalloc((size_t)n, sizeof(*runs));
 	for (i = 0; i < n; i++) {
@@ -209,6 +509,14 @@ int main(int argc, char **argv)
 			status = bad("--sched: %s", e.msg);
 			goto out;
 		}
+	}
+	if (experiment) {
+		status = run_experiment(&cli, &sc, specs, n);
+		goto out;
+	}
+	if (cli.alpha) {
+		status = bad("%s", "--alpha: only meaningful for an experiment (--iterations)");
+		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		struct run_options o = { cli.check, NULL, false };
@@ -244,11 +552,11 @@ int main(int argc, char **argv)
 out:
 	for (i = 0; i < n; i++)
 		run_result_free(&runs[i]);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < nitems; i++)
 		sched_spec_free(&specs[i]);
 	free(runs);
 	free(specs);
-	free_list(items, n);
+	free_list(items, nitems);
 	scenario_free(&sc);
 	return status;
 }

@@ -1,0 +1,78 @@
+/*
+ * The experiment matrix: schedulers x workloads x dom0-load settings x
+ * iterations, each combination one run of a copy of the base scenario.
+ *
+ * Iteration i of every configuration runs with the same seed, derived from
+ * the base seed and i alone (a paired design: every configuration sees the
+ * same random workload, so differences come from the scheduler).  The runs
+ * are spread over worker processes, and their results are kept in a fixed
+ * order, so the output does not depend on the number of workers.
+ */
+#ifndef SCHEDSIM_EXPERIMENT_H
+#define SCHEDSIM_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/err.h"
+#include "sim/params.h"
+#include "sim/report.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+
+/*
+ * Rewrites a scenario copy for one workload and one dom0-load value (NULL:
+ * leave that part as it is); workload_axes_apply() in workloads/axes.h.
+ */
+typedef int (*experiment_axes_fn)(struct scenario *sc, const char *workload,
+				  const char *dom0_load, struct err *e);
+
+#define EXP_NAME_MAX 32
+
+struct experiment {
+	/* What to run (filled by the caller). */
+	const struct scenario *base;
+	const struct sched_spec *scheds;
+	int nscheds;
+	char (*workloads)[EXP_NAME_MAX];   /* nworkloads == 0: the scenario's own */
+	int nworkloads;
+	char (*dom0_loads)[EXP_NAME_MAX];  /* ndom0 == 0: the scenario's own */
+	int ndom0;
+	int iterations;
+	uint64_t seed;                     /* base seed */
+	int jobs;                          /* worker processes; <= 0: online CPUs */
+	bool progress;                     /* progress line on stderr */
+	struct run_options ropt;
+	experiment_axes_fn apply_axes;     /* NULL: axes are labels only */
+
+	/* Results, in matrix order (experiment_index()). */
+	int nruns;
+	struct run_result *runs;
+	int ndone;                         /* runs completed (all unless stopped) */
+};
+
+/* Return values of experiment_run(). */
+#define EXP_OK 0
+#define EXP_ERROR (-1)
+#define EXP_INTERRUPTED 1
+
+/*
+ * Validates the matrix (every axis value applies), runs it, fills x->runs.
+ * SIGINT stops it: the workers are ended and EXP_INTERRUPTED returned.
+ */
+int experiment_run(struct experiment *x, struct err *e);
+void experiment_free(struct experiment *x);
+
+/* Position of (scheduler, workload, dom0 load, iteration) in x->runs. */
+int experiment_index(const struct experiment *x, int s, int w, int d, int i);
+/* The seed of iteration i. */
+uint64_t experiment_seed(uint64_t base, int iteration);
+
+/* Groups the runs' metrics into a table (columns: schedulers). */
+void experiment_table(const struct experiment *x, struct report_table *t);
+
+/* Serialized run results, the form the workers send back (exact bytes). */
+void run_result_pack(const struct run_result *r, char **buf, size_t *len);
+int run_result_unpack(const char *buf, size_t len, struct run_result *r);
+
+#endif
