@@ -1,0 +1,1370 @@
+/*
+ * Credit1: a model of Xen's credit scheduler (xen/common/sched/credit.c),
+ * kept close enough to that file, function by function, that a reader can
+ * hold both side by side and port a patch by hand.
+ *
+ * The algorithm
+ * -------------
+ * Every pCPU has its own run queue, sorted by priority: BOOST (0), UNDER
+ * (-1), OVER (-2) and IDLE (-64), FIFO among equals.  The pCPU's idle vCPU
+ * sits at the tail whenever it is not running, so the head of the queue is
+ * always what the pCPU should run next.
+ *
+ * Credits.  A vCPU burns 10 credits per ms it runs (1 credit = 100 us);
+ * burn_credits() charges whole credits and carries the sub-credit
+ * remainder in 'residual', so nothing is lost across descheduling.  Every
+ * timeslice (30 ms) the master pCPU runs csched_acct(): 300 credits per pCPU
+ * are shared among the *active* vCPUs in proportion to their domain's
+ * weight, each domain getting at most what would run all its active vCPUs
+ * for a whole timeslice (more when the system is in debt), further limited
+ * by its cap.  A vCPU left with credit < 0 becomes OVER, otherwise UNDER.
+ * Credit never drops below -300 (the floor); a vCPU whose credit climbs
+ * above 300 has been idling, so it leaves the active list (it stops
+ * earning) with its credit halved.  A vCPU rejoins the active list when a
+ * tick (every 10 ms) finds it running.
+ *
+ * Caps.  When a capped domain's vCPU falls below minus its per-vCPU cap
+ * share at accounting, it is parked (paused); a later accounting that
+ * brings it back to credit >= 0 unparks it, without BOOST.
+ *
+ * BOOST.  A vCPU that wakes from a block while UNDER gets BOOST and so
+ * preempts CPU hogs; the next tick that finds it running drops it back to
+ * UNDER, so only vCPUs that run briefly and block stay boosted.
+ *
+ * Tickling.  On wake, __runq_tickle() decides which pCPUs to interrupt:
+ * the vCPU's own pCPU if it is idle (or if no pCPU is idle and the woken
+ * vCPU beats the running one), else idle pCPUs inside its soft affinity,
+ * then inside its hard affinity (one of them, round robin, or all with
+ * tickle_one_idle_cpu=off).
+ *
+ * Placement.  _csched_cpu_pick() chooses a pCPU for a vCPU, soft affinity
+ * first, preferring an idle pCPU with the most idle neighbours: idle SMT
+ * siblings within a socket, idle threads of the whole socket across
+ * sockets (where a move needs twice as many).  It is used when a vCPU is
+ * placed or migrated and at every tick for the running vCPU, which is then
+ * migrated if a "more idle" pCPU exists.
+ *
+ * Scheduling.  csched_schedule() charges the running vCPU, keeps it if it
+ * has run less than the ratelimit (1 ms) and is not yielding, else puts it
+ * back in the queue and takes the head.  When the head is OVER or IDLE, it
+ * first tries to steal strictly better work from the queues of busy pCPUs
+ * (csched_load_balance / csched_runq_steal), node by node, soft affinity
+ * first, skipping cache-hot vCPUs when vcpu_migration_delay_us is set.
+ *
+ * Eras
+ * ----
+ * era=2016|4.17|current picks the behaviours that changed since the August
+ * 2016 code (Xen 4.8); each also has its own switch (era|on|off):
+ *   tickle_kick_cur       on in 2016: the kick-away in __runq_tickle tests
+ *                         cur's hard affinity; since the 2019 unit rename
+ *                         it tests new's, which makes the branch dead.
+ *   tickle_clear_idlers   off in 2016: tickled pCPUs leave the idlers mask
+ *                         at once (2017).
+ *   tickle_pinned         off in 2016: fast path for a vCPU pinned to one
+ *                         idle pCPU (2017).
+ *   lb_skip_single        off in 2016: the balancer skips peers with at
+ *                         most one runnable vCPU (nr_runnable, 2017).
+ *   lb_balance_bias       off in 2016: the balancer starts after the peer
+ *                         it last stole from (balance_bias, 2017).
+ *   lb_ratelimit          on only in current: at most one balance per
+ *                         load_balance_ratelimit_us per pCPU (2023).
+ *   unpark_boost          on in 2016: an unparked capped vCPU gets BOOST,
+ *                         as the flag was cleared before the unpause
+ *                         (fixed 2019).
+ * Two 2016-series changes were in 4.8 already, so no era disables them;
+ * ratelimit_remaining=off and ratelimit_yield=on restore the older code.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/xalloc.h"
+
+/* Basic constants (Xen's names). */
+#define CSCHED_DEFAULT_WEIGHT     256
+#define CSCHED_TICKS_PER_TSLICE   3
+#define CSCHED_DEFAULT_TSLICE_MS  30
+#define CSCHED_CREDITS_PER_MSEC   10
+/*
+ * Xen sets this to XEN_SYSCTL_SCHED_RATELIMIT_MIN (100) and compares it
+ * with nanoseconds, so it is 100 ns, not the 100 us that was meant.
+ */
+#define CSCHED_MIN_TIMER          NSEC(100)
+#define SCHED_RATELIMIT_MIN_US    100
+#define SCHED_RATELIMIT_MAX_US    500000
+
+/* Priorities. */
+#define CSCHED_PRI_TS_BOOST   0
+#define CSCHED_PRI_TS_UNDER  -1
+#define CSCHED_PRI_TS_OVER   -2
+#define CSCHED_PRI_IDLE     -64
+
+/* svc->flags */
+#define CSCHED_FLAG_UNIT_PARKED    (1u << 0)  /* over its cap, paused */
+#define CSCHED_FLAG_UNIT_YIELD     (1u << 1)
+#define CSCHED_FLAG_UNIT_MIGRATING (1u << 2)  /* placed by res_pick: no BOOST on wake */
+#define CSCHED_FLAG_UNIT_PINNED    (1u << 3)  /* hard affinity is one pCPU */
+
+enum { ERA_2016, ERA_4_17, ERA_CURRENT };
+enum { SW_ERA, SW_ON, SW_OFF };
+
+struct csched_config {
+	long long tslice_ms, ratelimit_us, vcpu_migration_delay_us;
+	long long load_balance_ratelimit_us;
+	bool tickle_one_idle_cpu, soft_affinity;
+	bool ratelimit_remaining, ratelimit_yield;
+	int era;
+	int tickle_kick_cur, tickle_clear_idlers, tickle_pinned;
+	int lb_skip_single, lb_balance_bias, lb_ratelimit, unpark_boost;
+};
+
+/* A circular doubly-linked list, for run queues and active lists. */
+struct clist {
+	struct clist *next, *prev;
+};
+
+#define clist_entry(p, type, member) \
+	((type *)((char *)(p) - offsetof(type, member)))
+
+static void clist_init(struct clist *l)
+{
+	l->next = l->prev = l;
+}
+
+static bool clist_empty(const struct clist *l)
+{
+	return l->next == l;
+}
+
+/* Links n just before pos (at the tail when pos is the head). */
+static void clist_add_before(struct clist *n, struct clist *pos)
+{
+	n->prev = pos->prev;
+	n->next = pos;
+	pos->prev->next = n;
+	pos->prev = n;
+}
+
+/* Links n just after pos (at the front when pos is the head). */
+static void clist_add_after(struct clist *n, struct clist *pos)
+{
+	clist_add_before(n, pos->next);
+}
+
+static void clist_del_init(struct clist *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	clist_init(n);
+}
+
+struct csched_private;
+
+struct csched_pcpu {
+	struct clist runq;
+	unsigned runq_sort_last;
+	int idle_bias;
+	unsigned nr_runnable;          /* non-idle vCPUs queued or running here */
+	stime_t last_load_balance;
+	unsigned tick;
+	struct timer ticker;
+	int cpu;
+	int last_tickle_cpu;           /* Xen's per-cpu last_tickle_cpu */
+	struct csched_private *prv;
+};
+
+struct csched_dom;
+
+struct csched_unit {
+	struct clist runq_elem;
+	struct clist active_unit_elem;
+	struct csched_dom *sdom;       /* NULL for idle vCPUs */
+	struct vcpu *vcpu;
+	stime_t start_time;            /* absolute while running, an offset otherwise */
+	unsigned flags;
+	int pri;
+	int credit;
+	unsigned residual;             /* sub-credit remainder, in ns*10 */
+	stime_t last_sched_time;
+};
+
+struct csched_dom {
+	struct clist active_unit;
+	struct clist active_sdom_elem;
+	struct domain *dom;
+	uint16_t active_unit_count;
+	uint16_t weight;
+	uint16_t cap;
+};
+
+/* The era's behaviours, resolved from the switches. */
+struct csched_behaviour {
+	bool kick_cur, clear_idlers, pinned_fastpath;
+	bool lb_skip_single, lb_balance_bias, lb_ratelimit;
+	bool unpark_boost, ratelimit_remaining, ratelimit_yield;
+	bool tickle_one_idle, soft_affinity;
+};
+
+struct csched_private {
+	struct sim *sim;
+	struct cpumask *idlers;
+	struct cpumask *cpus;
+	int *balance_bias;             /* per node */
+	unsigned runq_sort;
+	unsigned ncpus;
+	unsigned tick_period_us, ticks_per_tslice;
+	stime_t ratelimit, tslice, unit_migr_delay, load_balance_ratelimit;
+	struct clist active_sdom;
+	uint32_t weight;
+	uint32_t credit;
+	int credit_balance;
+	unsigned credits_per_tslice;
+	int master;
+	struct timer master_ticker;
+	struct csched_behaviour b;
+	/* Scratch masks, one set per function so that calls can nest. */
+	struct cpumask *t_mask, *t_idle, *t_scratch;
+	struct cpumask *p_cpus, *p_idlers, *p_cpu_idlers, *p_nxt_idlers;
+	struct cpumask *lb_workers, *st_scratch;
+};
+
+#define CSCHED_PRIV(sch)      ((struct csched_private *)(sch)->priv)
+#define CSCHED_UNIT(v)        ((struct csched_unit *)(v)->sched_priv)
+#define CSCHED_DOM(d)         ((struct csched_dom *)(d)->sched_priv)
+
+static inline struct csched_pcpu *CSCHED_PCPU(const struct csched_private *prv, int cpu)
+{
+	return prv->sim->pcpus[cpu].sched_priv;
+}
+
+static inline struct csched_unit *__runq_elem(struct clist *elem)
+{
+	return clist_entry(elem, struct csched_unit, runq_elem);
+}
+
+static inline bool __unit_on_runq(const struct csched_unit *svc)
+{
+	return !clist_empty(&svc->runq_elem);
+}
+
+/* Xen's smp_processor_id(), falling back to v's pCPU outside pCPU context. */
+static inline int this_cpu_or(const struct csched_private *prv, const struct vcpu *v)
+{
+	return prv->sim->this_cpu >= 0 ? prv->sim->this_cpu : v->processor;
+}
+
+/* soft_affinity=off makes every vCPU look as if it had none. */
+static inline bool csched_has_soft(const struct csched_private *prv, const struct vcpu *v)
+{
+	return prv->b.soft_affinity && has_soft_affinity(prv->sim, v);
+}
+
+/* Nobody but (maybe) the idle vCPU waits on cpu. */
+static bool is_runq_idle(const struct csched_private *prv, int cpu)
+{
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+
+	return clist_empty(&spc->runq) || is_idle_vcpu(__runq_elem(spc->runq.next)->vcpu);
+}
+
+static void inc_nr_runnable(struct csched_private *prv, int cpu)
+{
+	CSCHED_PCPU(prv, cpu)->nr_runnable++;
+}
+
+static void dec_nr_runnable(struct csched_private *prv, int cpu)
+{
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+
+	if (spc->nr_runnable > 0)
+		spc->nr_runnable--;
+}
+
+/*
+ * Before the first element of lower priority: FIFO among equals.  A
+ * yielding vCPU goes one further back, behind one lower-priority vCPU, but
+ * never behind the idle vCPU.
+ */
+static void __runq_insert(struct csched_private *prv, struct csched_unit *svc)
+{
+	struct clist *runq = &CSCHED_PCPU(prv, svc->vcpu->processor)->runq;
+	struct clist *iter;
+
+	for (iter = runq->next; iter != runq; iter = iter->next)
+		if (svc->pri > __runq_elem(iter)->pri)
+			break;
+	if ((svc->flags & CSCHED_FLAG_UNIT_YIELD) && iter != runq &&
+	    __runq_elem(iter)->pri > CSCHED_PRI_IDLE)
+		iter = iter->next;
+	clist_add_before(&svc->runq_elem, iter);
+}
+
+static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
+{
+	__runq_insert(prv, svc);
+	inc_nr_runnable(prv, svc->vcpu->processor);
+}
+
+static void __runq_remove(struct csched_unit *svc)
+{
+	clist_del_init(&svc->runq_elem);
+}
+
+static void runq_remove(struct csched_private *prv, struct csched_unit *svc)
+{
+	dec_nr_runnable(prv, svc->vcpu->processor);
+	__runq_remove(svc);
+}
+
+/*
+ * Charges the time run since start_time in whole credits; the remainder
+ * stays in residual and start_time only advances by what was charged.
+ */
+static void burn_credits(struct csched_unit *svc, stime_t now)
+{
+	stime_t delta = now - svc->start_time;
+	uint64_t val;
+	unsigned credits;
+
+	if (delta <= 0)
+		return;
+	val = (uint64_t)delta * CSCHED_CREDITS_PER_MSEC + svc->residual;
+	svc->residual = (unsigned)(val % (uint64_t)MSEC(1));
+	credits = (unsigned)(val / (uint64_t)MSEC(1));
+	svc->credit -= (int)credits;
+	svc->start_time += (stime_t)credits * MSEC(1) / CSCHED_CREDITS_PER_MSEC;
+}
+
+/*
+ * new was just queued on its pCPU: interrupt the pCPUs that should look at
+ * it.  Prefer idle pCPUs (soft affinity first) to preempting the running
+ * vCPU, which is likely cache-hot.
+ */
+static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
+{
+	struct sim *s = prv->sim;
+	struct vcpu *v = new->vcpu;
+	int cpu = v->processor;
+	struct csched_unit *cur = CSCHED_UNIT(curr_on(s, cpu));
+	struct cpumask *mask = prv->t_mask, *idle_mask = prv->t_idle;
+	struct cpumask *scratch = prv->t_scratch;
+	bool idlers_empty;
+	unsigned c;
+	int step;
+
+	cpumask_zero(mask);
+	cpumask_and(idle_mask, prv->idlers, s->online);
+	idlers_empty = cpumask_empty(idle_mask);
+
+	if (prv->b.pinned_fastpath && (new->flags & CSCHED_FLAG_UNIT_PINNED) &&
+	    cpumask_test(idle_mask, (unsigned)cpu)) {
+		cpumask_set(mask, (unsigned)cpu);
+		goto tickle;
+	}
+
+	if (cur->pri == CSCHED_PRI_IDLE || (idlers_empty && new->pri > cur->pri)) {
+		cpumask_set(mask, (unsigned)cpu);
+	} else if (!idlers_empty) {
+		for_each_affinity_balance_step(step) {
+			bool new_idlers_empty;
+
+			if (step == BALANCE_SOFT_AFFINITY && !csched_has_soft(prv, v))
+				continue;
+			affinity_balance_cpumask(v, step, scratch);
+			cpumask_and(scratch, scratch, idle_mask);
+			new_idlers_empty = cpumask_empty(scratch);
+			/* No idler in soft affinity: look at hard affinity first. */
+			if (new_idlers_empty && step == BALANCE_SOFT_AFFINITY)
+				continue;
+			if (new_idlers_empty && new->pri > cur->pri) {
+				/*
+				 * new preempts cur here; cur may move to an idler.
+				 * 2016 tests cur's affinity; later Xen tests new's,
+				 * which is never true here (new has no idler).
+				 */
+				const struct vcpu *x = prv->b.kick_cur ? cur->vcpu : v;
+
+				if (cpumask_intersects(x->hard, idle_mask))
+					sched_set_pause_flags(cur->vcpu, VPF_MIGRATING);
+				cpumask_set(mask, (unsigned)cpu);
+			} else if (!new_idlers_empty) {
+				if (prv->b.tickle_one_idle) {
+					struct csched_pcpu *me = CSCHED_PCPU(prv, this_cpu_or(prv, v));
+
+					me->last_tickle_cpu = (int)cpumask_cycle(me->last_tickle_cpu,
+										 scratch);
+					cpumask_set(mask, (unsigned)me->last_tickle_cpu);
+				} else {
+					cpumask_or(mask, mask, scratch);
+				}
+			}
+			if (!cpumask_empty(mask))
+				break;
+		}
+	}
+
+tickle:
+	for_each_cpu(c, mask) {
+		/* A tickled pCPU counts as busy until it schedules (2017). */
+		if (prv->b.clear_idlers)
+			cpumask_clear_cpu(prv->idlers, c);
+		cpu_raise_softirq(s, (int)c);
+	}
+}
+
+/* vcpu_migration_delay_us: a vCPU descheduled recently is still cache-hot. */
+static bool __csched_vcpu_is_cache_hot(const struct csched_private *prv,
+				       const struct csched_unit *svc)
+{
+	return prv->unit_migr_delay &&
+	       sim_now(prv->sim) - svc->last_sched_time < prv->unit_migr_delay;
+}
+
+static bool __csched_unit_is_migrateable(const struct csched_private *prv,
+					 const struct csched_unit *svc, int dest_cpu,
+					 const struct cpumask *mask)
+{
+	return !__csched_vcpu_is_cache_hot(prv, svc) &&
+	       cpumask_test(mask, (unsigned)dest_cpu);
+}
+
+/*
+ * A pCPU for v: an idle one if there is one, soft affinity first; among
+ * idle pCPUs the one whose core (same socket) or socket (across sockets,
+ * twice as idle needed) has the most idle threads.  With commit, remember
+ * the choice in the winning pCPU's idle_bias, so that ties rotate.
+ */
+static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bool commit)
+{
+	struct sim *s = prv->sim;
+	const struct topology *t = &s->topo;
+	struct cpumask *cpus = prv->p_cpus, *idlers = prv->p_idlers;
+	struct cpumask *cpu_idlers = prv->p_cpu_idlers, *nxt_idlers = prv->p_nxt_idlers;
+	struct csched_pcpu *spc = NULL;
+	int cpu = v->processor;
+	int step;
+
+	for_each_affinity_balance_step(step) {
+		affinity_balance_cpumask(v, step, cpus);
+		cpumask_and(cpus, cpus, s->online);
+		if (step == BALANCE_SOFT_AFFINITY &&
+		    (!csched_has_soft(prv, v) || cpumask_empty(cpus)))
+			continue;
+
+		/* If present, prefer v's current pCPU. */
+		cpu = cpumask_test(cpus, (unsigned)v->processor) ?
+		      v->processor : (int)cpumask_cycle(v->processor, cpus);
+
+		/* v's own pCPU counts as idle if v is all that would run there. */
+		cpumask_and(idlers, s->online, prv->idlers);
+		if (v->processor == cpu && is_runq_idle(prv, cpu))
+			cpumask_set(idlers, (unsigned)cpu);
+		cpumask_and(cpus, idlers, cpus);
+
+		/* Start from an idle pCPU, if any, so SMT siblings compare fairly. */
+		if (!cpumask_test(cpus, (unsigned)cpu) && !cpumask_empty(cpus))
+			cpu = (int)cpumask_cycle(cpu, cpus);
+		cpumask_clear_cpu(cpus, (unsigned)cpu);
+
+		while (!cpumask_empty(cpus)) {
+			int nxt = (int)cpumask_cycle(cpu, cpus);
+			int weight_cpu, weight_nxt, migrate_factor;
+
+			if (cpumask_test(t->core_mask[nxt], (unsigned)cpu)) {
+				migrate_factor = 1;
+				cpumask_and(cpu_idlers, idlers, t->sibling_mask[cpu]);
+				cpumask_and(nxt_idlers, idlers, t->sibling_mask[nxt]);
+			} else {
+				migrate_factor = 2;
+				cpumask_and(cpu_idlers, idlers, t->core_mask[cpu]);
+				cpumask_and(nxt_idlers, idlers, t->core_mask[nxt]);
+			}
+			weight_cpu = (int)cpumask_weight(cpu_idlers);
+			weight_nxt = (int)cpumask_weight(nxt_idlers);
+			/* sched_smt_power_savings is off: spread work. */
+			if (weight_cpu * migrate_factor < weight_nxt) {
+				cpumask_and(nxt_idlers, nxt_idlers, cpus);
+				spc = CSCHED_PCPU(prv, nxt);
+				cpu = (int)cpumask_cycle(spc->idle_bias, nxt_idlers);
+				cpumask_andnot(cpus, cpus, t->sibling_mask[cpu]);
+			} else {
+				cpumask_andnot(cpus, cpus, nxt_idlers);
+			}
+		}
+
+		if (cpumask_test(idlers, (unsigned)cpu))
+			break;
+	}
+
+	if (commit && spc)
+		spc->idle_bias = cpu;
+	return cpu;
+}
+
+/* pick_resource: also marks v so that the wake that follows does not BOOST. */
+static int csched_res_pick(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_unit *svc = CSCHED_UNIT(v);
+
+	svc->flags |= CSCHED_FLAG_UNIT_MIGRATING;
+	return _csched_cpu_pick(CSCHED_PRIV(sch), v, true);
+}
+
+static void __csched_unit_acct_start(struct csched_private *prv, struct csched_unit *svc)
+{
+	struct csched_dom *sdom = svc->sdom;
+
+	if (!clist_empty(&svc->active_unit_elem))
+		return;
+	sdom->active_unit_count++;
+	clist_add_after(&svc->active_unit_elem, &sdom->active_unit);
+	/* The weight is per active vCPU. */
+	prv->weight += sdom->weight;
+	if (clist_empty(&sdom->active_sdom_elem))
+		clist_add_after(&sdom->active_sdom_elem, &prv->active_sdom);
+}
+
+static void __csched_unit_acct_stop_locked(struct csched_private *prv,
+					   struct csched_unit *svc)
+{
+	struct csched_dom *sdom = svc->sdom;
+
+	sdom->active_unit_count--;
+	clist_del_init(&svc->active_unit_elem);
+	prv->weight -= sdom->weight;
+	if (clist_empty(&sdom->active_unit))
+		clist_del_init(&sdom->active_sdom_elem);
+}
+
+/*
+ * The tick's accounting of the running vCPU: end its BOOST, charge it,
+ * make it active if it was not, else see whether a more idle pCPU exists
+ * and, if so, migrate it there.
+ */
+static void csched_unit_acct(struct csched_private *prv, int cpu)
+{
+	struct sim *s = prv->sim;
+	struct vcpu *curr = curr_on(s, cpu);
+	struct csched_unit *svc = CSCHED_UNIT(curr);
+	int new_cpu;
+
+	if (svc->pri == CSCHED_PRI_TS_BOOST)
+		svc->pri = CSCHED_PRI_TS_UNDER;
+	burn_credits(svc, sim_now(s));
+
+	if (clist_empty(&svc->active_unit_elem)) {
+		__csched_unit_acct_start(prv, svc);
+		return;
+	}
+	new_cpu = _csched_cpu_pick(prv, curr, false);
+	if (new_cpu != cpu) {
+		sched_set_pause_flags(curr, VPF_MIGRATING);
+		cpu_raise_softirq(s, cpu);
+	}
+}
+
+static void *csched_alloc_udata(struct scheduler *sch, struct vcpu *v, void *dd)
+{
+	struct csched_unit *svc = xcalloc(1, sizeof(*svc));
+
+	(void)sch;
+	clist_init(&svc->runq_elem);
+	clist_init(&svc->active_unit_elem);
+	svc->sdom = dd;
+	svc->vcpu = v;
+	svc->pri = is_idle_vcpu(v) ? CSCHED_PRI_IDLE : CSCHED_PRI_TS_UNDER;
+	if (v->hard && cpumask_weight(v->hard) == 1)
+		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
+	return svc;
+}
+
+static void csched_free_udata(struct scheduler *sch, void *data)
+{
+	(void)sch;
+	free(data);
+}
+
+static void csched_unit_insert(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct csched_unit *svc = CSCHED_UNIT(v);
+
+	v->processor = csched_res_pick(sch, v);
+	if (!__unit_on_runq(svc) && vcpu_runnable(v) && !v->is_running)
+		runq_insert(prv, svc);
+}
+
+static void csched_unit_remove(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct csched_unit *svc = CSCHED_UNIT(v);
+
+	if (__unit_on_runq(svc))
+		runq_remove(prv, svc);
+	if (svc->flags & CSCHED_FLAG_UNIT_PARKED) {
+		svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
+		vcpu_unpause(prv->sim, v);
+	}
+	if (!clist_empty(&svc->active_unit_elem))
+		__csched_unit_acct_stop_locked(prv, svc);
+}
+
+static void csched_unit_sleep(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct csched_unit *svc = CSCHED_UNIT(v);
+
+	if (curr_on(prv->sim, v->processor) == v)
+		cpu_raise_softirq(prv->sim, v->processor);
+	else if (__unit_on_runq(svc))
+		runq_remove(prv, svc);
+}
+
+static void csched_unit_wake(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct csched_unit *svc = CSCHED_UNIT(v);
+	bool migrating;
+
+	if (curr_on(prv->sim, v->processor) == v || __unit_on_runq(svc))
+		return;
+
+	/*
+	 * BOOST a vCPU that wakes from a block while UNDER; not one that is
+	 * only being moved, nor a capped one coming back from parking.
+	 */
+	migrating = svc->flags & CSCHED_FLAG_UNIT_MIGRATING;
+	svc->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
+	if (!migrating && svc->pri == CSCHED_PRI_TS_UNDER &&
+	    !(svc->flags & CSCHED_FLAG_UNIT_PARKED))
+		svc->pri = CSCHED_PRI_TS_BOOST;
+
+	runq_insert(prv, svc);
+	__runq_tickle(prv, svc);
+}
+
+static void csched_unit_yield(struct scheduler *sch, struct vcpu *v)
+{
+	(void)sch;
+	CSCHED_UNIT(v)->flags |= CSCHED_FLAG_UNIT_YIELD;
+}
+
+/* Xen's csched_dom_cntl putinfo: the new weight and cap are in d. */
+static void csched_dom_cntl(struct scheduler *sch, struct domain *d)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct csched_dom *sdom = CSCHED_DOM(d);
+
+	if (d->weight > 0) {
+		if (!clist_empty(&sdom->active_sdom_elem)) {
+			prv->weight -= (uint32_t)sdom->weight * sdom->active_unit_count;
+			prv->weight += (uint32_t)d->weight * sdom->active_unit_count;
+		}
+		sdom->weight = (uint16_t)d->weight;
+	}
+	sdom->cap = (uint16_t)d->cap;
+}
+
+static void csched_aff_cntl(struct scheduler *sch, struct vcpu *v)
+{
+	struct csched_unit *svc = CSCHED_UNIT(v);
+
+	(void)sch;
+	if (cpumask_weight(v->hard) == 1)
+		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
+	else
+		svc->flags &= ~CSCHED_FLAG_UNIT_PINNED;
+}
+
+static void *csched_alloc_domdata(struct scheduler *sch, struct domain *d)
+{
+	struct csched_dom *sdom = xcalloc(1, sizeof(*sdom));
+
+	(void)sch;
+	clist_init(&sdom->active_unit);
+	clist_init(&sdom->active_sdom_elem);
+	sdom->dom = d;
+	sdom->weight = d->weight > 0 ? (uint16_t)d->weight : CSCHED_DEFAULT_WEIGHT;
+	sdom->cap = (uint16_t)d->cap;
+	return sdom;
+}
+
+static void csched_free_domdata(struct scheduler *sch, void *data)
+{
+	(void)sch;
+	free(data);
+}
+
+/*
+ * After accounting changed priorities: one pass that moves every UNDER or
+ * BOOST vCPU ahead of the OVER ones, keeping each group in its order.
+ */
+static void csched_runq_sort(struct csched_private *prv, int cpu)
+{
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+	struct clist *runq = &spc->runq, *elem, *next, *last_under;
+
+	if (prv->runq_sort == spc->runq_sort_last)
+		return;
+	spc->runq_sort_last = prv->runq_sort;
+
+	last_under = runq;
+	for (elem = runq->next; elem != runq; elem = next) {
+		next = elem->next;
+		if (__runq_elem(elem)->pri >= CSCHED_PRI_TS_UNDER) {
+			if (elem->prev != last_under) {
+				clist_del_init(elem);
+				clist_add_after(elem, last_under);
+			}
+			last_under = elem;
+		}
+	}
+}
+
+/*
+ * One vCPU's new credit: priority, parking, floor, and leaving the active
+ * list when it has more than a timeslice's worth.  Returns the credit kept.
+ */
+static int csched_acct_unit(struct csched_private *prv, struct csched_dom *sdom,
+			    struct csched_unit *svc, uint32_t credit_fair,
+			    uint32_t credit_cap)
+{
+	struct sim *s = prv->sim;
+	int credit;
+
+	svc->credit += (int)credit_fair;
+	credit = svc->credit;
+
+	if (credit < 0) {
+		svc->pri = CSCHED_PRI_TS_OVER;
+		/* Park the vCPUs of a capped domain that overspent. */
+		if (sdom->cap != 0 && credit < -(int)credit_cap &&
+		    !(svc->flags & CSCHED_FLAG_UNIT_PARKED)) {
+			svc->flags |= CSCHED_FLAG_UNIT_PARKED;
+			vcpu_pause_nosync(s, svc->vcpu);
+		}
+		if (credit < -(int)prv->credits_per_tslice) {
+			credit = -(int)prv->credits_per_tslice;
+			svc->credit = credit;
+		}
+		return credit;
+	}
+
+	svc->pri = CSCHED_PRI_TS_UNDER;
+	if (svc->flags & CSCHED_FLAG_UNIT_PARKED) {
+		/* Clearing the flag after the unpause keeps the wake from BOOSTing. */
+		if (prv->b.unpark_boost) {
+			svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
+			vcpu_unpause(s, svc->vcpu);
+		} else {
+			vcpu_unpause(s, svc->vcpu);
+			svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
+		}
+	}
+	if (credit > (int)prv->credits_per_tslice) {
+		/* Idling: stop earning, and restart half-way ahead. */
+		__csched_unit_acct_stop_locked(prv, svc);
+		credit /= 2;
+		svc->credit = credit;
+	}
+	return credit;
+}
+
+/*
+ * Every timeslice, on the master pCPU: share the period's credit among
+ * active domains by weight, capped by what they can use (all their active
+ * vCPUs for a timeslice, or their cap), handing what one cannot use to the
+ * domains after it.
+ */
+static void csched_acct(struct csched_private *prv)
+{
+	struct clist *iter_sdom, *next_sdom, *iter_unit, *next_unit;
+	uint32_t credit_total, weight_total, weight_left;
+	uint32_t credit_fair, credit_peak, credit_cap;
+	int credit_balance, credit_xtra;
+
+	weight_total = prv->weight;
+	credit_total = prv->credit;
+	/* Converge the balance towards 0 when it drops negative. */
+	if (prv->credit_balance < 0)
+		credit_total -= (uint32_t)prv->credit_balance;
+	if (weight_total == 0) {
+		prv->credit_balance = 0;
+		return;
+	}
+
+	weight_left = weight_total;
+	credit_balance = 0;
+	credit_xtra = 0;
+	credit_cap = 0;
+
+	for (iter_sdom = prv->active_sdom.next; iter_sdom != &prv->active_sdom;
+	     iter_sdom = next_sdom) {
+		struct csched_dom *sdom = clist_entry(iter_sdom, struct csched_dom,
+						      active_sdom_elem);
+		uint32_t n = sdom->active_unit_count;
+
+		next_sdom = iter_sdom->next;
+		weight_left -= sdom->weight * n;
+
+		credit_peak = n * prv->credits_per_tslice;
+		if (prv->credit_balance < 0)
+			credit_peak += ((uint32_t)(-prv->credit_balance) * sdom->weight * n +
+					(weight_total - 1)) / weight_total;
+		if (sdom->cap != 0) {
+			credit_cap = (sdom->cap * prv->credits_per_tslice + 99) / 100;
+			if (credit_cap < credit_peak)
+				credit_peak = credit_cap;
+			credit_cap = (credit_cap + (n - 1)) / n;
+		}
+
+		credit_fair = (credit_total * sdom->weight * n + (weight_total - 1)) /
+			      weight_total;
+		if (credit_fair < credit_peak) {
+			credit_xtra = 1;
+		} else {
+			/* Give the domains after this one what it cannot use. */
+			if (weight_left != 0)
+				credit_total += ((credit_fair - credit_peak) * weight_total +
+						 (weight_left - 1)) / weight_left;
+			if (credit_xtra) {
+				/* Keep domains that had spare credit at the front. */
+				clist_del_init(&sdom->active_sdom_elem);
+				clist_add_after(&sdom->active_sdom_elem, &prv->active_sdom);
+			}
+			credit_fair = credit_peak;
+		}
+
+		/* Per vCPU. */
+		credit_fair = (credit_fair + (n - 1)) / n;
+
+		for (iter_unit = sdom->active_unit.next; iter_unit != &sdom->active_unit;
+		     iter_unit = next_unit) {
+			struct csched_unit *svc = clist_entry(iter_unit, struct csched_unit,
+							      active_unit_elem);
+
+			next_unit = iter_unit->next;
+			credit_balance += csched_acct_unit(prv, sdom, svc, credit_fair,
+							   credit_cap);
+		}
+	}
+
+	prv->credit_balance = credit_balance;
+	/* Every pCPU re-sorts its queue at its next tick. */
+	prv->runq_sort++;
+}
+
+static void csched_acct_timer(struct timer *t, void *arg)
+{
+	struct csched_private *prv = arg;
+
+	(void)t;
+	prv->sim->this_cpu = prv->master;
+	csched_acct(prv);
+	timer_set(&prv->sim->q, &prv->master_ticker, sim_now(prv->sim) + prv->tslice);
+}
+
+static void csched_tick(struct timer *t, void *arg)
+{
+	struct csched_pcpu *spc = arg;
+	struct csched_private *prv = spc->prv;
+	struct sim *s = prv->sim;
+
+	(void)t;
+	s->this_cpu = spc->cpu;
+	spc->tick++;
+	if (!is_idle_vcpu(curr_on(s, spc->cpu)))
+		csched_unit_acct(prv, spc->cpu);
+	csched_runq_sort(prv, spc->cpu);
+	timer_set(&s->q, &spc->ticker, sim_now(s) + USEC(prv->tick_period_us));
+}
+
+/*
+ * The first vCPU on peer_cpu's queue that is strictly better than pri,
+ * not running, allowed on cpu for this balance step and not cache-hot;
+ * moved to cpu.  NULL when there is none.
+ */
+static struct csched_unit *csched_runq_steal(struct csched_private *prv, int peer_cpu,
+					     int cpu, int pri, int balance_step)
+{
+	struct sim *s = prv->sim;
+	struct csched_pcpu *peer_pcpu = CSCHED_PCPU(prv, peer_cpu);
+	struct clist *iter;
+
+	/* An idle peer is about to take its own work. */
+	if (is_idle_vcpu(curr_on(s, peer_cpu)))
+		return NULL;
+
+	for (iter = peer_pcpu->runq.next; iter != &peer_pcpu->runq; iter = iter->next) {
+		struct csched_unit *speer = __runq_elem(iter);
+		struct vcpu *v = speer->vcpu;
+
+		if (speer->pri <= pri)
+			break;
+		if (v->is_running ||
+		    (balance_step == BALANCE_SOFT_AFFINITY && !csched_has_soft(prv, v)))
+			continue;
+		affinity_balance_cpumask(v, balance_step, prv->st_scratch);
+		if (__csched_unit_is_migrateable(prv, speer, cpu, prv->st_scratch)) {
+			runq_remove(prv, speer);
+			v->processor = cpu;
+			inc_nr_runnable(prv, cpu);
+			return speer;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * snext (the head of cpu's queue) is OVER or IDLE: look for better work on
+ * the busy pCPUs, this node first, soft-affine work before hard-affine.
+ * Returns what cpu should run, already off every queue.
+ */
+static struct csched_unit *csched_load_balance(struct csched_private *prv, int cpu,
+					       struct csched_unit *snext, bool *stolen)
+{
+	struct sim *s = prv->sim;
+	const struct topology *t = &s->topo;
+	struct cpumask *workers = prv->lb_workers;
+	int node = t->cpu_node[cpu];
+	int bstep;
+
+	if (!cpumask_test(s->online, (unsigned)cpu))
+		goto out;
+
+	for_each_affinity_balance_step(bstep) {
+		int peer_node = node;
+
+		do {
+			int first_cpu, peer_cpu;
+
+			cpumask_andnot(workers, s->online, prv->idlers);
+			cpumask_and(workers, workers, t->node_mask[peer_node]);
+			cpumask_clear_cpu(workers, (unsigned)cpu);
+
+			if (prv->b.lb_balance_bias)
+				first_cpu = (int)cpumask_cycle(prv->balance_bias[peer_node], workers);
+			else
+				first_cpu = (int)cpumask_first(workers);
+			if (first_cpu >= s->nr_cpus)
+				goto next_node;
+			peer_cpu = first_cpu;
+			do {
+				struct csched_unit *speer;
+
+				if (prv->b.lb_skip_single &&
+				    CSCHED_PCPU(prv, peer_cpu)->nr_runnable <= 1)
+					goto next_cpu;
+				speer = cpumask_test(s->online, (unsigned)peer_cpu) ?
+					csched_runq_steal(prv, peer_cpu, cpu, snext->pri, bstep) :
+					NULL;
+				if (speer) {
+					*stolen = true;
+					if (prv->b.lb_balance_bias)
+						prv->balance_bias[peer_node] = peer_cpu;
+					return speer;
+				}
+next_cpu:
+				peer_cpu = (int)cpumask_cycle(peer_cpu, workers);
+			} while (peer_cpu != first_cpu);
+next_node:
+			peer_node = (peer_node + 1) % t->nr_nodes;
+		} while (peer_node != node);
+	}
+out:
+	__runq_remove(snext);
+	return snext;
+}
+
+static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t now,
+			    bool tasklet_work_scheduled, struct sched_decision *out)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	int cpu = this_cpu_or(prv, curr);
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+	struct csched_unit *scurr = CSCHED_UNIT(curr), *snext;
+	stime_t runtime, tslice;
+	bool migrated = false;
+
+	runtime = now - curr->state_entry_time;
+	if (runtime < 0)
+		runtime = 0;
+
+	if (!is_idle_vcpu(curr)) {
+		burn_credits(scurr, now);
+		scurr->start_time -= now;
+		scurr->last_sched_time = now;
+	} else {
+		/* A tasklet may have boosted the idle vCPU. */
+		scurr->pri = CSCHED_PRI_IDLE;
+	}
+
+	/*
+	 * Ratelimit: a vCPU that has run less than the limit keeps the pCPU
+	 * until it reaches it, unless it yields.
+	 */
+	if ((!(scurr->flags & CSCHED_FLAG_UNIT_YIELD) || prv->b.ratelimit_yield) &&
+	    !tasklet_work_scheduled && prv->ratelimit && vcpu_runnable(curr) &&
+	    !is_idle_vcpu(curr) && runtime < prv->ratelimit) {
+		snext = scurr;
+		snext->start_time += now;
+		if (prv->b.ratelimit_remaining) {
+			tslice = prv->ratelimit - runtime;
+			if (runtime < CSCHED_MIN_TIMER)
+				tslice = CSCHED_MIN_TIMER;
+		} else {
+			tslice = prv->ratelimit;
+		}
+		goto out;
+	}
+	tslice = prv->tslice;
+
+	if (vcpu_runnable(curr))
+		__runq_insert(prv, scurr);
+	else
+		dec_nr_runnable(prv, cpu);     /* it blocked, paused or is moving */
+	scurr->flags &= ~CSCHED_FLAG_UNIT_YIELD;
+
+	do {
+		snext = __runq_elem(spc->runq.next);
+		if (tasklet_work_scheduled) {
+			snext = CSCHED_UNIT(prv->sim->pcpus[cpu].idle);
+			snext->pri = CSCHED_PRI_TS_BOOST;
+		}
+		/* Nothing good here: try to steal better work from busy pCPUs. */
+		if (snext->pri <= CSCHED_PRI_TS_OVER &&
+		    (!prv->b.lb_ratelimit ||
+		     now - spc->last_load_balance > prv->load_balance_ratelimit)) {
+			spc->last_load_balance = now;
+			snext = csched_load_balance(prv, cpu, snext, &migrated);
+		} else if (__unit_on_runq(snext)) {
+			__runq_remove(snext);
+		}
+	} while (!vcpu_runnable(snext->vcpu));
+
+	/* Idle pCPUs wait to be tickled. */
+	if (!tasklet_work_scheduled && snext->pri == CSCHED_PRI_IDLE)
+		cpumask_set(prv->idlers, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->idlers, (unsigned)cpu);
+
+	if (!is_idle_vcpu(snext->vcpu))
+		snext->start_time += now;
+
+out:
+	out->next = snext->vcpu;
+	out->time_slice = is_idle_vcpu(snext->vcpu) ? -1 : tslice;
+	out->migrated = migrated;
+
+	/* The tick stops while idle and restarts on a tick boundary. */
+	if (!is_idle_vcpu(curr) && is_idle_vcpu(snext->vcpu)) {
+		timer_stop(&prv->sim->q, &spc->ticker);
+	} else if (is_idle_vcpu(curr) && !is_idle_vcpu(snext->vcpu)) {
+		stime_t p = USEC(prv->tick_period_us);
+
+		timer_set(&prv->sim->q, &spc->ticker, now + p - now % p);
+	}
+}
+
+static void __csched_set_tslice(struct csched_private *prv, unsigned tslice_ms)
+{
+	prv->tslice = MSEC(tslice_ms);
+	prv->ticks_per_tslice = CSCHED_TICKS_PER_TSLICE;
+	if (tslice_ms < prv->ticks_per_tslice)
+		prv->ticks_per_tslice = 1;
+	prv->tick_period_us = tslice_ms * 1000 / prv->ticks_per_tslice;
+	prv->credits_per_tslice = CSCHED_CREDITS_PER_MSEC * tslice_ms;
+	prv->credit = prv->credits_per_tslice * prv->ncpus;
+}
+
+/* An era switch: "era" takes the era's value, else on or off. */
+static bool era_switch(int sw, bool era_value)
+{
+	return sw == SW_ERA ? era_value : sw == SW_ON;
+}
+
+static void csched_resolve_behaviour(struct csched_private *prv,
+				     const struct csched_config *c)
+{
+	bool y2016 = c->era == ERA_2016;
+
+	prv->b.kick_cur = era_switch(c->tickle_kick_cur, y2016);
+	prv->b.clear_idlers = era_switch(c->tickle_clear_idlers, !y2016);
+	prv->b.pinned_fastpath = era_switch(c->tickle_pinned, !y2016);
+	prv->b.lb_skip_single = era_switch(c->lb_skip_single, !y2016);
+	prv->b.lb_balance_bias = era_switch(c->lb_balance_bias, !y2016);
+	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, c->era == ERA_CURRENT);
+	prv->b.unpark_boost = era_switch(c->unpark_boost, y2016);
+	prv->b.ratelimit_remaining = c->ratelimit_remaining;
+	prv->b.ratelimit_yield = c->ratelimit_yield;
+	prv->b.tickle_one_idle = c->tickle_one_idle_cpu;
+	prv->b.soft_affinity = c->soft_affinity;
+}
+
+static int csched_init(struct scheduler *sch, struct err *e)
+{
+	const struct csched_config *c = sch->config;
+	struct sim *s = sch->sim;
+	struct csched_private *prv;
+	unsigned n = (unsigned)s->nr_cpus;
+
+	if (c->ratelimit_us != 0 && c->ratelimit_us < SCHED_RATELIMIT_MIN_US)
+		return err_set(e, "credit1: ratelimit_us=%lld: must be 0 (off) or %d..%d",
+			       c->ratelimit_us, SCHED_RATELIMIT_MIN_US, SCHED_RATELIMIT_MAX_US);
+
+	prv = xcalloc(1, sizeof(*prv));
+	prv->sim = s;
+	prv->idlers = cpumask_alloc(n);
+	prv->cpus = cpumask_alloc(n);
+	prv->balance_bias = xcalloc((size_t)(s->topo.nr_nodes > 0 ? s->topo.nr_nodes : 1),
+				    sizeof(int));
+	prv->t_mask = cpumask_alloc(n);
+	prv->t_idle = cpumask_alloc(n);
+	prv->t_scratch = cpumask_alloc(n);
+	prv->p_cpus = cpumask_alloc(n);
+	prv->p_idlers = cpumask_alloc(n);
+	prv->p_cpu_idlers = cpumask_alloc(n);
+	prv->p_nxt_idlers = cpumask_alloc(n);
+	prv->lb_workers = cpumask_alloc(n);
+	prv->st_scratch = cpumask_alloc(n);
+	clist_init(&prv->active_sdom);
+	prv->master = -1;
+	timer_init(&prv->master_ticker, csched_acct_timer, prv);
+
+	__csched_set_tslice(prv, (unsigned)c->tslice_ms);
+	/* A ratelimit longer than the timeslice is the timeslice. */
+	if (USEC(c->ratelimit_us) > prv->tslice)
+		prv->ratelimit = prv->tslice;
+	else
+		prv->ratelimit = USEC(c->ratelimit_us);
+	prv->unit_migr_delay = USEC(c->vcpu_migration_delay_us);
+	prv->load_balance_ratelimit = USEC(c->load_balance_ratelimit_us);
+	csched_resolve_behaviour(prv, c);
+	sch->priv = prv;
+	return 0;
+}
+
+static void csched_deinit(struct scheduler *sch)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct sim *s;
+	int cpu;
+
+	if (!prv)
+		return;
+	s = prv->sim;
+	timer_stop(&s->q, &prv->master_ticker);
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct csched_pcpu *spc = s->pcpus[cpu].sched_priv;
+
+		if (!spc || spc->prv != prv)
+			continue;
+		timer_stop(&s->q, &spc->ticker);
+		free(spc);
+		s->pcpus[cpu].sched_priv = NULL;
+	}
+	cpumask_free(prv->idlers);
+	cpumask_free(prv->cpus);
+	cpumask_free(prv->t_mask);
+	cpumask_free(prv->t_idle);
+	cpumask_free(prv->t_scratch);
+	cpumask_free(prv->p_cpus);
+	cpumask_free(prv->p_idlers);
+	cpumask_free(prv->p_cpu_idlers);
+	cpumask_free(prv->p_nxt_idlers);
+	cpumask_free(prv->lb_workers);
+	cpumask_free(prv->st_scratch);
+	free(prv->balance_bias);
+	free(prv);
+	sch->priv = NULL;
+}
+
+/* Xen's alloc_pdata + init_pdata: the pCPU joins, idle (its idle vCPU has its svc). */
+static void csched_init_pdata(struct scheduler *sch, int cpu)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct sim *s = prv->sim;
+	struct pcpu *pc = &s->pcpus[cpu];
+	struct csched_pcpu *spc = xcalloc(1, sizeof(*spc));
+	int node = s->topo.cpu_node[cpu];
+	unsigned c, in_node = 0;
+
+	spc->prv = prv;
+	spc->cpu = cpu;
+	pc->sched_priv = spc;
+
+	prv->credit += prv->credits_per_tslice;
+	prv->ncpus++;
+	cpumask_set(prv->cpus, (unsigned)cpu);
+	if (prv->ncpus == 1) {
+		prv->master = cpu;
+		timer_set(&s->q, &prv->master_ticker, sim_now(s) + prv->tslice);
+	}
+	for_each_cpu(c, prv->cpus)
+		if (s->topo.cpu_node[c] == node)
+			in_node++;
+	if (in_node == 1)
+		prv->balance_bias[node] = cpu;
+
+	timer_init(&spc->ticker, csched_tick, spc);
+	timer_set(&s->q, &spc->ticker, sim_now(s) + USEC(prv->tick_period_us));
+
+	clist_init(&spc->runq);
+	spc->runq_sort_last = prv->runq_sort;
+	spc->idle_bias = s->nr_cpus - 1;
+	cpumask_set(prv->idlers, (unsigned)cpu);
+	spc->nr_runnable = 0;
+	spc->last_load_balance = sim_now(s);
+}
+
+static void csched_dump_unit(FILE *f, const struct csched_unit *svc)
+{
+	const struct vcpu *v = svc->vcpu;
+
+	fprintf(f, "[%d.%d] pri=%d flags=%x cpu=%d", v->dom->domid, v->vcpu_id,
+		svc->pri, svc->flags, v->processor);
+	if (svc->sdom)
+		fprintf(f, " credit=%d [w=%u,cap=%u]", svc->credit,
+			svc->sdom->weight, svc->sdom->cap);
+	fputc('\n', f);
+}
+
+static void csched_dump(struct scheduler *sch, FILE *f)
+{
+	struct csched_private *prv = CSCHED_PRIV(sch);
+	struct sim *s = prv->sim;
+	char buf[256];
+	struct clist *i, *j;
+	int cpu;
+
+	fprintf(f, "credit1: ncpus=%u master=%d credit=%u balance=%d weight=%u "
+		"runq_sort=%u tslice=%lldms ratelimit=%lldus\n",
+		prv->ncpus, prv->master, prv->credit, prv->credit_balance, prv->weight,
+		prv->runq_sort, (long long)(prv->tslice / MSEC(1)),
+		(long long)(prv->ratelimit / USEC(1)));
+	fprintf(f, "idlers: %s\n", cpumask_format(prv->idlers, buf, sizeof(buf)));
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+		int n = 0;
+
+		fprintf(f, "CPU[%02d] nr_run=%u sort=%u\n", cpu, spc->nr_runnable,
+			spc->runq_sort_last);
+		if (!is_idle_vcpu(curr_on(s, cpu))) {
+			fputs("\trun: ", f);
+			csched_dump_unit(f, CSCHED_UNIT(curr_on(s, cpu)));
+		}
+		for (i = spc->runq.next; i != &spc->runq; i = i->next) {
+			fprintf(f, "\t%3d: ", ++n);
+			csched_dump_unit(f, __runq_elem(i));
+		}
+	}
+	fputs("active vCPUs:\n", f);
+	for (i = prv->active_sdom.next; i != &prv->active_sdom; i = i->next) {
+		struct csched_dom *sdom = clist_entry(i, struct csched_dom, active_sdom_elem);
+
+		for (j = sdom->active_unit.next; j != &sdom->active_unit; j = j->next) {
+			fputc('\t', f);
+			csched_dump_unit(f, clist_entry(j, struct csched_unit, active_unit_elem));
+		}
+	}
+}
+
+static bool csched_unit_credit(struct scheduler *sch, struct vcpu *v, long long *credit)
+{
+	(void)sch;
+	if (!v->sched_priv || is_idle_vcpu(v))
+		return false;
+	*credit = CSCHED_UNIT(v)->credit;
+	return true;
+}
+
+#define SWITCH_CHOICES "era|on|off"
+
+static const struct param_def csched_params[] = {
+	{ "tslice_ms", PARAM_INT, "30", NULL, 1, 1000,
+	  "timeslice in ms (Xen's sched_credit_tslice_ms); accounting runs every "
+	  "timeslice, the tick every third of it",
+	  offsetof(struct csched_config, tslice_ms) },
+	{ "ratelimit_us", PARAM_INT, "1000", NULL, 0, SCHED_RATELIMIT_MAX_US,
+	  "minimum run before a vCPU can be preempted, us; 0 = off, else >= 100; "
+	  "more than the timeslice means the timeslice",
+	  offsetof(struct csched_config, ratelimit_us) },
+	{ "vcpu_migration_delay_us", PARAM_INT, "0", NULL, 0, 100000,
+	  "a vCPU descheduled less than this ago is cache-hot and is not stolen; 0 = off",
+	  offsetof(struct csched_config, vcpu_migration_delay_us) },
+	{ "tickle_one_idle_cpu", PARAM_BOOL, "on", NULL, 0, 0,
+	  "on a wake, tickle one suitable idle pCPU (round robin) rather than all",
+	  offsetof(struct csched_config, tickle_one_idle_cpu) },
+	{ "load_balance_ratelimit_us", PARAM_INT, "1000", NULL, 0, 1000000,
+	  "minimum interval between two work-stealing attempts of a pCPU, us "
+	  "(used when lb_ratelimit is on)",
+	  offsetof(struct csched_config, load_balance_ratelimit_us) },
+	{ "soft_affinity", PARAM_BOOL, "on", NULL, 0, 0,
+	  "off: ignore soft affinity everywhere (tickle, placement, stealing)",
+	  offsetof(struct csched_config, soft_affinity) },
+	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
+	  "Xen whose behaviour to model: 2016 (4.8), 4.17 (Debian 12) or current; "
+	  "sets the switches below that are left at 'era'",
+	  offsetof(struct csched_config, era) },
+	{ "tickle_kick_cur", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "kick-away in __runq_tickle tests cur's hard affinity, so cur moves to an "
+	  "idler (on in 2016; later Xen tests new's and never kicks)",
+	  offsetof(struct csched_config, tickle_kick_cur) },
+	{ "tickle_clear_idlers", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a tickled pCPU leaves the idlers mask at once (since 2017; off in 2016)",
+	  offsetof(struct csched_config, tickle_clear_idlers) },
+	{ "tickle_pinned", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "fast path: a vCPU pinned to one idle pCPU tickles just it (since 2017)",
+	  offsetof(struct csched_config, tickle_pinned) },
+	{ "lb_skip_single", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing skips peers with at most one runnable vCPU (nr_runnable, since 2017)",
+	  offsetof(struct csched_config, lb_skip_single) },
+	{ "lb_balance_bias", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing starts after the peer last stolen from in the node "
+	  "(balance_bias, since 2017; 2016 starts at the first busy pCPU)",
+	  offsetof(struct csched_config, lb_balance_bias) },
+	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "rate-limit work stealing by load_balance_ratelimit_us (Xen 4.18, 2023; "
+	  "on only in era=current)",
+	  offsetof(struct csched_config, lb_ratelimit) },
+	{ "unpark_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "an unparked capped vCPU is BOOSTed on its wake (the 2016 bug, fixed in 2019)",
+	  offsetof(struct csched_config, unpark_boost) },
+	{ "ratelimit_remaining", PARAM_BOOL, "on", NULL, 0, 0,
+	  "a ratelimited vCPU runs until it has run ratelimit_us in all (2016, in 4.8); "
+	  "off: for another full ratelimit_us",
+	  offsetof(struct csched_config, ratelimit_remaining) },
+	{ "ratelimit_yield", PARAM_BOOL, "off", NULL, 0, 0,
+	  "the ratelimit holds a yielding vCPU too (before 2016; off in every era)",
+	  offsetof(struct csched_config, ratelimit_yield) },
+	{ NULL, 0, NULL, NULL, 0, 0, NULL, 0 }
+};
+
+const struct sched_ops credit1_ops = {
+	.name = "credit1",
+	.alias = "credit",
+	.summary = "Xen's Credit1: weights, caps, BOOST on wake, per-pCPU queues, work stealing",
+	.params = csched_params,
+	.config_size = sizeof(struct csched_config),
+	.init = csched_init,
+	.deinit = csched_deinit,
+	.init_pdata = csched_init_pdata,
+	.alloc_domdata = csched_alloc_domdata,
+	.free_domdata = csched_free_domdata,
+	.alloc_udata = csched_alloc_udata,
+	.free_udata = csched_free_udata,
+	.insert_unit = csched_unit_insert,
+	.remove_unit = csched_unit_remove,
+	.sleep = csched_unit_sleep,
+	.wake = csched_unit_wake,
+	.yield = csched_unit_yield,
+	.do_schedule = csched_schedule,
+	.pick_resource = csched_res_pick,
+	.adjust = csched_dom_cntl,
+	.adjust_affinity = csched_aff_cntl,
+	.dump = csched_dump,
+	.unit_credit = csched_unit_credit,
+};
