@@ -70,6 +70,8 @@ static int dur(const char *f, const char *s, stime_t *out, struct err *e)
 {
 	if (parse_duration(f, out, e) < 0)
 		return strcmp(f, s) == 0 ? -1 : err_prefix(e, "'%s'", s);
+	if (*out > DIST_MAX_DRAW && strcmp(f, s) == 0)
+		return err_set(e, "'%s' is longer than a day", s);
 	if (*out > DIST_MAX_DRAW)
 		return err_set(e, "'%s': '%s' is longer than a day", s, f);
 	return 0;

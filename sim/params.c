@@ -441,8 +441,8 @@ static int spec_param(const char *spec, const char *item, size_t n, struct sched
 		return err_set(e, "bad scheduler spec '%s': empty value for '%.*s'", spec,
 			       (int)klen, item);
 	if (klen >= sizeof(key) || vlen >= sizeof(value))
-		return err_set(e, "bad scheduler spec '%s': parameter '%.*s' too long", spec,
-			       (int)n, item);
+		return err_set(e, "bad scheduler spec '%s': key or value too long (at most %d characters)",
+			       spec, PARAM_STRING_MAX - 1);
 	memcpy(key, item, klen);
 	key[klen] = '\0';
 	memcpy(value, eq + 1, vlen);

@@ -34,6 +34,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/relaxng.h>
+#include <libxml/SAX2.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
@@ -48,7 +49,15 @@ struct loader {
 	const char *name;          /* file name for messages */
 	struct err *e;
 	bool failed;               /* e holds the first error */
-	xmlParserCtxtPtr ctxt;
+	xmlParserCtxtPtr ctxt;     /* set while libxml2 parses */
+	/*
+	 * Parser errors wait here until the parse ends: when input runs out,
+	 * libxml2's first complaint ("attributes construct error") says less
+	 * than its last ("Premature end of data in tag domain line 3").
+	 */
+	char xml_msg[400];
+	long xml_line;
+	bool xml_at_eof, xml_end_seen;
 	struct scenario *sc;
 	int total_vcpus;
 };
@@ -103,7 +112,21 @@ static void record(struct loader *l, const xmlError *err, const char *what)
 	if (line <= 0 && l->ctxt && l->ctxt->input)
 		line = l->ctxt->input->line;
 	one_line(msg, sizeof(msg), err->message ? err->message : "unknown XML error");
-	fail(l, line, "%s%s", what, msg);
+	if (!l->ctxt) {
+		fail(l, line, "%s%s", what, msg);
+		return;
+	}
+	if (!l->xml_msg[0]) {
+		const xmlParserInput *in = l->ctxt->input;
+
+		l->xml_at_eof = in && in->cur && in->end && in->cur >= in->end;
+	} else if (!(l->xml_at_eof && !l->xml_end_seen && err->code == XML_ERR_TAG_NOT_FINISHED)) {
+		return;
+	} else {
+		l->xml_end_seen = true;
+	}
+	snprintf(l->xml_msg, sizeof(l->xml_msg), "%s%s", what, msg);
+	l->xml_line = line;
 }
 
 /* Parser errors: data is the parser context's userData, the context itself. */
@@ -140,11 +163,31 @@ static void no_doctype(void *data, const xmlChar *name, const xmlChar *external_
 	xmlStopParser(c);
 }
 
+/*
+ * libxml2 keeps element lines in 16 bits; past line 65535 its answer is a
+ * guess from the neighbours.  Elements keep their exact line in _private.
+ */
+static void start_element(void *data, const xmlChar *localname, const xmlChar *prefix,
+			  const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+			  int nb_attributes, int nb_defaulted, const xmlChar **attributes)
+{
+	xmlParserCtxtPtr c = data;
+
+	xmlSAX2StartElementNs(data, localname, prefix, uri, nb_namespaces, namespaces,
+			      nb_attributes, nb_defaulted, attributes);
+	if (c->node && c->input)
+		c->node->_private = (void *)(intptr_t)c->input->line;
+}
+
 /* ---- tree helpers ---- */
 
 static long line_of(const xmlNode *n)
 {
-	long line = xmlGetLineNo(n);
+	long line;
+
+	if (n->type == XML_ELEMENT_NODE && n->_private)
+		return (long)(intptr_t)n->_private;
+	line = xmlGetLineNo(n);
 
 	return line > 0 ? line : 1;
 }
@@ -568,11 +611,14 @@ static xmlDocPtr parse(struct loader *l, const char *xml, int len)
 	c->_private = l;
 	c->sax->serror = parser_error;
 	c->sax->internalSubset = no_doctype;
+	c->sax->startElementNs = start_element;
 	c->sax->externalSubset = NULL;
 	xmlCtxtUseOptions(c, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
 	xmlParseDocument(c);
 	doc = c->myDoc;
 	c->myDoc = NULL;
+	if (l->xml_msg[0])
+		fail(l, l->xml_line, "%s", l->xml_msg);
 	if (!l->failed && (!c->wellFormed || !doc))
 		fail(l, c->input ? c->input->line : 1, "malformed XML");
 	l->ctxt = NULL;
