@@ -662,10 +662,11 @@ START_TEST(test_pick_idle_core)
 	 */
 	ck_assert_int_eq(_csched_cpu_pick(f.prv, v, true), 2);
 	ck_assert_int_eq(CSCHED_PCPU(f.prv, 2)->idle_bias, 2);
-	/* without commit, idle_bias is left alone */
-	CSCHED_PCPU(f.prv, 2)->idle_bias = 7;
-	ck_assert_int_eq(_csched_cpu_pick(f.prv, v, false), 2);
-	ck_assert_int_eq(CSCHED_PCPU(f.prv, 2)->idle_bias, 7);
+	/* ties rotate: now cycle(idle_bias=2, {2,3}) = 3; without commit the bias stays */
+	ck_assert_int_eq(_csched_cpu_pick(f.prv, v, false), 3);
+	ck_assert_int_eq(CSCHED_PCPU(f.prv, 2)->idle_bias, 2);
+	ck_assert_int_eq(_csched_cpu_pick(f.prv, v, true), 3);
+	ck_assert_int_eq(CSCHED_PCPU(f.prv, 2)->idle_bias, 3);
 	fx_free(&f);
 }
 END_TEST
@@ -1058,6 +1059,57 @@ START_TEST(test_lb_no_ratelimit_417)
 }
 END_TEST
 
+/* Two nodes: cpus 0,1 on node 0, cpus 2,3 on node 1.  Own node first, then the next. */
+START_TEST(test_balance_across_nodes)
+{
+	static const char *xml =
+		"<scenario duration='1s'>"
+		"<host sockets='2' cores-per-socket='2' threads-per-core='1' nodes='2'/>"
+		"<domain name='a' vcpus='4'/>"
+		"</scenario>";
+	struct fx f;
+	struct csched_unit *idle0, *got;
+	bool stolen = false;
+
+	fx_build(&f, xml, "credit1");
+	make_running(&f, V(&f, 0, 0), 2);
+	make_queued(&f, V(&f, 0, 1), 2, CSCHED_PRI_TS_UNDER);
+	make_running(&f, V(&f, 0, 2), 1);
+	make_queued(&f, V(&f, 0, 3), 1, CSCHED_PRI_TS_UNDER);
+	idle0 = CSCHED_UNIT(f.s->pcpus[0].idle);
+	__runq_insert(f.prv, idle0);
+	got = csched_load_balance(f.prv, 0, idle0, &stolen);
+	ck_assert_ptr_eq(got, CSCHED_UNIT(V(&f, 0, 3)));
+	got = csched_load_balance(f.prv, 0, idle0, &stolen);
+	ck_assert_ptr_eq(got, CSCHED_UNIT(V(&f, 0, 1)));
+	ck_assert_int_eq(V(&f, 0, 1)->processor, 0);
+	fx_free(&f);
+}
+END_TEST
+
+/* An UNDER head never looks elsewhere, even with BOOST work queued next door. */
+START_TEST(test_schedule_under_keeps_local)
+{
+	struct fx f;
+	struct vcpu *cur;
+	struct sched_decision d;
+
+	fx_build(&f, HOST4, "credit1:era=4.17");
+	f.s->q.now = MSEC(10);
+	cur = V(&f, 0, 0);
+	make_running(&f, cur, 0);
+	cur->state_entry_time = MSEC(5);
+	make_running(&f, V(&f, 0, 1), 1);
+	make_queued(&f, V(&f, 1, 0), 1, CSCHED_PRI_TS_BOOST);
+	d = schedule_at(&f, cur, MSEC(10));
+	ck_assert_ptr_eq(d.next, cur);
+	ck_assert(!d.migrated);
+	ck_assert_int_eq(d.time_slice, MSEC(30));
+	ck_assert(__unit_on_runq(CSCHED_UNIT(V(&f, 1, 0))));
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_bad_ratelimit)
 {
 	struct scenario sc;
@@ -1147,6 +1199,8 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_lb_ratelimit);
 	tcase_add_test(tc, test_lb_no_ratelimit_417);
 	tcase_add_test(tc, test_bad_ratelimit);
+	tcase_add_test(tc, test_balance_across_nodes);
+	tcase_add_test(tc, test_schedule_under_keeps_local);
 	suite_add_tcase(s, tc);
 	return s;
 }
