@@ -551,7 +551,40 @@ static void print_notes(FILE *f, const struct report_table *t, const struct note
 			}
 }
 
-static void text_bench(FILE *f, const struct report_table *t)
+/* Copies text to f without the blanks that padding leaves at line ends. */
+static void put_trimmed(FILE *f, const char *text, size_t len)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\n')
+			continue;
+		size_t end = i;
+
+		while (end > start && text[end - 1] == ' ')
+			end--;
+		fwrite(text + start, 1, end - start, f);
+		if (i < len)
+			fputc('\n', f);
+		start = i + 1;
+	}
+}
+
+static void text_bench_raw(FILE *f, const struct report_table *t);
+
+static void text_bench(FILE *out, const struct report_table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	text_bench_raw(f, t);
+	fclose(f);
+	put_trimmed(out, buf, len);
+	free(buf);
+}
+
+static void text_bench_raw(FILE *f, const struct report_table *t)
 {
 	struct bench_layout b;
 	int *wid;
@@ -587,10 +620,8 @@ static void text_bench(FILE *f, const struct report_table *t)
 				c = k - 1;
 			} else if (r >= 2 && b.kind[c] != KIND_VS) {
 				put_right(f, grid_at(&b.g, r, c), wid[c]);
-			} else if (c + 1 < b.g.ncols || r < 2) {
-				put_left(f, grid_at(&b.g, r, c), wid[c]);
 			} else {
-				fputs(grid_at(&b.g, r, c), f);    /* no trailing blanks */
+				put_left(f, grid_at(&b.g, r, c), wid[c]);
 			}
 		}
 		fputs(r < 2 ? " |\n" : "\n", f);
