@@ -1833,6 +1833,13 @@ static struct csched2_unit *internal_svc_of(struct scheduler *ops, struct vcpu *
 	return csched2_unit(ops, v);
 }
 
+static void internal_runq_move(struct csched2_unit *svc, struct csched2_runqueue_data *rqd)
+{
+	if (svc->rqd)
+		_runq_deassign(svc);
+	_runq_assign(svc, rqd);
+}
+
 const struct credit2_internals credit2_internals = {
 	.t2c_update = t2c_update,
 	.c2t = c2t,
@@ -1852,6 +1859,7 @@ const struct credit2_internals credit2_internals = {
 	.replenish_domain_budget = replenish_domain_budget,
 	.svc_of = internal_svc_of,
 	.unit_on_runq = unit_on_runq,
+	.runq_move = internal_runq_move,
 };
 
 const struct sched_ops credit2_ops = {

@@ -167,6 +167,8 @@ struct credit2_internals {
 	void (*replenish_domain_budget)(struct timer *t, void *data);
 	struct csched2_unit *(*svc_of)(struct scheduler *ops, struct vcpu *v);
 	bool (*unit_on_runq)(const struct csched2_unit *svc);
+	/* Moves svc's runqueue assignment (deassign + assign), for test setups. */
+	void (*runq_move)(struct csched2_unit *svc, struct csched2_runqueue_data *rqd);
 };
 
 extern const struct sched_ops credit2_ops;
