@@ -169,6 +169,9 @@ int workload_axes_apply(struct scenario *sc, const char *workload,
 		remove_if(d0, load_on ? other_type : any_type, "dom0-load");
 		if (load_on && !d0->nworkloads)
 			add_workload(d0, "dom0-load");
+	} else if (workload && *workload) {
+		/* A benchmark's dom0 runs back ends, and a dom0 load if the file has one. */
+		remove_if(&sc->doms[0], other_type, "dom0-load");
 	}
 	return 0;
 }

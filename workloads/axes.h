@@ -14,6 +14,9 @@
  *    workloads are dropped: the default scenario's light dom0 activity
  *    would otherwise be a load of its own); "on" leaves exactly one
  *    <workload type="dom0-load"/> there (one given in the file is kept);
+ *  - with a benchmark but no dom0-load value, dom0 keeps only a
+ *    dom0-load the file gives, so a benchmark always measures its guest
+ *    against the back ends and nothing else the scenario happened to run;
  *  - other domains keep their workloads (background load in a test);
  *  - the duration is made long enough for the benchmark to finish (make-xen
  *    ends the run itself when the build is done, iperf after its own time).

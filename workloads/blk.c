@@ -208,16 +208,16 @@ struct blkdev *blk_create(struct sim *s, struct guest *g, struct guest *d0,
 		b->free_ids[b->nfree++] = n - 1 - i;
 	}
 	snprintf(buf, sizeof(buf), "blkfront-%s", name);
-	b->front_irq = worker_create(g, buf, TASK_IRQ, p->guest_vcpu,
+	b->front_irq = worker_create(g, buf, TASK_IRQ, p->guest_vcpu, true,
 				     front_irq_poll, front_irq_done, b);
 	snprintf(buf, sizeof(buf), "blkif-irq-%s", name);
-	b->back_irq = worker_create(d0, buf, TASK_IRQ, p->dom0_vcpu,
+	b->back_irq = worker_create(d0, buf, TASK_IRQ, p->dom0_vcpu, true,
 				    back_irq_poll, back_irq_done, b);
 	snprintf(buf, sizeof(buf), "blkback-%s", name);
-	b->kthread = worker_create(d0, buf, TASK_NORMAL, p->dom0_vcpu,
+	b->kthread = worker_create(d0, buf, TASK_NORMAL, p->dom0_vcpu, false,
 				   kthread_poll, kthread_done, b);
 	snprintf(buf, sizeof(buf), "disk-irq-%s", name);
-	b->disk_irq = worker_create(d0, buf, TASK_IRQ, p->dom0_vcpu,
+	b->disk_irq = worker_create(d0, buf, TASK_IRQ, p->dom0_vcpu, true,
 				    disk_irq_poll, disk_irq_done, b);
 	evtchn_init(&b->to_back, s, b->back_irq, p->evtchn_latency);
 	evtchn_init(&b->to_front, s, b->front_irq, p->evtchn_latency);

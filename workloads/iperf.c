@@ -77,17 +77,17 @@ static const struct param_def iperf_params[] = {
 	  "TX slots a segment takes (one per 4 KiB page and one header)", OFF(slots_per_segment) },
 	{ "napi_budget", PARAM_INT, "64", NULL, 1, 65536,
 	  "segments netback moves per poll", OFF(napi_budget) },
-	{ "tx_cost", PARAM_DURATION, "37100ns", NULL, 0, 0,
+	{ "tx_cost", PARAM_DURATION, "44500ns", NULL, 0, 0,
 	  "guest CPU per segment sent (copy from user, TCP, netfront xmit)", OFF(tx_cost) },
-	{ "gc_cost", PARAM_DURATION, "1240ns", NULL, 0, 0,
+	{ "gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,
 	  "guest CPU per TX completion (ungrant, free the skb)", OFF(gc_cost) },
-	{ "netback_cost", PARAM_DURATION, "24800ns", NULL, 0, 0,
+	{ "netback_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,
 	  "dom0 CPU per segment in netback (grant copy, dom0 stack)", OFF(netback_cost) },
-	{ "server_cost", PARAM_DURATION, "24800ns", NULL, 0, 0,
+	{ "server_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,
 	  "dom0 CPU per segment read by the server (copy to user)", OFF(server_cost) },
-	{ "ack_cost", PARAM_DURATION, "3700ns", NULL, 0, 0,
+	{ "ack_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,
 	  "dom0 CPU per ACK in netback's guest-rx kthread", OFF(ack_cost) },
-	{ "ack_rx_cost", PARAM_DURATION, "2500ns", NULL, 0, 0,
+	{ "ack_rx_cost", PARAM_DURATION, "2970ns", NULL, 0, 0,
 	  "guest CPU per ACK received (netfront RX, TCP)", OFF(ack_rx_cost) },
 	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
 	  "event channel send to upcall", OFF(evtchn_latency) },
@@ -375,15 +375,26 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ring_init(&ip->tx, (unsigned)c->ring_slots);
 	ring_init(&ip->rx, (unsigned)c->ring_slots);
 	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(uint64_t));
-	ip->sender = worker_create(g, "iperf-client", TASK_NORMAL, 0,
+	/*
+	 * The client, the server and the guest-rx kthread stay next to the
+	 * interrupt's vCPU rather than on it.  Linux moves a task off a CPU
+	 * whose capacity interrupt work eats (active balancing); the guest
+	 * layer has no periodic balancing, and an idle vCPU's pull could
+	 * stack the server onto netback's vCPU for good.  Binding them gives
+	 * Linux's steady state.
+	 */
+	ip->sender = worker_create(g, "iperf-client", TASK_NORMAL,
+				   (int)(c->guest_vcpu + 1) % g->nr_cpus, true,
 				   sender_poll, sender_done, ip);
-	ip->netfront = worker_create(g, "netfront-q0", TASK_IRQ, (int)c->guest_vcpu,
+	ip->netfront = worker_create(g, "netfront-q0", TASK_IRQ, (int)c->guest_vcpu, true,
 				     netfront_poll, netfront_done, ip);
-	ip->netback = worker_create(g0, "netback-q0", TASK_IRQ, (int)c->dom0_vcpu,
+	ip->netback = worker_create(g0, "netback-q0", TASK_IRQ, (int)c->dom0_vcpu, true,
 				    netback_poll, netback_done, ip);
-	ip->server = worker_create(g0, "iperf-server", TASK_NORMAL, (int)c->dom0_vcpu,
+	ip->server = worker_create(g0, "iperf-server", TASK_NORMAL,
+				   (int)(c->dom0_vcpu + 1) % g0->nr_cpus, true,
 				   server_poll, server_done, ip);
-	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL, (int)c->dom0_vcpu,
+	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL,
+				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, true,
 				rxk_poll, rxk_done, ip);
 	evtchn_init(&ip->to_back, s, ip->netback, c->evtchn_latency);
 	evtchn_init(&ip->tx_to_front, s, ip->netfront, c->evtchn_latency);

@@ -34,7 +34,8 @@ int build_init(struct build *b, const char *stages, struct err *e)
 		char *end;
 		long v = strtol(p, &end, 10);
 
-		if (end == p || v < 0 || v > 1000000 || (*end && *end != ',')) {
+		if (end == p || v < 0 || v > 1000000 || (*end && *end != ',') ||
+		    (*end == ',' && !end[1])) {
 			free(b->jobs);
 			b->jobs = NULL;
 			return err_set(e, "stages=\"%s\": expected a comma list of job counts",

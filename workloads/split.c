@@ -127,15 +127,15 @@ static void worker_step(struct sim *s, struct task *t)
 }
 
 struct worker *worker_create(struct guest *g, const char *name, enum task_class cls,
-			     int cpu, worker_poll_fn poll, worker_done_fn done,
-			     void *ctx)
+			     int cpu, bool bound, worker_poll_fn poll,
+			     worker_done_fn done, void *ctx)
 {
 	struct worker *w = xcalloc(1, sizeof(*w));
 
 	w->poll = poll;
 	w->done = done;
 	w->ctx = ctx;
-	w->task = task_create(g, name, cls, cpu, cls == TASK_IRQ, worker_step, w, 0);
+	w->task = task_create(g, name, cls, cpu, bound || cls == TASK_IRQ, worker_step, w, 0);
 	return w;
 }
 

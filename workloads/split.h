@@ -82,10 +82,10 @@ struct worker {
 	uint64_t kicks;
 };
 
-/* A worker whose task lives in guest g (IRQ workers are bound to 'cpu'). */
+/* A worker whose task lives in guest g, on 'cpu' (IRQ workers always bound). */
 struct worker *worker_create(struct guest *g, const char *name, enum task_class cls,
-			     int cpu, worker_poll_fn poll, worker_done_fn done,
-			     void *ctx);
+			     int cpu, bool bound, worker_poll_fn poll,
+			     worker_done_fn done, void *ctx);
 /* There may be work: wake the worker if it sleeps. */
 void worker_kick(struct sim *s, struct worker *w);
 void worker_free(struct worker *w);

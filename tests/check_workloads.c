@@ -1,0 +1,550 @@
+/*
+ * The workload models piece by piece: ring indexes and Xen's notification
+ * suppression, the TCP window, make's stage barriers, event channels on a
+ * running machine, and the make-xen, iperf and dom0-load models against
+ * timings worked out by hand on a host where every vCPU has its own pCPU
+ * (the null scheduler), plus the experiment axes' scenario rewriting.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/build.h"
+#include "sim/run.h"
+#include "sim/scenario.h"
+#include "workloads/axes.h"
+#include "workloads/iperf.h"
+#include "workloads/makexen.h"
+#include "workloads/split.h"
+
+/* --- rings --- */
+
+/* A fresh ring asks for the first request (req_event = 1), then no more. */
+START_TEST(ring_first_push_notifies_then_busy_consumer_is_left_alone)
+{
+	struct ring r;
+
+	ring_init(&r, 8);
+	ck_assert_uint_eq(ring_free_requests(&r), 8);
+	ring_queue_requests(&r, 1);
+	ck_assert(ring_push_requests(&r));
+	/* The back end is busy (it has not re-armed req_event): no notification. */
+	ring_queue_requests(&r, 2);
+	ck_assert(!ring_push_requests(&r));
+	ck_assert_uint_eq(ring_unconsumed_requests(&r), 3);
+	ck_assert_uint_eq(ring_free_requests(&r), 5);
+}
+END_TEST
+
+/* A consumer that goes to sleep sets event = cons + 1: the next batch notifies once. */
+START_TEST(ring_sleeping_consumer_gets_one_notification_per_batch)
+{
+	struct ring r;
+
+	ring_init(&r, 8);
+	ring_queue_requests(&r, 2);
+	ck_assert(ring_push_requests(&r));
+	ring_consume_requests(&r, 2);
+	ck_assert(!ring_final_check_requests(&r));
+	ck_assert_uint_eq(r.req_event, 3);
+	ring_queue_requests(&r, 2);          /* indexes 2, 3: crosses event 3 */
+	ck_assert(ring_push_requests(&r));
+	ring_queue_requests(&r, 1);
+	ck_assert(!ring_push_requests(&r));
+	/* Work published before the final check: the consumer sees it and stays awake. */
+	ring_consume_requests(&r, 1);
+	ck_assert(ring_final_check_requests(&r));
+	ck_assert_uint_eq(r.req_event, 3);   /* not re-armed: it did not sleep */
+	ck_assert_uint_eq(r.notifies_req, 2);
+}
+END_TEST
+
+/* Responses free request slots; the response side suppresses the same way. */
+START_TEST(ring_responses_free_slots_and_notify_front)
+{
+	struct ring r;
+
+	ring_init(&r, 4);
+	ring_queue_requests(&r, 4);
+	ring_push_requests(&r);
+	ck_assert_uint_eq(ring_free_requests(&r), 0);
+	ring_consume_requests(&r, 4);
+	ring_queue_responses(&r, 2);
+	ck_assert(ring_push_responses(&r));      /* rsp_event starts at 1 */
+	ring_queue_responses(&r, 1);
+	ck_assert(!ring_push_responses(&r));
+	ck_assert_uint_eq(ring_unconsumed_responses(&r), 3);
+	ring_consume_responses(&r, 3);
+	ck_assert_uint_eq(ring_free_requests(&r), 3);
+	ck_assert(!ring_final_check_responses(&r));
+	ck_assert_uint_eq(r.rsp_event, 4);
+	ring_queue_responses(&r, 1);
+	ck_assert(ring_push_responses(&r));
+}
+END_TEST
+
+/* The back end never sees more requests than slots not holding responses. */
+START_TEST(ring_unconsumed_requests_bounded_by_ring)
+{
+	struct ring r;
+
+	ring_init(&r, 4);
+	/* A misbehaving front end publishing 6 requests into 4 slots. */
+	r.req_prod = r.req_prod_pvt = 6;
+	ck_assert_uint_eq(ring_unconsumed_requests(&r), 4);
+	ring_consume_requests(&r, 4);
+	ck_assert_uint_eq(ring_unconsumed_requests(&r), 0);
+	ring_queue_responses(&r, 1);
+	ck_assert_uint_eq(ring_unconsumed_requests(&r), 1);
+}
+END_TEST
+
+/* Free-running 32-bit indexes wrap; the arithmetic must not care. */
+START_TEST(ring_index_wraparound)
+{
+	struct ring r;
+	ring_idx_t base = 0xfffffffeu;
+
+	ring_init(&r, 8);
+	r.req_prod = r.req_prod_pvt = r.req_cons = base;
+	r.rsp_prod = r.rsp_prod_pvt = r.rsp_cons = base;
+	r.req_event = base + 1;                 /* 0xffffffff */
+	ring_queue_requests(&r, 3);             /* prod wraps to 1 */
+	ck_assert_uint_eq(r.req_prod_pvt, 1);
+	ck_assert_uint_eq(ring_free_requests(&r), 5);
+	ck_assert(ring_push_requests(&r));
+	ck_assert_uint_eq(ring_unconsumed_requests(&r), 3);
+	ring_consume_requests(&r, 3);
+	ck_assert(!ring_final_check_requests(&r));
+	ck_assert_uint_eq(r.req_event, 2);
+	ring_queue_requests(&r, 1);             /* index 1 -> 2: crosses 2 */
+	ck_assert(ring_push_requests(&r));
+}
+END_TEST
+
+/* --- TCP window --- */
+
+START_TEST(flow_window_throttles_and_acks_open_it)
+{
+	struct tcp_flow f = { .window = 4096 };
+
+	ck_assert(flow_can_send(&f, 4096));
+	ck_assert(!flow_can_send(&f, 4097));
+	flow_sent(&f, 3000);
+	ck_assert(flow_can_send(&f, 1096));
+	ck_assert(!flow_can_send(&f, 1097));
+	flow_ack(&f, 2000);
+	ck_assert_uint_eq(flow_in_flight(&f), 1000);
+	ck_assert(flow_can_send(&f, 3096));
+	flow_ack(&f, 1500);                     /* stale: ignored */
+	ck_assert_uint_eq(f.acked, 2000);
+	flow_ack(&f, 5000);                     /* beyond what was sent: ignored */
+	ck_assert_uint_eq(f.acked, 2000);
+	flow_ack(&f, 3000);
+	ck_assert_uint_eq(flow_in_flight(&f), 0);
+}
+END_TEST
+
+/* --- make's stage barriers --- */
+
+START_TEST(build_barriers_and_serial_steps)
+{
+	struct build b;
+	struct err e;
+
+	ck_assert_int_eq(build_init(&b, "3,0,2", &e), 0);
+	ck_assert_int_eq(build_total_jobs(&b), 5);
+	ck_assert_int_eq(build_next(&b), BUILD_JOB);
+	ck_assert_int_eq(build_next(&b), BUILD_JOB);
+	ck_assert_int_eq(build_next(&b), BUILD_JOB);
+	ck_assert_int_eq(build_next(&b), BUILD_WAIT);    /* all started, none done */
+	build_job_done(&b);
+	build_job_done(&b);
+	ck_assert_int_eq(build_next(&b), BUILD_WAIT);    /* one still compiling */
+	build_job_done(&b);
+	ck_assert_int_eq(build_next(&b), BUILD_SERIAL);
+	ck_assert_int_eq(build_next(&b), BUILD_WAIT);    /* only one serial step */
+	ck_assert(!build_serial_done(&b));
+	ck_assert_int_eq(build_next(&b), BUILD_SERIAL);  /* empty stage: serial at once */
+	ck_assert(!build_serial_done(&b));
+	ck_assert_int_eq(build_next(&b), BUILD_JOB);
+	ck_assert_int_eq(build_next(&b), BUILD_JOB);
+	ck_assert_int_eq(build_next(&b), BUILD_WAIT);
+	build_job_done(&b);
+	build_job_done(&b);
+	ck_assert_int_eq(build_next(&b), BUILD_SERIAL);
+	ck_assert(build_serial_done(&b));
+	ck_assert_int_eq(build_next(&b), BUILD_DONE);
+	build_free(&b);
+}
+END_TEST
+
+START_TEST(build_rejects_bad_stage_lists)
+{
+	static const char *bad[] = { "", "a", "1,,2", "-1", "3,", "2;3" };
+	struct build b;
+	struct err e;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(build_init(&b, bad[i], &e) == -1, "accepted '%s'", bad[i]);
+		ck_assert_ptr_nonnull(strstr(e.msg, "stage"));
+	}
+}
+END_TEST
+
+/* --- on a running machine --- */
+
+static void load(struct scenario *sc, const char *xml)
+{
+	struct err e = { "" };
+
+	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
+		ck_abort_msg("scenario: %s", e.msg);
+}
+
+/* Runs xml under sched; returns the run's metric (which must be valid). */
+static double metric_of(const char *xml, const char *sched)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct run_options o = { true, NULL, false };
+	struct run_result r;
+	struct err e = { "" };
+	double v;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
+	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
+		ck_abort_msg("run: %s", e.msg);
+	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
+	ck_assert_msg(r.metric.valid, "no metric");
+	v = r.metric.value;
+	run_result_free(&r);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+	return v;
+}
+
+struct probe {
+	struct evtchn *ev;
+	stime_t seen[8];
+	int nseen;
+};
+
+static stime_t probe_poll(struct sim *s, struct worker *w)
+{
+	struct probe *p = w->ctx;
+
+	if (!evtchn_test_and_clear(p->ev))
+		return 0;
+	p->seen[p->nseen++] = sim_now(s);
+	return USEC(1);
+}
+
+static void probe_done(struct sim *s, struct worker *w)
+{
+	(void)s;
+	(void)w;
+}
+
+static struct timer send_timer;
+
+static void send_three(struct timer *t, void *arg)
+{
+	(void)t;
+	evtchn_send(arg);
+	evtchn_send(arg);
+	evtchn_send(arg);
+}
+
+/* Sends while a delivery is pending coalesce; delivery comes after the latency. */
+START_TEST(evtchn_coalesces_and_delivers_after_latency)
+{
+	static const char xml[] =
+		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"2\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct evtchn ev;
+	struct probe p = { &ev, { 0 }, 0 };
+	struct worker *w;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_ptr_eq(split_dom0(s), s->domains[0]);
+	w = worker_create(guest_of(s->domains[1]), "probe", TASK_IRQ, 0, true,
+			  probe_poll, probe_done, &p);
+	evtchn_init(&ev, s, w, USEC(5));
+	timer_init(&send_timer, send_three, &ev);
+	timer_set(&s->q, &send_timer, MSEC(1));
+	sim_run_until(s, MSEC(2));
+	ck_assert_int_eq(p.nseen, 1);
+	ck_assert_uint_eq(ev.sent, 3);
+	ck_assert_uint_eq(ev.delivered, 1);
+	/* The idle vCPU is woken (null: its own pCPU, no IPI or switch cost). */
+	ck_assert_int_eq(p.seen[0], MSEC(1) + USEC(5));
+	timer_set(&s->q, &send_timer, MSEC(3));
+	sim_run_until(s, MSEC(4));
+	ck_assert_int_eq(p.nseen, 2);
+	ck_assert_int_eq(p.seen[1], MSEC(3) + USEC(5));
+	evtchn_close(&ev);
+	sim_destroy(s);
+	worker_free(w);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/* A host where every vCPU has a pCPU and switches are free: timings are exact. */
+#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\"/>"
+
+static char *makexen_xml(int vcpus, const char *attrs)
+{
+	static char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">" HOST
+		 "<domain name=\"dom0\" vcpus=\"2\"/>"
+		 "<domain name=\"g\" vcpus=\"%d\"><workload type=\"make-xen\" noise=\"0\""
+		 " serial=\"const:30ms\" link=\"const:50ms\" compile=\"const:100ms\" %s/>"
+		 "</domain></scenario>", vcpus, attrs);
+	return buf;
+}
+
+/*
+ * Two stages of 4 jobs on 4 vCPUs, no I/O: 100 ms of compiles, the 30 ms
+ * serial step, 100 ms, the 50 ms link: 280 ms.  Without the barrier the
+ * second stage would overlap the serial step (250 ms).
+ */
+START_TEST(makexen_stage_barrier_timing)
+{
+	double t = metric_of(makexen_xml(4, "stages=\"4,4\" reads=\"0\" writes=\"0\""), "null");
+
+	ck_assert_msg(t > 0.2799 && t < 0.2802, "build_time %.6f s, expected 0.280", t);
+}
+END_TEST
+
+/* -j2 on 4 vCPUs: two rounds per stage: 200 + 30 + 200 + 50 ms. */
+START_TEST(makexen_jobs_limit_parallelism)
+{
+	double t = metric_of(makexen_xml(4, "stages=\"4,4\" reads=\"0\" writes=\"0\" jobs=\"2\""),
+			     "null");
+
+	ck_assert_msg(t > 0.4799 && t < 0.4802, "build_time %.6f s, expected 0.480", t);
+}
+END_TEST
+
+/*
+ * One 10 ms read before each compile: each of the two stages waits one
+ * read (all four jobs read in parallel), 280 + 2 x 10 ms plus the driver
+ * path (event channels, blkback, IRQs: tens of microseconds).
+ */
+START_TEST(makexen_reads_go_through_blkback)
+{
+	double t = metric_of(makexen_xml(4, "stages=\"4,4\" reads=\"1\" writes=\"1\""
+					    " disk=\"const:10ms\" disk_mbps=\"0\""), "null");
+
+	ck_assert_msg(t > 0.300 && t < 0.3015, "build_time %.6f s, expected 0.300..0.3015", t);
+}
+END_TEST
+
+static char *iperf_xml(const char *attrs)
+{
+	static char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">" HOST
+		 "<domain name=\"dom0\" vcpus=\"3\"/>"
+		 "<domain name=\"g\" vcpus=\"1\"><workload type=\"iperf\" noise=\"0\""
+		 " warmup=\"10ms\" time=\"200ms\" tx_cost=\"100us\" gc_cost=\"0\""
+		 " netback_cost=\"100us\" server_cost=\"100us\" ack_cost=\"10us\""
+		 " ack_rx_cost=\"10us\" evtchn_latency=\"2us\" %s/></domain></scenario>", attrs);
+	return buf;
+}
+
+/*
+ * A window of one write (2 segments) is stop-and-wait: per 128 KiB,
+ * 200 us sending, 2 us event, 200 us netback, 200 us server, 10 us ACK,
+ * 2 us event, 10 us netfront = 624 us: 1048576 bits / 624 us.
+ */
+START_TEST(iperf_window_of_one_write_is_stop_and_wait)
+{
+	double t = metric_of(iperf_xml("window=\"131072\""), "null");
+	double expect = 131072.0 * 8 / 624e3;
+
+	ck_assert_msg(t > expect * 0.99 && t < expect * 1.001,
+		      "throughput %.4f Gbit/s, expected %.4f", t, expect);
+}
+END_TEST
+
+/*
+ * With a window of 8 writes the three 200 us stages overlap: the slowest
+ * stage bounds the rate (one write per 200 us plus the small costs that
+ * share its vCPU), well above stop-and-wait.
+ */
+START_TEST(iperf_larger_window_pipelines)
+{
+	double t = metric_of(iperf_xml("window=\"1048576\""), "null");
+	double bound = 131072.0 * 8 / 200e3;
+
+	ck_assert_msg(t < bound && t > 0.85 * bound, "throughput %.4f, bound %.4f", t, bound);
+}
+END_TEST
+
+/*
+ * A TX ring of 34 slots holds one write (2 segments x 17 slots): the
+ * sender waits for netback's responses instead of ACKs.  Per write: 200 us
+ * sending, 2 us event, 200 us netback, 2 us event back (the ACKs arrive
+ * while the sender waits, so they cost it nothing): 404 us.
+ */
+START_TEST(iperf_full_ring_throttles_like_a_window)
+{
+	double t = metric_of(iperf_xml("window=\"1048576\" ring_slots=\"34\""), "null");
+	double expect = 131072.0 * 8 / 404e3;
+
+	ck_assert_msg(t > expect * 0.99 && t < expect * 1.001,
+		      "throughput %.4f Gbit/s, expected %.4f", t, expect);
+}
+END_TEST
+
+/* --- the experiment axes --- */
+
+static const char axes_xml[] =
+	"<scenario duration=\"10s\">"
+	"<host sockets=\"2\" cores-per-socket=\"4\" threads-per-core=\"2\" nodes=\"2\"/>"
+	"<domain name=\"dom0\" vcpus=\"16\"><workload type=\"cpu-hog\"/></domain>"
+	"<domain name=\"guest\" vcpus=\"8\"><workload type=\"iperf\" window=\"65536\"/>"
+	"<workload type=\"cpu-hog\"/></domain>"
+	"<domain name=\"other\" vcpus=\"2\"><workload type=\"cpu-hog\"/></domain>"
+	"</scenario>";
+
+START_TEST(axes_rewrite_the_scenario)
+{
+	struct scenario sc;
+	struct err e;
+
+	load(&sc, axes_xml);
+	ck_assert_int_eq(workload_axes_apply(&sc, "iperf", "on", &e), 0);
+	/* The file's iperf (with its window) stays, alone in its guest. */
+	ck_assert_int_eq(sc.doms[1].nworkloads, 1);
+	ck_assert_str_eq(sc.doms[1].workloads[0].type, "iperf");
+	ck_assert_str_eq(kvlist_get(&sc.doms[1].workloads[0].params, "window"), "65536");
+	ck_assert_int_eq(sc.doms[0].nworkloads, 1);
+	ck_assert_str_eq(sc.doms[0].workloads[0].type, "dom0-load");
+	ck_assert_int_eq(sc.doms[2].nworkloads, 1);          /* untouched */
+	ck_assert_int_eq(sc.duration, SEC(11));              /* warmup + time */
+	ck_assert_int_eq(workload_axes_apply(&sc, "make-xen", "off", &e), 0);
+	ck_assert_int_eq(sc.doms[1].nworkloads, 1);
+	ck_assert_str_eq(sc.doms[1].workloads[0].type, "make-xen");
+	ck_assert_int_eq(sc.doms[0].nworkloads, 0);
+	ck_assert_int_ge(sc.duration, SEC(600));
+	ck_assert_int_eq(workload_axes_apply(&sc, "sort", "off", &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--workload=sort"));
+	ck_assert_int_eq(workload_axes_apply(&sc, "iperf", "maybe", &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "--dom0-load=maybe"));
+	scenario_free(&sc);
+}
+END_TEST
+
+/* A scenario with dom0 only gets the benchmark guest (8 vCPUs). */
+START_TEST(axes_add_the_guest)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"2\" cores-per-socket=\"4\" threads-per-core=\"2\"/>"
+		"<domain name=\"dom0\" vcpus=\"16\"/></scenario>";
+	struct scenario sc;
+	struct err e;
+
+	load(&sc, xml);
+	ck_assert_int_eq(workload_axes_apply(&sc, "make-xen", NULL, &e), 0);
+	ck_assert_int_eq(sc.ndoms, 2);
+	ck_assert_str_eq(sc.doms[1].name, AXES_GUEST_NAME);
+	ck_assert_int_eq(sc.doms[1].vcpus, AXES_GUEST_VCPUS);
+	ck_assert_int_eq(sc.doms[1].weight, 256);
+	ck_assert_str_eq(sc.doms[1].workloads[0].type, "make-xen");
+	scenario_free(&sc);
+}
+END_TEST
+
+/* Bad parameters name the file and line; a benchmark needs dom0 apart from it. */
+START_TEST(workload_errors_name_the_line)
+{
+	static const char xml[] =
+		"<scenario>\n<host sockets=\"1\" cores-per-socket=\"2\"/>\n"
+		"<domain name=\"dom0\" vcpus=\"1\"/>\n<domain name=\"g\" vcpus=\"2\">\n"
+		"<workload type=\"iperf\" write_size=\"100000\"/>\n</domain>\n</scenario>\n";
+	static const char xml2[] =
+		"<scenario>\n<host sockets=\"1\" cores-per-socket=\"2\"/>\n"
+		"<domain name=\"dom0\" vcpus=\"1\">\n<workload type=\"make-xen\"/>\n</domain>\n"
+		"</scenario>\n";
+	static const char xml3[] =
+		"<scenario>\n<host sockets=\"1\" cores-per-socket=\"2\"/>\n"
+		"<domain name=\"dom0\" vcpus=\"1\"/>\n<domain name=\"g\" vcpus=\"2\">\n"
+		"<workload type=\"make-xen\" stages=\"1,x\"/>\n</domain>\n</scenario>\n";
+	const char *cases[][2] = {
+		{ xml, "test.xml:5: iperf: write_size=100000 is not a multiple" },
+		{ xml2, "test.xml:4: make-xen runs in a guest" },
+		{ xml3, "test.xml:5: make-xen: stages=\"1,x\"" },
+	};
+	struct sched_spec spec;
+	struct err e;
+
+	ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
+	for (int i = 0; i < 3; i++) {
+		struct scenario sc;
+		struct sim *s;
+
+		load(&sc, cases[i][0]);
+		s = sim_build(&sc, &spec, &e);
+		ck_assert_ptr_null(s);
+		ck_assert_msg(strstr(e.msg, cases[i][1]), "'%s' lacks '%s'", e.msg, cases[i][1]);
+		scenario_free(&sc);
+	}
+	sched_spec_free(&spec);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("workloads");
+	TCase *unit = tcase_create("pieces"), *sim = tcase_create("machine");
+
+	tcase_add_test(unit, ring_first_push_notifies_then_busy_consumer_is_left_alone);
+	tcase_add_test(unit, ring_sleeping_consumer_gets_one_notification_per_batch);
+	tcase_add_test(unit, ring_responses_free_slots_and_notify_front);
+	tcase_add_test(unit, ring_unconsumed_requests_bounded_by_ring);
+	tcase_add_test(unit, ring_index_wraparound);
+	tcase_add_test(unit, flow_window_throttles_and_acks_open_it);
+	tcase_add_test(unit, build_barriers_and_serial_steps);
+	tcase_add_test(unit, build_rejects_bad_stage_lists);
+	tcase_add_test(unit, axes_rewrite_the_scenario);
+	tcase_add_test(unit, axes_add_the_guest);
+	suite_add_tcase(s, unit);
+	tcase_set_timeout(sim, 60);
+	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);
+	tcase_add_test(sim, makexen_stage_barrier_timing);
+	tcase_add_test(sim, makexen_jobs_limit_parallelism);
+	tcase_add_test(sim, makexen_reads_go_through_blkback);
+	tcase_add_test(sim, iperf_window_of_one_write_is_stop_and_wait);
+	tcase_add_test(sim, iperf_larger_window_pipelines);
+	tcase_add_test(sim, iperf_full_ring_throttles_like_a_window);
+	tcase_add_test(sim, workload_errors_name_the_line);
+	suite_add_tcase(s, sim);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
