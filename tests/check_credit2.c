@@ -1046,6 +1046,26 @@ START_TEST(max_weight_tracking)
 }
 END_TEST
 
+START_TEST(dump_and_credit_readout)
+{
+	struct host h = mk(host4, six_vcpus, "credit2");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	long long credit = 0;
+
+	queue(&h, V(&h, 0, 1), 0, 1234);
+	h.ops->ops->dump(h.ops, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "Runqueue 0: cpus=0-3 max_weight=256"));
+	ck_assert_ptr_nonnull(strstr(buf, "q [1.1] flags=0 cpu=0 credit=1234 [w=256]"));
+	free(buf);
+	ck_assert(h.ops->ops->unit_credit(h.ops, V(&h, 0, 1), &credit));
+	ck_assert_int_eq(credit, 1234);
+	sim_destroy(h.s);
+}
+END_TEST
+
 START_TEST(bad_parameters)
 {
 	struct sched_spec spec;
@@ -1105,6 +1125,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, runqueue_arrangements);
 	tcase_add_test(tc, sibling_masks_follow_runqueues);
 	tcase_add_test(tc, max_weight_tracking);
+	tcase_add_test(tc, dump_and_credit_readout);
 	tcase_add_test(tc, bad_parameters);
 	suite_add_tcase(s, tc);
 	return s;
