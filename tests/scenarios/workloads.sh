@@ -1,0 +1,93 @@
+#!/bin/sh
+# The workload models through the CLI (issue 5):
+#  1. iperf throughput grows when dom0 (netback, the server) gets more CPU;
+#  2. make-xen with 1 vCPU takes about N times as long as with N vCPUs when
+#     I/O and the serial steps are negligible;
+#  3. dom0 load makes both benchmarks slower under Credit1 and Credit2;
+#  4. the calibration (Credit1, no dom0 load) holds within 10 %;
+#  5. bad workload input is one line naming its place, exit 2.
+set -u
+srcdir=${srcdir:-.}
+. "$srcdir/tests/scenarios/lib.sh"
+
+host='<host sockets="2" cores-per-socket="4" threads-per-core="2" nodes="2"/>'
+
+# metric FILE SCHED: the run's figure of merit (text report, line 2).
+metric() {
+	run_ok --sched="$2" --scenario="$1" --check | sed -n 2p | awk '{print $2}'
+}
+
+# lt A B: A < B as numbers.
+lt() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'
+}
+
+# 1. A cap on dom0 limits netback and the server: more cap, more throughput.
+for s in credit1 credit2; do
+	prev=0
+	for cap in 25 50 100 0; do
+		cat > "$tmp/cap.xml" <<END
+<scenario duration="3s" seed="3">$host
+  <domain name="dom0" vcpus="16" cap="$cap"/>
+  <domain name="guest" vcpus="8"><workload type="iperf" warmup="300ms" time="1s"/></domain>
+</scenario>
+END
+		t=$(metric "$tmp/cap.xml" $s)
+		echo "$s: dom0 cap=$cap: iperf $t Gbit/s"
+		lt "$prev" "$t" || fail "$s: iperf with dom0 cap=$cap ($t) not above the smaller cap ($prev)"
+		prev=$t
+	done
+done
+
+# 2. No I/O, negligible serial steps: 1 vCPU is about 4 times slower than 4.
+for s in credit1 credit2; do
+	for n in 1 4; do
+		cat > "$tmp/mx$n.xml" <<END
+<scenario duration="600s" seed="2">$host
+  <domain name="dom0" vcpus="16"/>
+  <domain name="guest" vcpus="$n"><workload type="make-xen" reads="0" writes="0"
+    serial="const:1ms" link="const:1ms" stages="100,100"/></domain>
+</scenario>
+END
+	done
+	t1=$(metric "$tmp/mx1.xml" $s)
+	t4=$(metric "$tmp/mx4.xml" $s)
+	echo "$s: make-xen 1 vCPU $t1 s, 4 vCPUs $t4 s"
+	awk -v a="$t1" -v b="$t4" 'BEGIN { r = a / b; exit !(r > 3.6 && r < 4.05) }' ||
+		fail "$s: 1-vCPU / 4-vCPU build time ratio $t1 / $t4 not about 4"
+done
+
+# 3 and 4. dom0 load slows both benchmarks under both schedulers (means of 3).
+run_ok --sched=credit1,credit2 --workload=make-xen,iperf --dom0-load=off,on \
+	--iterations=3 --format=json > "$tmp/load.json"
+json_check "$tmp/load.json" '
+from statistics import mean
+m = {}
+for r in doc["runs"]:
+    m.setdefault((r["scheduler"], r["workload"], r["dom0_load"]), []).append(r["metric"]["value"])
+for s in ("credit1", "credit2"):
+    off, on = mean(m[s, "make-xen", "off"]), mean(m[s, "make-xen", "on"])
+    print(f"{s}: make-xen {off:.3f} s -> {on:.3f} s with dom0 load")
+    assert on > off * 1.05, (s, "make-xen", off, on)
+    off, on = mean(m[s, "iperf", "off"]), mean(m[s, "iperf", "on"])
+    print(f"{s}: iperf {off:.3f} -> {on:.3f} Gbit/s with dom0 load")
+    assert on < off * 0.95, (s, "iperf", off, on)
+mx, ip = mean(m["credit1", "make-xen", "off"]), mean(m["credit1", "iperf", "off"])
+print(f"calibration: make-xen {mx:.3f} s (28.353), iperf {ip:.3f} Gbit/s (11.793)")
+assert abs(mx / 28.353 - 1) < 0.10, ("make-xen calibration", mx)
+assert abs(ip / 11.793 - 1) < 0.10, ("iperf calibration", ip)
+'
+
+# 5. Bad workload input: one line naming file:line, exit 2.
+cat > "$tmp/bad.xml" <<END
+<scenario>$host
+  <domain name="dom0" vcpus="16"/>
+  <domain name="guest" vcpus="8">
+    <workload type="make-xen" compile="weibull:3ms"/>
+  </domain>
+</scenario>
+END
+expect_error "bad.xml:4" --scenario="$tmp/bad.xml"
+expect_error "--dom0-load=sometimes" --workload=iperf --dom0-load=sometimes
+
+finish
