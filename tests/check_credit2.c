@@ -876,6 +876,21 @@ START_TEST(balance_load_swap_push_threshold)
 	ck_assert_int_eq(r1->b_avgload, P18);
 	sim_destroy(h.s);
 
+	/* Nothing here (our vCPUs pinned here), 1.0 + 1.0 there: pull the first. */
+	h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", "credit2");
+	r0 = c2rqd(h.ops, 0);
+	r1 = c2rqd(h.ops, 2);
+	set_loads(&h, 0, 0, P18, P18);
+	set_mask(&h, V(&h, 0, 0)->hard, "0-1");
+	set_mask(&h, V(&h, 0, 1)->hard, "0-1");
+	I->balance_load(h.ops, 0, now(&h));
+	ck_assert_ptr_eq(SVC(&h, 0, 2)->rqd, r0);
+	ck_assert_ptr_eq(SVC(&h, 0, 3)->rqd, r1);
+	ck_assert_int_le(V(&h, 0, 2)->processor, 1);
+	ck_assert_int_eq(r0->b_avgload, P18);
+	ck_assert_int_eq(r1->b_avgload, P18);
+	sim_destroy(h.s);
+
 	/* Gap 0.75 under 100 %: below the one-vCPU threshold, nothing moves. */
 	h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", "credit2");
 	r0 = c2rqd(h.ops, 0);
@@ -951,6 +966,37 @@ START_TEST(cap_budget_grab_park_replenish)
 	I->replenish_domain_budget(&sdom->repl_timer, sdom);
 	ck_assert_int_eq(sdom->budget, USEC(2500));
 	ck_assert_int_eq(sdom->next_repl, now(&h) + MSEC(5));
+	sim_destroy(h.s);
+}
+END_TEST
+
+START_TEST(cap_returned_budget_unparks)
+{
+	struct host h = mk(host4, "<domain name=\"c\" vcpus=\"2\" cap=\"50\"/>", "credit2");
+	struct vcpu *v0 = V(&h, 0, 0), *v1 = V(&h, 0, 1);
+	struct csched2_unit *s0 = v0->sched_priv, *s1 = v1->sched_priv;
+	struct csched2_dom *sdom = s0->sdom;
+
+	/* 5 ms a period, quota 2.5 ms each; v1 takes one, v0 the other, v0
+	 * overruns and is parked while v1 runs. */
+	v0->pause_flags = v1->pause_flags = 0;
+	ck_assert(I->unit_grab_budget(h.ops, s1));
+	ck_assert(I->unit_grab_budget(h.ops, s0));
+	ck_assert_int_eq(sdom->budget, 0);
+	s0->budget = -USEC(10);
+	ck_assert(!I->unit_grab_budget(h.ops, s0));
+	ck_assert(v0->pause_flags & VPF_PARKED);
+	/* v1 stops with 1 ms left: it goes back to the pool, v0 is unparked. */
+	run_on(&h, v1, 1, 5000000, MSEC(2));
+	s1->budget = MSEC(1);
+	v1->is_running = false;
+	h.s->pcpus[1].curr = h.s->pcpus[1].idle;
+	s1->flags &= ~CSFLAG_scheduled;
+	h.ops->ops->context_saved(h.ops, v1);
+	ck_assert_int_eq(sdom->budget, MSEC(1) - USEC(10));
+	ck_assert_int_eq(s1->budget, 0);
+	ck_assert(!(v0->pause_flags & VPF_PARKED));
+	ck_assert(I->unit_on_runq(s0));
 	sim_destroy(h.s);
 }
 END_TEST
@@ -1121,6 +1167,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, balance_load_swap_push_threshold);
 	tcase_add_test(tc, balance_load_running_unit_gets_request);
 	tcase_add_test(tc, cap_budget_grab_park_replenish);
+	tcase_add_test(tc, cap_returned_budget_unparks);
 	tcase_add_test(tc, cap_quota_per_vcpu);
 	tcase_add_test(tc, runqueue_arrangements);
 	tcase_add_test(tc, sibling_masks_follow_runqueues);
