@@ -28,6 +28,7 @@
 
 #include "schedulers/sched.h"
 #include "sim/sim.h"
+#include "sim/trace.h"
 
 static void runstate_change(struct sim *s, struct vcpu *v, enum runstate new)
 {
@@ -40,7 +41,8 @@ static void runstate_change(struct sim *s, struct vcpu *v, enum runstate new)
 		uint32_t data = (uint32_t)v->vcpu_id | (uint32_t)v->dom->domid << 16;
 
 		sim_trace(s, v->processor,
-			  0x00021001u | (uint32_t)v->runstate << 8 | (uint32_t)new << 4, 1, &data);
+			  TRC_SCHED_RUNSTATE_CHANGE | (uint32_t)v->runstate << 8 | (uint32_t)new << 4,
+			  1, &data);
 		if (new == RUNSTATE_RUNNABLE && v->runstate == RUNSTATE_BLOCKED)
 			v->st.woken_at = now;
 		else if (new == RUNSTATE_BLOCKED)
@@ -93,11 +95,36 @@ static void context_saved(struct sim *s, struct vcpu *prev)
 	migrate_finish(s, prev);
 }
 
+/* Xen's sched_switch_units: what ran, for how long, what runs next and its slice. */
+static void trace_switch(struct sim *s, struct pcpu *pc, struct vcpu *prev,
+			 struct vcpu *next, stime_t slice)
+{
+	stime_t now = sim_now(s);
+	uint32_t d[4];
+
+	d[0] = (uint32_t)prev->dom->domid;
+	d[1] = (uint32_t)prev->vcpu_id;
+	d[2] = (uint32_t)(now - prev->state_entry_time);
+	trace_words(s, pc->id, TRC_SCHED_SWITCH_INFPREV, 3, d);
+	d[0] = (uint32_t)next->dom->domid;
+	d[1] = (uint32_t)next->vcpu_id;
+	d[2] = next->runstate == RUNSTATE_RUNNABLE ? (uint32_t)(now - next->state_entry_time) : 0;
+	d[3] = (uint32_t)slice;
+	trace_words(s, pc->id, TRC_SCHED_SWITCH_INFNEXT, 4, d);
+	d[0] = (uint32_t)prev->dom->domid;
+	d[1] = (uint32_t)prev->vcpu_id;
+	d[2] = (uint32_t)next->dom->domid;
+	d[3] = (uint32_t)next->vcpu_id;
+	trace_words(s, pc->id, TRC_SCHED_SWITCH, 4, d);
+}
+
 static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
-		      struct vcpu *next)
+		      struct vcpu *next, stime_t slice)
 {
 	stime_t now = sim_now(s);
 
+	if (s->tracer)
+		trace_switch(s, pc, prev, next, slice);
 	if (!is_idle_vcpu(prev) && s->hooks.vcpu_stop)
 		s->hooks.vcpu_stop(s, prev);
 	runstate_change(s, prev, (prev->pause_flags & VPF_BLOCKED) ? RUNSTATE_BLOCKED :
@@ -135,12 +162,17 @@ static void schedule(struct sim *s, struct pcpu *pc)
 	if (d.time_slice >= 0)
 		timer_set(&s->q, &pc->s_timer, now + d.time_slice);
 	if (d.next == prev) {
-		uint32_t data = (uint32_t)prev->vcpu_id | (uint32_t)prev->dom->domid << 16;
+		if (s->tracer) {
+			uint32_t c[4] = { (uint32_t)prev->dom->domid, (uint32_t)prev->vcpu_id,
+					  (uint32_t)(now - prev->runstate_entry),
+					  (uint32_t)d.time_slice };
 
-		sim_trace(s, pc->id, 0x00021002u, 1, &data);
+			trace_words(s, pc->id, TRC_SCHED_SWITCH_INFCONT, 4, c);
+			trace_unit(s, pc->id, TRC_SCHED_CONTINUE_RUNNING, prev);
+		}
 		return;
 	}
-	switch_to(s, pc, prev, d.next);
+	switch_to(s, pc, prev, d.next, d.time_slice);
 }
 
 static void softirq_fn(struct timer *t, void *arg)
@@ -152,6 +184,7 @@ static void softirq_fn(struct timer *t, void *arg)
 
 void vcpu_wake(struct sim *s, struct vcpu *v)
 {
+	trace_vcpu_event(s, TRC_SCHED_WAKE, v);
 	if (vcpu_runnable(v)) {
 		if (v->runstate >= RUNSTATE_BLOCKED)
 			runstate_change(s, v, RUNSTATE_RUNNABLE);
@@ -164,6 +197,7 @@ void vcpu_wake(struct sim *s, struct vcpu *v)
 
 void vcpu_sleep_nosync(struct sim *s, struct vcpu *v)
 {
+	trace_vcpu_event(s, TRC_SCHED_SLEEP, v);
 	if (vcpu_runnable(v))
 		return;
 	if (v->runstate == RUNSTATE_RUNNABLE)
@@ -174,6 +208,7 @@ void vcpu_sleep_nosync(struct sim *s, struct vcpu *v)
 void vcpu_block(struct sim *s, struct vcpu *v)
 {
 	sched_set_pause_flags(v, VPF_BLOCKED);
+	trace_vcpu_event(s, TRC_SCHED_BLOCK, v);
 	cpu_raise_softirq(s, v->processor);
 }
 
@@ -189,6 +224,7 @@ void vcpu_yield(struct sim *s, struct vcpu *v)
 {
 	if (s->sched->ops->yield)
 		s->sched->ops->yield(s->sched, v);
+	trace_vcpu_event(s, TRC_SCHED_YIELD, v);
 	cpu_raise_softirq(s, v->processor);
 }
 
@@ -253,6 +289,8 @@ uint64_t sim_run_until(struct sim *s, stime_t until)
 	struct evq *q = &s->q;
 	uint64_t n = 0;
 
+	if (s->tracer && s->tracer->start)
+		s->tracer->start(s->tracer, s);
 	while (q->len && q->heap[0]->expires <= until && !s->stop_requested) {
 		struct timer *t = evq_pop(q);
 
@@ -284,4 +322,6 @@ void sim_account_all(struct sim *s)
 	for (d = 0; d < s->nr_domains; d++)
 		for (i = 0; i < s->domains[d]->nr_vcpus; i++)
 			account_vcpu(s, s->domains[d]->vcpus[i]);
+	if (s->tracer && s->tracer->stop)
+		s->tracer->stop(s->tracer, s);
 }

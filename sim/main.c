@@ -28,6 +28,7 @@
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
@@ -66,6 +67,7 @@ static void usage(FILE *f)
 	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
 	      "  --check                 run the invariant checker after every event\n"
+	      TRACE_USAGE
 	      "\n"
 	      "Experiments (every combination of the lists, each --iterations times):\n"
 	      "  --workload=LIST         benchmarks, e.g. make-xen,iperf\n"
@@ -402,6 +404,7 @@ int main(int argc, char **argv)
 		{ "list-workloads", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		TRACE_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { DEFAULT_SCHED, NULL, NULL, NULL, "text", NULL,
@@ -413,6 +416,7 @@ int main(int argc, char **argv)
 	char **items, tmp[4096];
 	int c, n, nitems, i, status = 0, nw = 1, nd = 1;
 	bool experiment;
+	struct trace_cli tc = { 0 };
 	FILE *out;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -432,6 +436,10 @@ int main(int argc, char **argv)
 		case 'i': cli.iterations = optarg; break;
 		case 'j': cli.jobs = optarg; break;
 		case 'a': cli.alpha = optarg; break;
+		case TRACE_OPT_FILE: case TRACE_OPT_FORMAT: case TRACE_OPT_WINDOW:
+			if (trace_cli_option(&tc, c, optarg, &e) < 0)
+				return bad("%s", e.msg);
+			break;
 		case 'L': sched_list(stdout); return 0;
 		case 'W': workload_list(stdout); return 0;
 		case 'h': usage(stdout); return 0;
@@ -459,6 +467,8 @@ int main(int argc, char **argv)
 	}
 	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
 		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
+	if (trace_cli_check(&tc, experiment, &e) < 0)
+		return bad("%s", e.msg);
 
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
 			  : scenario_load_default(&sc, &e)) < 0)
@@ -519,9 +529,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		struct run_options o = { cli.check, NULL, false };
+		struct run_options o = { cli.check, trace_cli_open(&tc, i, n, &e), false };
 
-		if (run_scenario(&sc, &specs[i], &o, &runs[i], &e) < 0) {
+		if ((tc.path && !o.tracer) || run_scenario(&sc, &specs[i], &o, &runs[i], &e) < 0 ||
+		    trace_close(o.tracer, &e) < 0) {
 			status = bad("%s", e.msg);
 			n = i;
 			goto out;

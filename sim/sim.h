@@ -100,10 +100,18 @@ struct sim_hooks {
 	void (*vcpu_stop)(struct sim *s, struct vcpu *v);
 };
 
-/* Trace sink (xentrace export etc.); NULL when tracing is off. */
+/*
+ * Trace sink (xentrace export etc.); NULL when tracing is off.  start and
+ * stop are optional: the core calls start before the first event of a run
+ * (sim_run_until) and stop when the run's accounting closes
+ * (sim_account_all), so a writer can describe the machine as it is when
+ * its window opens and close every open interval at the end.
+ */
 struct tracer {
 	void (*record)(struct tracer *t, int cpu, stime_t now, uint32_t event,
 		       int n, const uint32_t *data);
+	void (*start)(struct tracer *t, struct sim *s);
+	void (*stop)(struct tracer *t, struct sim *s);
 };
 
 struct sim {
