@@ -50,6 +50,13 @@ v = dom("light")["vcpus"][0]
 assert v["run_ns"] > 0.3e9, (spec, v["run_ns"])
 assert v["wake_latency_ns"]["p95"] < 2000000, (spec, v["wake_latency_ns"])'
 
+	# Hogs stacked on one pCPU at creation are spread, one per pCPU, by the
+	# tick's migration: each runs >= 99 % and all four pCPUs are used.
+	check "$s" credit1_spread.xml '
+vs = [d["vcpus"][0] for d in run["domains"]]
+assert all(v["run_ns"] >= 0.99 * run["sim_ns"] for v in vs), (spec, [v["run_ns"] for v in vs])
+assert {c for v in vs for c in v["pcpus"]} == {0, 1, 2, 3}, (spec, [v["pcpus"] for v in vs])'
+
 	# Underloaded host: >= 90 % of the run time inside soft affinity.
 	check "$s" credit1_soft.xml '
 vs = dom("softy")["vcpus"]
