@@ -1128,6 +1128,28 @@ START_TEST(test_bad_ratelimit)
 }
 END_TEST
 
+START_TEST(test_dump)
+{
+	struct fx f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fx_build(&f, HOST4, "credit1");
+	make_running(&f, V(&f, 0, 0), 1);
+	make_queued(&f, V(&f, 1, 0), 1, CSCHED_PRI_TS_BOOST);
+	m = open_memstream(&buf, &len);
+	csched_dump(f.s->sched, m);
+	fclose(m);
+	ck_assert_msg(strstr(buf, "ncpus=4") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "idlers: 0,2-3") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "CPU[01] nr_run=2") != NULL, "%s", buf);
+	ck_assert_msg(strstr(buf, "[2.0] pri=0") != NULL, "%s", buf);
+	free(buf);
+	fx_free(&f);
+}
+END_TEST
+
 static Suite *credit1_suite(void)
 {
 	Suite *s = suite_create("credit1");
@@ -1201,6 +1223,7 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_bad_ratelimit);
 	tcase_add_test(tc, test_balance_across_nodes);
 	tcase_add_test(tc, test_schedule_under_keeps_local);
+	tcase_add_test(tc, test_dump);
 	suite_add_tcase(s, tc);
 	return s;
 }
