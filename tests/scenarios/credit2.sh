@@ -89,6 +89,19 @@ expect "credit2:ratelimit_us=20000: light vCPU p95 wake-to-run > 2 ms" \
 	'.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95 > 2000000' \
 	'.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns'
 
+# Unaligned wake-ups: the inflight credit (current) and the 2 ms MAX_TIMER
+# (2016) bound the wait; Xen 4.17 (and current with inflight=off) does not.
+p95_light='.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95'
+for s in credit2 credit2:era=2016; do
+	run "$s" "$dir/credit2_latency_exp.xml" &&
+	expect "$s: exp:5ms sleeper p95 wake-to-run < 2 ms" "$p95_light < 2000000" "$p95_light"
+done
+for s in credit2:era=4.17 credit2:inflight=off; do
+	run "$s" "$dir/credit2_latency_exp.xml" &&
+	expect "$s: exp:5ms sleeper p95 wake-to-run > 2 ms (slice to MAX_TIMER)" \
+		"$p95_light > 2000000" "$p95_light"
+done
+
 # Soft affinity on an underloaded host: >= 90 % of the run time inside it;
 # with soft_affinity=off (and in 2016) the domain lands wherever load says.
 soft_frac='([.runs[0].domains[] | select(.name == "softy") | .vcpus[].soft_affinity_run_ns] | add) / ([.runs[0].domains[] | select(.name == "softy") | .vcpus[].run_ns] | add)'
