@@ -25,7 +25,8 @@
  *
  * Caps.  When a capped domain's vCPU falls below minus its per-vCPU cap
  * share at accounting, it is parked (paused); a later accounting that
- * brings it back to credit >= 0 unparks it, without BOOST.
+ * brings it back to credit >= 0 unparks it, without BOOST (with BOOST in
+ * the 2016 code, see unpark_boost).
  *
  * BOOST.  A vCPU that wakes from a block while UNDER gets BOOST and so
  * preempts CPU hogs; the next tick that finds it running drops it back to
@@ -862,6 +863,7 @@ static void csched_acct_timer(struct timer *t, void *arg)
 	struct csched_private *prv = arg;
 
 	(void)t;
+	/* Accounting runs on the master pCPU (last_tickle_cpu, IPIs). */
 	prv->sim->this_cpu = prv->master;
 	csched_acct(prv);
 	timer_set(&prv->sim->q, &prv->master_ticker, sim_now(prv->sim) + prv->tslice);
@@ -874,6 +876,7 @@ static void csched_tick(struct timer *t, void *arg)
 	struct sim *s = prv->sim;
 
 	(void)t;
+	/* The tick runs on its own pCPU: tickling that pCPU is local. */
 	s->this_cpu = spc->cpu;
 	spc->tick++;
 	if (!is_idle_vcpu(curr_on(s, spc->cpu)))
