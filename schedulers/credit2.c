@@ -1704,6 +1704,12 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
 		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
 			       cfg->ratelimit_us);
+	/* Xen's averages need W + P bits of headroom over the load: keep 15. */
+	if (cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift > 48)
+		return err_set(e, "credit2: load_window_shift - 10 + load_precision_shift is %lld, "
+			       "at most 48 keeps the load averages from overflowing",
+			       cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT +
+			       cfg->load_precision_shift);
 	if (cfg->max_timer_us > 0 && cfg->max_timer_us < 500)
 		return err_set(e, "credit2: max_timer_us=%lld is below MIN_TIMER (500)",
 			       cfg->max_timer_us);

@@ -769,9 +769,12 @@ START_TEST(delayed_runq_add_and_load)
 	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
 	struct vcpu *v = V(&h, 0, 1);
 	struct csched2_unit *svc = v->sched_priv;
-	int load = rqd->load;
+	int load;
 
-	/* Woken while still being switched out: queued only at context_saved. */
+	/* Woken while still being switched out (its load still counted from
+	 * when it ran): queued only at context_saved, load unchanged. */
+	rqd->load++;
+	load = rqd->load;
 	svc->flags |= CSFLAG_scheduled;
 	v->pause_flags = 0;
 	h.ops->ops->wake(h.ops, v);
