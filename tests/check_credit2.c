@@ -1122,7 +1122,8 @@ START_TEST(bad_parameters)
 	struct scenario sc;
 	const char *bad[] = { "credit2:ratelimit_us=50", "credit2:runqueue=rack",
 			      "credit2:era=2019", "credit2:load_precision_shift=2",
-			      "credit2:max_timer_us=100", "credit2:nosuch=1" };
+			      "credit2:max_timer_us=100", "credit2:nosuch=1",
+			      "credit2:load_window_shift=40:load_precision_shift=30" };
 	size_t i;
 
 	ck_assert_int_eq(scenario_load_default(&sc, &e), 0);
