@@ -306,8 +306,11 @@ static int read_all(int fd, void *p, size_t n)
 	return 0;
 }
 
-static void worker_main(const struct experiment *x, int task_fd, int result_fd)
+static void worker_main(const struct experiment *x, int task_fd, int result_fd,
+			void *parent_alloc)
 {
+	free(parent_alloc);     /* the parent's worker table, not needed here */
+
 	int32_t idx;
 
 	while (read_all(task_fd, &idx, sizeof(idx)) == 0) {
@@ -371,7 +374,7 @@ static int spawn(const struct experiment *x, struct worker *wk, struct worker *a
 		}
 		close(task[1]);
 		close(result[0]);
-		worker_main(x, task[0], result[1]);
+		worker_main(x, task[0], result[1], all);
 	}
 	close(task[0]);
 	close(result[1]);

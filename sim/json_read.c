@@ -309,6 +309,8 @@ static int parse_value(struct parser *ps, struct jval *v, int depth)
 			return 0;
 		return fail(ps, "unexpected word");
 	default:
+		if (*ps->p != '-' && !(*ps->p >= '0' && *ps->p <= '9'))
+			return fail(ps, "not JSON: unexpected character");
 		v->type = JVAL_NUMBER;
 		return parse_number(ps, &v->num);
 	}
