@@ -353,6 +353,58 @@ START_TEST(makexen_reads_go_through_blkback)
 }
 END_TEST
 
+/*
+ * A one-slot blkif ring: the four jobs' 10 ms reads go through it one at a
+ * time (the others wait in blkfront's queue), so the last job starts
+ * compiling after 40 ms: 40 + 100 ms, then the 50 ms link: 190 ms.
+ */
+START_TEST(makexen_full_blk_ring_queues_requests)
+{
+	double t = metric_of(makexen_xml(4, "stages=\"4\" reads=\"1\" writes=\"0\""
+					    " ring_size=\"1\" disk=\"const:10ms\" disk_mbps=\"0\""),
+			     "null");
+
+	ck_assert_msg(t > 0.190 && t < 0.1903, "build_time %.6f s, expected 0.190", t);
+}
+END_TEST
+
+/* dom0-load: one task per vCPU by default; run/sleep sets its duty cycle. */
+START_TEST(dom0load_tasks_and_duty_cycle)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\">" HOST
+		"<domain name=\"dom0\" vcpus=\"3\"><workload type=\"dom0-load\"/></domain>"
+		"<domain name=\"g\" vcpus=\"2\"><workload type=\"dom0-load\" run=\"1ms\""
+		" sleep=\"3ms\"/></domain></scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct guest *g0, *g;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	sim_run_until(s, SEC(1));
+	g0 = guest_of(s->domains[0]);
+	g = guest_of(s->domains[1]);
+	ck_assert_int_eq(g0->nr_tasks, 3);
+	ck_assert_int_eq(g->nr_tasks, 2);
+	/* Always runnable: each keeps its vCPU running for the whole second. */
+	sim_account_all(s);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(s->domains[0]->vcpus[i]->st.runstate_ns[RUNSTATE_RUNNING], SEC(1));
+	/* 1 ms of every 4 ms: 250 ms. */
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(llabs(g->tasks[i]->cpu_ns - MSEC(250)) <= MSEC(1),
+			      "cpu %lld", (long long)g->tasks[i]->cpu_ns);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 static char *iperf_xml(const char *attrs)
 {
 	static char buf[2048];
@@ -530,6 +582,8 @@ static Suite *suite(void)
 	tcase_add_test(sim, makexen_stage_barrier_timing);
 	tcase_add_test(sim, makexen_jobs_limit_parallelism);
 	tcase_add_test(sim, makexen_reads_go_through_blkback);
+	tcase_add_test(sim, makexen_full_blk_ring_queues_requests);
+	tcase_add_test(sim, dom0load_tasks_and_duty_cycle);
 	tcase_add_test(sim, iperf_window_of_one_write_is_stop_and_wait);
 	tcase_add_test(sim, iperf_larger_window_pipelines);
 	tcase_add_test(sim, iperf_full_ring_throttles_like_a_window);
