@@ -182,8 +182,10 @@ static void writer_record(struct tracer *t, int cpu, stime_t now, uint32_t event
 	if (w->state == TW_CLOSED || now < w->from || !w->sim)
 		return;
 	if (w->to >= 0 && now > w->to) {
-		if (w->state == TW_OPEN)
-			w->close(w, w->to);
+		/* Nothing happened inside the window: it still shows the machine. */
+		if (w->state == TW_BEFORE)
+			w->open(w, w->from);
+		w->close(w, w->to);
 		w->state = TW_CLOSED;
 		return;
 	}
