@@ -310,7 +310,7 @@ static char *makexen_xml(int vcpus, const char *attrs)
 	snprintf(buf, sizeof(buf),
 		 "<scenario duration=\"100s\">" HOST
 		 "<domain name=\"dom0\" vcpus=\"2\"/>"
-		 "<domain name=\"g\" vcpus=\"%d\"><workload type=\"make-xen\" noise=\"0\""
+		 "<domain name=\"g\" vcpus=\"%d\"><workload type=\"make-xen\" noise=\"0\" run_noise=\"0\""
 		 " serial=\"const:30ms\" link=\"const:50ms\" compile=\"const:100ms\" %s/>"
 		 "</domain></scenario>", vcpus, attrs);
 	return buf;
@@ -412,7 +412,7 @@ static char *iperf_xml(const char *attrs)
 	snprintf(buf, sizeof(buf),
 		 "<scenario duration=\"100s\">" HOST
 		 "<domain name=\"dom0\" vcpus=\"3\"/>"
-		 "<domain name=\"g\" vcpus=\"1\"><workload type=\"iperf\" noise=\"0\""
+		 "<domain name=\"g\" vcpus=\"1\"><workload type=\"iperf\" noise=\"0\" run_noise=\"0\""
 		 " warmup=\"10ms\" time=\"200ms\" tx_cost=\"100us\" gc_cost=\"0\""
 		 " netback_cost=\"100us\" server_cost=\"100us\" ack_cost=\"10us\""
 		 " ack_rx_cost=\"10us\" evtchn_latency=\"2us\" %s/></domain></scenario>", attrs);

@@ -57,7 +57,7 @@ struct iperf_config {
 	stime_t tx_cost, gc_cost, netback_cost, server_cost, ack_cost, ack_rx_cost;
 	stime_t evtchn_latency, warmup, time;
 	long long guest_vcpu, dom0_vcpu;
-	double noise;
+	double noise, run_noise;
 };
 
 #define OFF(f) offsetof(struct iperf_config, f)
@@ -99,8 +99,10 @@ static const struct param_def iperf_params[] = {
 	  "guest vCPU netfront's event channels are bound to", OFF(guest_vcpu) },
 	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
 	  "dom0 vCPU netback's event channel is bound to", OFF(dom0_vcpu) },
-	{ "noise", PARAM_DOUBLE, "0.1", NULL, 0, 1,
+	{ "noise", PARAM_DOUBLE, "0.1", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
+	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
+	  "variation of all CPU costs from run to run (coefficient of variation)", OFF(run_noise) },
 	{ NULL }
 };
 
@@ -113,7 +115,8 @@ struct iperf {
 	struct worker *sender, *netfront, *netback, *server, *rxk;
 	struct evtchn to_back, tx_to_front, rx_to_front;
 	unsigned segs_per_write;
-	double sigma;                      /* of the cost noise */
+	double half_width;                 /* of the uniform cost noise */
+	double run_factor;                 /* this run's host state */
 	/* batches being run by each stage */
 	unsigned snd_slots, snd_gc, nb_segs, nf_acks;
 	uint64_t nf_ack, srv_bytes, rxk_ack, rxk_n;
@@ -124,16 +127,19 @@ struct iperf {
 };
 
 /*
- * A batch's CPU time: the model's cost varied by a log-normal factor of
- * mean 1 (caches, interrupts, frequency), so iterations differ as on a
- * real host.
+ * A batch's CPU time: the model's cost varied by a uniform factor of mean
+ * 1 and coefficient of variation 'noise' (caches, interrupts, frequency),
+ * so iterations differ as on a real host.  Uniform rather than log-normal
+ * because it is drawn per batch, hundreds of thousands of times a run:
+ * one uniform draw costs a fraction of a normal one, and over so many
+ * batches only the mean and spread matter.
  */
 static stime_t cost(struct iperf *ip, double base)
 {
-	double f = 1;
+	double f = ip->run_factor;
 
-	if (ip->sigma > 0)
-		f = exp(ip->sigma * rng_normal(&ip->w->rng) - ip->sigma * ip->sigma / 2);
+	if (ip->half_width > 0)
+		f *= 1 + ip->half_width * (2 * rng_uniform(&ip->w->rng) - 1);
 	return (stime_t)(base * f) + 1;
 }
 
@@ -371,7 +377,8 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ip->c = c;
 	ip->flow.window = (uint64_t)c->window;
 	ip->segs_per_write = (unsigned)(c->write_size / c->segment);
-	ip->sigma = sqrt(log(1 + c->noise * c->noise));
+	ip->half_width = c->noise * sqrt(3.0);
+	ip->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
 	ring_init(&ip->tx, (unsigned)c->ring_slots);
 	ring_init(&ip->rx, (unsigned)c->ring_slots);
 	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(uint64_t));

@@ -108,7 +108,7 @@ struct makexen_config {
 	long long guest_vcpu, dom0_vcpu;
 	stime_t start;
 	long long build_seed;
-	double noise;
+	double noise, run_noise;
 };
 
 #define OFF(f) offsetof(struct makexen_config, f)
@@ -157,7 +157,9 @@ static const struct param_def makexen_params[] = {
 	{ "build_seed", PARAM_INT, "1", NULL, 0, 0,
 	  "seed of the job CPU times: the same source tree in every run", OFF(build_seed) },
 	{ "noise", PARAM_DOUBLE, "0.02", NULL, 0, 1,
-	  "run-to-run variation of each step's CPU time (coefficient of variation)", OFF(noise) },
+	  "variation of each step's CPU time within a run (coefficient of variation)", OFF(noise) },
+	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
+	  "variation of all CPU times from run to run (coefficient of variation)", OFF(run_noise) },
 	{ NULL }
 };
 
@@ -183,23 +185,25 @@ struct makexen {
 	struct mx_slot *slots;
 	int nslots;
 	stime_t *job_cpu, *serial_cpu;    /* the build's fixed step times */
+	double run_factor;                /* this run's host state */
 	int next_job;
 	stime_t t_start, t_end;
 	bool finished;
 };
 
 /*
- * A step's CPU time in this run: the build's fixed time, varied by a
+ * A step's CPU time in this run: the build's fixed time, scaled by the
+ * run's factor (the host's state for the whole run) and varied by a
  * log-normal factor of mean 1 (cache state, frequency, interrupts).
  */
 static stime_t with_noise(struct makexen *m, stime_t base)
 {
-	double sd = m->c->noise, f = 1;
+	double sd = m->c->noise, f = m->run_factor;
 
 	if (sd > 0) {
 		double sigma = sqrt(log(1 + sd * sd));
 
-		f = exp(sigma * rng_normal(&m->w->rng) - sigma * sigma / 2);
+		f *= exp(sigma * rng_normal(&m->w->rng) - sigma * sigma / 2);
 	}
 	return (stime_t)(base * f) + 1;
 }
@@ -381,6 +385,7 @@ static int makexen_setup(struct workload *w, struct err *e)
 		.dom0_vcpu = (int)c->dom0_vcpu,
 	};
 	draw_build(m);
+	m->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
 	m->blk = blk_create(w->sim, guest_of(w->dom), guest_of(d0), &bp, &w->rng, "xvda");
 	m->nslots = c->jobs ? (int)c->jobs : w->dom->nr_vcpus;
 	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
