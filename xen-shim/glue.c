@@ -1,0 +1,1025 @@
+/*
+ * Xen's side of the shim: plays the part of xen/common/sched/core.c (and
+ * the bits of the rest of the hypervisor) around one of Xen's scheduler
+ * files, for the simulator's core.
+ *
+ * The simulator's core decides when things happen (wake, sleep, schedule,
+ * context switch, migration); this file turns each of those moments into
+ * the calls Xen's core.c makes at the same moment, with the same locks
+ * held, and keeps Xen's view of the world (sched_resource::curr,
+ * unit->is_running, state_entry_time, v->processor, pause flags) in step
+ * with the simulator's:
+ *
+ *  - pause state flows in: on every entry, each Xen vCPU's pause flags and
+ *    pause count are reloaded from its simulated twin (only _VPF_parked is
+ *    Xen's own, set by credit2's caps);
+ *  - placement and parking flow out: on every exit (and before any call
+ *    back into the simulator) v->processor and _VPF_parked go back.
+ *
+ * Everything hangs off struct xs_ctx; xs_cur points at the context whose
+ * code runs, and enter()/leave() save and restore it, so nested entries
+ * (credit1 pausing a vCPU from its accounting timer) and several
+ * simulations in one process both work.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xen/lib.h>
+#include <xen/sched.h>
+#include <xen/softirq.h>
+#include <xen/bitmap.h>
+#include <xen/param.h>
+
+#include "xen-sched/private.h"
+
+#include "xen-shim/bridge.h"
+
+struct xs_ctx {
+	const struct xs_module *m;
+	struct xs_host h;
+	struct xs_params p;
+	struct scheduler ops;           /* this instance's copy of the ops table */
+	struct cpupool pool;
+	struct domain idle_dom;
+	struct vcpu **idle;             /* per pCPU */
+	struct sched_resource **res;    /* per pCPU */
+	void *percpu[XS_PCPU_NR_IDS];
+	size_t percpu_size[XS_PCPU_NR_IDS];
+	cpumask_t online;
+	cpumask_t *node_masks;
+	nodemask_t nodes_online;
+	struct vcpu **vcpus;            /* every guest vCPU, for the pause sync */
+	int nr_vcpus, cap_vcpus;
+	void **timers;                  /* every timer event, freed at the end */
+	int nr_timers, cap_timers;
+	int cpu;                        /* pCPU whose code runs, -1: the simulator's */
+	bool dumping;                   /* printk goes to stderr */
+};
+
+/* The globals Xen's code names; reloaded from the context on entry. */
+struct xs_ctx *xs_cur;
+unsigned int nr_cpu_ids;
+int sched_ratelimit_us = SCHED_DEFAULT_RATELIMIT_US;
+cpumask_t cpu_online_map;
+nodemask_t xs_node_online_map;
+cpumask_t cpupool_free_cpus;
+cpumask_t sched_res_mask;
+DEFINE_RCU_READ_LOCK(sched_res_rculock);
+
+#define XS_BIT(n) [(n) + 1][0] = 1UL << (n)
+#define XS_BIT4(n) XS_BIT(n), XS_BIT((n) + 1), XS_BIT((n) + 2), XS_BIT((n) + 3)
+#define XS_BIT16(n) XS_BIT4(n), XS_BIT4((n) + 4), XS_BIT4((n) + 8), XS_BIT4((n) + 12)
+/* Row k + 1 has bit k set in its first word: cpumask_of() offsets into it. */
+const unsigned long cpu_bit_bitmap[BITS_PER_LONG + 1][BITS_TO_LONGS(NR_CPUS)] = {
+	XS_BIT16(0), XS_BIT16(16), XS_BIT16(32), XS_BIT16(48)
+};
+
+/* --- the runtime the stub headers declare --- */
+
+void xs_bug(const char *file, int line, const char *what)
+{
+	fprintf(stderr, "xen-shim: %s failed at %s:%d\n", what, file, line);
+	abort();
+}
+
+void xs_printk(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!xs_cur || !xs_cur->dumping)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void *xs_percpu_ptr(int id, size_t size, unsigned int cpu)
+{
+	struct xs_ctx *c = xs_cur;
+
+	if (!c->percpu[id]) {
+		c->percpu[id] = calloc(NR_CPUS, size);
+		c->percpu_size[id] = size;
+		if (!c->percpu[id])
+			xs_bug(__FILE__, __LINE__, "per-cpu allocation");
+	}
+	ASSERT(cpu < NR_CPUS && size == c->percpu_size[id]);
+	return (char *)c->percpu[id] + cpu * size;
+}
+
+unsigned int xs_this_cpu(void)
+{
+	return xs_cur->cpu >= 0 ? (unsigned int)xs_cur->cpu : 0;
+}
+
+int64_t xs_now(void)
+{
+	return xs_cur->h.now(xs_cur->h.sim);
+}
+
+void xs_raise_softirq(unsigned int cpu)
+{
+	xs_cur->h.tickle(xs_cur->h.sim, (int)cpu);
+}
+
+unsigned int xs_get_random(void)
+{
+	return xs_cur->h.random(xs_cur->h.sim);
+}
+
+bool xs_tracing(void)
+{
+	return xs_cur->h.tracing;
+}
+
+void xs_trace(uint32_t event, unsigned int bytes, const void *data)
+{
+	uint32_t words[8] = { 0 };
+	unsigned int n = bytes / 4 > 8 ? 8 : bytes / 4;
+
+	if (n)
+		memcpy(words, data, n * 4);
+	xs_cur->h.trace(xs_cur->h.sim, (int)xs_this_cpu(), event, (int)n, words);
+}
+
+struct vcpu *xs_current(void)
+{
+	return get_sched_res(xs_this_cpu())->curr->vcpu_list;
+}
+
+struct vcpu **xs_idle_vcpus(void)
+{
+	return xs_cur->idle;
+}
+
+unsigned int cpu_to_socket(unsigned int cpu)
+{
+	return (unsigned int)xs_cur->h.cpu_socket[cpu];
+}
+
+unsigned int cpu_to_core(unsigned int cpu)
+{
+	return (unsigned int)xs_cur->h.cpu_core[cpu];
+}
+
+unsigned int cpu_to_node(unsigned int cpu)
+{
+	return (unsigned int)xs_cur->h.cpu_node[cpu];
+}
+
+unsigned int cpu_nr_siblings(unsigned int cpu)
+{
+	return cpumask_weight(per_cpu(cpu_sibling_mask, cpu));
+}
+
+const cpumask_t *xs_node_to_cpumask(unsigned int node)
+{
+	return &xs_cur->node_masks[node];
+}
+
+int xs_parse_bool(const char *s, const char *e)
+{
+	return -1;
+}
+
+void *_xmalloc(unsigned long size, unsigned long align)
+{
+	return _xzalloc(size, align);
+}
+
+void *_xzalloc(unsigned long size, unsigned long align)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		xs_bug(__FILE__, __LINE__, "out of memory");
+	return p;
+}
+
+void xfree(void *p)
+{
+	free(p);
+}
+
+/* --- bitmaps (Xen's common/bitmap.c, rewritten) --- */
+
+static unsigned long last_word_mask(int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	return bits % BITS_PER_LONG ? (1UL << (bits % BITS_PER_LONG)) - 1 : ~0UL;
+}
+
+#define FOR_WORDS(k, bits) for ((k) = 0; (k) < BITS_TO_LONGS(bits); (k)++)
+#define WORD_MASK(k, bits) ((k) == BITS_TO_LONGS(bits) - 1 ? last_word_mask(bits) : ~0UL)
+
+int __bitmap_empty(const unsigned long *a, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		if (a[k] & WORD_MASK(k, bits))
+			return 0;
+	return 1;
+}
+
+int __bitmap_full(const unsigned long *a, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		if (~a[k] & WORD_MASK(k, bits))
+			return 0;
+	return 1;
+}
+
+int __bitmap_equal(const unsigned long *a, const unsigned long *b, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		if ((a[k] ^ b[k]) & WORD_MASK(k, bits))
+			return 0;
+	return 1;
+}
+
+void __bitmap_complement(unsigned long *d, const unsigned long *a, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		d[k] = ~a[k] & WORD_MASK(k, bits);
+}
+
+void __bitmap_and(unsigned long *d, const unsigned long *a, const unsigned long *b,
+		  int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		d[k] = a[k] & b[k];
+}
+
+void __bitmap_or(unsigned long *d, const unsigned long *a, const unsigned long *b,
+		 int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		d[k] = a[k] | b[k];
+}
+
+void __bitmap_xor(unsigned long *d, const unsigned long *a, const unsigned long *b,
+		  int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		d[k] = a[k] ^ b[k];
+}
+
+void __bitmap_andnot(unsigned long *d, const unsigned long *a, const unsigned long *b,
+		     int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		d[k] = a[k] & ~b[k];
+}
+
+int __bitmap_intersects(const unsigned long *a, const unsigned long *b, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		if (a[k] & b[k] & WORD_MASK(k, bits))
+			return 1;
+	return 0;
+}
+
+int __bitmap_subset(const unsigned long *a, const unsigned long *b, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+
+	FOR_WORDS(k, bits)
+		if (a[k] & ~b[k] & WORD_MASK(k, bits))
+			return 0;
+	return 1;
+}
+
+int __bitmap_weight(const unsigned long *a, int nbits)
+{
+	unsigned int bits = (unsigned int)nbits;
+	unsigned int k;
+	int w = 0;
+
+	FOR_WORDS(k, bits)
+		w += __builtin_popcountl(a[k] & WORD_MASK(k, bits));
+	return w;
+}
+
+void __bitmap_set(unsigned long *map, unsigned int start, int len)
+{
+	while (len-- > 0)
+		set_bit((int)start++, map);
+}
+
+void __bitmap_clear(unsigned long *map, unsigned int start, int len)
+{
+	while (len-- > 0)
+		clear_bit((int)start++, map);
+}
+
+unsigned int xs_find_next_bit(const unsigned long *addr, unsigned int size,
+			      unsigned int off, bool zero)
+{
+	for (; off < size; off++) {
+		unsigned long w = addr[off / BITS_PER_LONG];
+
+		if (zero)
+			w = ~w;
+		if (!(off % BITS_PER_LONG) && !w) {
+			off += BITS_PER_LONG - 1;
+			continue;
+		}
+		if ((w >> (off % BITS_PER_LONG)) & 1)
+			return off;
+	}
+	return size;
+}
+
+/* --- entering and leaving Xen's code --- */
+
+static void sync_in(struct xs_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->nr_vcpus; i++) {
+		struct vcpu *v = c->vcpus[i];
+		unsigned long flags;
+		int count;
+
+		if (!v->xs_peer)
+			continue;
+		c->h.peer_state(v->xs_peer, &flags, &count);
+		v->pause_flags = (v->pause_flags & VPF_parked) | flags;
+		atomic_set(&v->pause_count, count);
+	}
+}
+
+static void sync_out(struct xs_ctx *c)
+{
+	int i;
+
+	for (i = 0; i < c->nr_vcpus; i++) {
+		struct vcpu *v = c->vcpus[i];
+
+		if (!v->xs_peer)
+			continue;
+		c->h.peer_update(v->xs_peer, (int)v->processor,
+				 test_bit(_VPF_parked, &v->pause_flags));
+	}
+}
+
+struct xs_saved {
+	struct xs_ctx *ctx;
+	int cpu;
+};
+
+static void load_globals(struct xs_ctx *c)
+{
+	xs_cur = c;
+	nr_cpu_ids = (unsigned int)c->h.nr_cpus;
+	sched_ratelimit_us = (int)(c->p.ratelimit_us >= 0 ? c->p.ratelimit_us :
+				   SCHED_DEFAULT_RATELIMIT_US);
+	cpu_online_map = c->online;
+	xs_node_online_map = c->nodes_online;
+	sched_res_mask = c->online;
+}
+
+/*
+ * Enters c's code as pCPU cpu: the simulator's current pCPU if it has
+ * one, else the pCPU Xen would most likely run the path on (the vCPU's).
+ */
+static struct xs_saved enter(struct xs_ctx *c, int cpu)
+{
+	struct xs_saved s = { xs_cur, c->cpu };
+	int sim_cpu = c->h.cur_cpu(c->h.sim);
+
+	load_globals(c);
+	c->cpu = sim_cpu >= 0 ? sim_cpu : cpu;
+	sync_in(c);
+	return s;
+}
+
+static void leave(struct xs_ctx *c, struct xs_saved s)
+{
+	sync_out(c);
+	c->cpu = s.cpu;
+	if (s.ctx && s.ctx != c)
+		load_globals(s.ctx);
+	xs_cur = s.ctx;
+}
+
+void xs_vcpu_pause_nosync(struct vcpu *v)
+{
+	struct xs_ctx *c = xs_cur;
+
+	sync_out(c);
+	c->h.pause_nosync(c->h.sim, v->xs_peer);
+	load_globals(c);
+	sync_in(c);
+}
+
+void xs_vcpu_unpause(struct vcpu *v)
+{
+	struct xs_ctx *c = xs_cur;
+
+	sync_out(c);
+	c->h.unpause(c->h.sim, v->xs_peer);
+	load_globals(c);
+	sync_in(c);
+}
+
+/* --- timers --- */
+
+static void timer_fire(void *arg)
+{
+	struct timer *t = arg;
+	struct xs_ctx *c = t->ctx;
+	struct xs_saved s;
+	int old = c->h.cur_cpu(c->h.sim);
+
+	/* A timer handler runs on its pCPU: a softirq it raises there is local. */
+	c->h.set_cur_cpu(c->h.sim, (int)t->cpu);
+	s = enter(c, (int)t->cpu);
+	t->function(t->data);
+	leave(c, s);
+	c->h.set_cur_cpu(c->h.sim, old);
+}
+
+void init_timer(struct timer *t, void (*fn)(void *), void *data, unsigned int cpu)
+{
+	struct xs_ctx *c = xs_cur;
+
+	t->function = fn;
+	t->data = data;
+	t->cpu = cpu;
+	t->killed = false;
+	t->expires = 0;
+	t->ctx = c;
+	t->handle = c->h.timer_new(c->h.sim, timer_fire, t);
+	if (c->nr_timers == c->cap_timers) {
+		c->cap_timers = c->cap_timers ? 2 * c->cap_timers : 16;
+		c->timers = realloc(c->timers, (size_t)c->cap_timers * sizeof(*c->timers));
+		if (!c->timers)
+			xs_bug(__FILE__, __LINE__, "out of memory");
+	}
+	c->timers[c->nr_timers++] = t->handle;
+}
+
+void set_timer(struct timer *t, s_time_t expires)
+{
+	ASSERT(t->handle && !t->killed);
+	t->expires = expires;
+	t->ctx->h.timer_set(t->ctx->h.sim, t->handle, expires);
+}
+
+void stop_timer(struct timer *t)
+{
+	if (t->handle)
+		t->ctx->h.timer_stop(t->ctx->h.sim, t->handle);
+}
+
+void kill_timer(struct timer *t)
+{
+	stop_timer(t);
+	t->killed = true;
+}
+
+void migrate_timer(struct timer *t, unsigned int cpu)
+{
+	t->cpu = cpu;
+}
+
+/* --- building the host --- */
+
+struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
+			  const struct xs_params *p, char *err, int errlen)
+{
+	struct xs_ctx *c;
+	struct xs_saved s;
+	int cpu, rc;
+
+	if (h->nr_cpus > NR_CPUS) {
+		snprintf(err, (size_t)errlen, "%s: the shim is built for at most %d pCPUs, the host has %d",
+			 m->name, NR_CPUS, h->nr_cpus);
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	c->m = m;
+	c->h = *h;
+	c->p = *p;
+	c->cpu = -1;
+	c->ops = *(const struct scheduler *)m->def;
+	c->idle = calloc((size_t)h->nr_cpus, sizeof(*c->idle));
+	c->res = calloc((size_t)h->nr_cpus, sizeof(*c->res));
+	c->node_masks = calloc((size_t)(h->nr_nodes > 0 ? h->nr_nodes : 1), sizeof(*c->node_masks));
+	s = enter(c, 0);
+	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
+		cpumask_set_cpu(cpu, &c->online);
+		cpumask_set_cpu(cpu, &c->node_masks[h->cpu_node[cpu]]);
+		node_set(h->cpu_node[cpu], c->nodes_online);
+	}
+	load_globals(c);
+	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
+		int o;
+
+		zalloc_cpumask_var(&per_cpu(cpu_sibling_mask, cpu));
+		zalloc_cpumask_var(&per_cpu(cpu_core_mask, cpu));
+		for (o = 0; o < h->nr_cpus; o++) {
+			if (h->cpu_core[o] == h->cpu_core[cpu])
+				cpumask_set_cpu(o, per_cpu(cpu_sibling_mask, cpu));
+			if (h->cpu_socket[o] == h->cpu_socket[cpu])
+				cpumask_set_cpu(o, per_cpu(cpu_core_mask, cpu));
+		}
+	}
+	zalloc_cpumask_var(&c->pool.cpu_valid);
+	zalloc_cpumask_var(&c->pool.res_valid);
+	c->pool.sched = &c->ops;
+	c->pool.gran = SCHED_GRAN_cpu;
+	c->pool.sched_gran = 1;
+	c->ops.cpupool = &c->pool;
+	c->idle_dom.domain_id = DOMID_IDLE;
+	c->idle_dom.max_vcpus = (unsigned int)h->nr_cpus;
+	c->idle_dom.vcpu = c->idle;
+	m->apply_params(p);
+	rc = c->ops.global_init ? c->ops.global_init() : 0;
+	if (!rc)
+		rc = sched_init(&c->ops);
+	leave(c, s);
+	if (rc) {
+		snprintf(err, (size_t)errlen, "%s: Xen's init failed (error %d)", m->name, rc);
+		return NULL;
+	}
+	return c;
+}
+
+static struct sched_unit *unit_new(struct domain *d, struct vcpu *v)
+{
+	struct sched_unit *u = xzalloc(struct sched_unit), **pp;
+
+	u->domain = d;
+	u->vcpu_list = v;
+	u->unit_id = v->vcpu_id;
+	u->next_time = -1;
+	zalloc_cpumask_var(&u->cpu_hard_affinity);
+	zalloc_cpumask_var(&u->cpu_soft_affinity);
+	v->sched_unit = u;
+	for (pp = &d->sched_unit_list; *pp; pp = &(*pp)->next_in_list)
+		;
+	*pp = u;
+	return u;
+}
+
+void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
+{
+	struct xs_saved s = enter(c, cpu);
+	struct sched_resource *sr = xzalloc(struct sched_resource);
+	struct vcpu *idle = xzalloc(struct vcpu);
+	struct sched_unit *u;
+	spinlock_t *lock;
+	void *ppriv, *vpriv;
+
+	idle->vcpu_id = (unsigned int)cpu;
+	idle->processor = (unsigned int)cpu;
+	idle->domain = &c->idle_dom;
+	idle->xs_peer = idle_peer;
+	idle->is_running = true;
+	if (cpu > 0)
+		c->idle[cpu - 1]->next_in_list = idle;
+	c->idle[cpu] = idle;
+	u = unit_new(&c->idle_dom, idle);
+	u->is_running = true;
+	u->runstate_cnt[RUNSTATE_running] = 1;
+	cpumask_copy(u->cpu_hard_affinity, cpumask_of(cpu));
+	cpumask_setall(u->cpu_soft_affinity);
+
+	spin_lock_init(&sr->_lock);
+	sr->schedule_lock = &sr->_lock;
+	sr->master_cpu = (unsigned int)cpu;
+	sr->granularity = 1;
+	zalloc_cpumask_var(&sr->cpus);
+	cpumask_set_cpu(cpu, sr->cpus);
+	sr->curr = sr->sched_unit_idle = u;
+	c->res[cpu] = sr;
+	set_sched_res(cpu, sr);
+	u->res = sr;
+
+	/* schedule_cpu_add(): pdata, the idle unit's data, then switch_sched. */
+	ppriv = sched_alloc_pdata(&c->ops, cpu);
+	ASSERT(!IS_ERR(ppriv));
+	vpriv = sched_alloc_udata(&c->ops, u, c->idle_dom.sched_priv);
+	ASSERT(vpriv);
+	spin_lock(&sr->_lock);
+	lock = sched_switch_sched(&c->ops, (unsigned int)cpu, ppriv, vpriv);
+	sr->scheduler = &c->ops;
+	sr->sched_priv = ppriv;
+	sr->cpupool = &c->pool;
+	sr->schedule_lock = lock;
+	spin_unlock(&sr->_lock);
+	/* cpupool_assign_cpu_locked(): the pCPU joins the pool afterwards. */
+	cpumask_set_cpu(cpu, c->pool.cpu_valid);
+	cpumask_set_cpu(cpu, c->pool.res_valid);
+	leave(c, s);
+}
+
+struct xs_vcpu *xs_idle_of(struct xs_ctx *c, int cpu)
+{
+	return (struct xs_vcpu *)c->idle[cpu];
+}
+
+struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcpus,
+			     int weight, int cap)
+{
+	struct xs_saved s = enter(c, 0);
+	struct domain *d = xzalloc(struct domain);
+
+	d->domain_id = (domid_t)domid;
+	d->max_vcpus = (unsigned int)nr_vcpus;
+	d->vcpu = xzalloc_array(struct vcpu *, nr_vcpus + 1);
+	d->cpupool = &c->pool;
+	d->xs_peer = peer;
+	d->sched_priv = sched_alloc_domdata(&c->ops, d);
+	ASSERT(!IS_ERR(d->sched_priv));
+	leave(c, s);
+	/* The toolstack sets weight and cap after creation (xl sched-*). */
+	xs_adjust(c, (struct xs_dom *)d, weight, cap);
+	return (struct xs_dom *)d;
+}
+
+static void copy_mask(cpumask_t *dst, const uint64_t *words, int nr_cpus)
+{
+	int cpu;
+
+	cpumask_clear(dst);
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if ((words[cpu / 64] >> (cpu % 64)) & 1)
+			cpumask_set_cpu(cpu, dst);
+}
+
+/* sched_set_affinity(): the scheduler hears of it first, then the masks change. */
+static void set_affinity(struct xs_ctx *c, struct sched_unit *u, const uint64_t *hard,
+			 const uint64_t *soft)
+{
+	cpumask_t h, s;
+
+	copy_mask(&h, hard, c->h.nr_cpus);
+	copy_mask(&s, soft, c->h.nr_cpus);
+	if (u->priv)
+		sched_adjust_affinity(&c->ops, u, &h, &s);
+	cpumask_copy(u->cpu_hard_affinity, &h);
+	cpumask_copy(u->cpu_soft_affinity, &s);
+	u->soft_aff_effective = !cpumask_subset(u->cpu_hard_affinity, u->cpu_soft_affinity) &&
+				cpumask_intersects(u->cpu_soft_affinity, u->cpu_hard_affinity);
+}
+
+struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int vcpu_id,
+			    int processor, const uint64_t *hard, const uint64_t *soft)
+{
+	struct domain *d = (struct domain *)xd;
+	struct vcpu *v = xzalloc(struct vcpu);
+	struct xs_saved s;
+	struct sched_unit *u;
+	uint64_t all[XS_NR_CPUS / 64];
+
+	v->vcpu_id = (unsigned int)vcpu_id;
+	v->domain = d;
+	v->xs_peer = peer;
+	v->processor = (unsigned int)processor;
+	v->runstate.state = RUNSTATE_offline;
+	d->vcpu[vcpu_id] = v;
+	if (vcpu_id > 0 && d->vcpu[vcpu_id - 1])
+		d->vcpu[vcpu_id - 1]->next_in_list = v;
+	if (c->nr_vcpus == c->cap_vcpus) {
+		c->cap_vcpus = c->cap_vcpus ? 2 * c->cap_vcpus : 16;
+		c->vcpus = realloc(c->vcpus, (size_t)c->cap_vcpus * sizeof(*c->vcpus));
+	}
+	c->vcpus[c->nr_vcpus++] = v;
+	s = enter(c, processor);
+	/* sched_init_vcpu(): unit, resource, all-cpus affinity, data. */
+	u = unit_new(d, v);
+	u->state_entry_time = NOW();
+	u->res = c->res[processor];
+	memset(all, 0xff, sizeof(all));
+	set_affinity(c, u, all, all);
+	u->priv = sched_alloc_udata(&c->ops, u, d->sched_priv);
+	ASSERT(u->priv);
+	/* Then the toolstack's affinities (xl vcpu-pin / cpus= in the config). */
+	set_affinity(c, u, hard, soft);
+	leave(c, s);
+	return (struct xs_vcpu *)v;
+}
+
+static struct sched_unit *unit_of(struct xs_vcpu *xv)
+{
+	return ((struct vcpu *)xv)->sched_unit;
+}
+
+void xs_insert(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+
+	sched_insert_unit(&c->ops, u);
+	leave(c, s);
+}
+
+void xs_remove(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+
+	sched_remove_unit(&c->ops, u);
+	leave(c, s);
+}
+
+void xs_wake(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	spinlock_t *lock = unit_schedule_lock_irq(u);
+
+	sched_wake(&c->ops, u);
+	unit_schedule_unlock_irq(lock, u);
+	leave(c, s);
+}
+
+void xs_sleep(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	spinlock_t *lock = unit_schedule_lock_irq(u);
+
+	sched_sleep(&c->ops, u);
+	unit_schedule_unlock_irq(lock, u);
+	leave(c, s);
+}
+
+void xs_yield(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	spinlock_t *lock = unit_schedule_lock_irq(u);
+
+	sched_yield(&c->ops, u);
+	unit_schedule_unlock_irq(lock, u);
+	leave(c, s);
+}
+
+/* unit_context_saved(): no lock held; the scheduler takes what it needs. */
+void xs_context_saved(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct vcpu *v = (struct vcpu *)xv;
+	struct sched_unit *u = v->sched_unit;
+	struct xs_saved s = enter(c, (int)v->processor);
+
+	u->is_running = false;
+	v->is_running = false;
+	u->runstate_cnt[RUNSTATE_running] = 0;
+	u->state_entry_time = NOW();
+	c->res[v->processor]->prev = NULL;
+	sched_context_saved(&c->ops, u);
+	leave(c, s);
+}
+
+static void lock_double(spinlock_t *a, spinlock_t *b)
+{
+	spin_lock(a);
+	if (b != a)
+		spin_lock(b);
+}
+
+static void unlock_double(spinlock_t *a, spinlock_t *b)
+{
+	if (b != a)
+		spin_unlock(b);
+	spin_unlock(a);
+}
+
+/*
+ * sched_unit_migrate_finish()'s choice of pCPU: pick under the old pCPU's
+ * lock; if the new pCPU has another lock, retake both and pick again,
+ * until two picks in a row agree (so pick_resource may run twice).
+ */
+int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	unsigned int old_cpu = sched_unit_master(u), new_cpu = old_cpu;
+	bool pick_called = false;
+	spinlock_t *old_lock, *new_lock;
+
+	for (;;) {
+		old_lock = get_sched_res(old_cpu)->schedule_lock;
+		new_lock = get_sched_res(new_cpu)->schedule_lock;
+		lock_double(old_lock, new_lock);
+		if (pick_called && new_lock == get_sched_res(new_cpu)->schedule_lock &&
+		    cpumask_test_cpu(new_cpu, u->cpu_hard_affinity))
+			break;
+		new_cpu = sched_pick_resource(&c->ops, u)->master_cpu;
+		if (new_lock == get_sched_res(new_cpu)->schedule_lock)
+			break;
+		pick_called = true;
+		unlock_double(old_lock, new_lock);
+	}
+	unlock_double(old_lock, new_lock);
+	leave(c, s);
+	return (int)new_cpu;
+}
+
+void xs_migrate(struct xs_ctx *c, struct xs_vcpu *xv, int cpu)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	spinlock_t *old_lock = get_sched_res(sched_unit_master(u))->schedule_lock;
+	spinlock_t *new_lock = get_sched_res((unsigned int)cpu)->schedule_lock;
+
+	lock_double(old_lock, new_lock);
+	sched_migrate(&c->ops, u, (unsigned int)cpu);
+	unlock_double(old_lock, new_lock);
+	leave(c, s);
+}
+
+/* schedule() and sched_switch_units() for one pCPU with sched-gran=cpu. */
+void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, int64_t now,
+		     bool tasklet, int64_t *slice, bool *migrated)
+{
+	struct sched_unit *prev = unit_of(xprev), *next;
+	struct sched_resource *sr = c->res[cpu];
+	struct xs_saved s = enter(c, cpu);
+	spinlock_t *lock = pcpu_schedule_lock_irq((unsigned int)cpu);
+
+	ASSERT(sr->curr == prev);
+	prev->next_task = NULL;
+	c->ops.do_schedule(&c->ops, prev, now, tasklet);
+	next = prev->next_task;
+	ASSERT(next && sched_unit_master(next) == (unsigned int)cpu);
+	*slice = prev->next_time;
+	*migrated = next->migrated;
+	if (next != prev) {
+		sr->curr = next;
+		sr->prev = prev;
+		ASSERT(!next->is_running);
+		next->is_running = true;
+		next->vcpu_list->is_running = true;
+		next->runstate_cnt[RUNSTATE_running] = 1;
+		next->state_entry_time = now;
+		next->vcpu_list->runstate.state = RUNSTATE_running;
+		prev->vcpu_list->runstate.state = prev->vcpu_list->new_state;
+	}
+	pcpu_schedule_unlock_irq(lock, (unsigned int)cpu);
+	leave(c, s);
+	return next->vcpu_list->xs_peer;
+}
+
+void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
+{
+	struct domain *d = (struct domain *)xd;
+	struct xen_domctl_scheduler_op op;
+	struct xs_saved s;
+
+	memset(&op, 0, sizeof(op));
+	op.sched_id = c->ops.sched_id;
+	op.cmd = XEN_DOMCTL_SCHEDOP_putinfo;
+	op.u.credit.weight = (uint16_t)weight;
+	op.u.credit.cap = (uint16_t)cap;
+	s = enter(c, 0);
+	sched_adjust_dom(&c->ops, d, &op);
+	leave(c, s);
+}
+
+void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
+			const uint64_t *soft)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	spinlock_t *lock = unit_schedule_lock_irq(u);
+
+	set_affinity(c, u, hard, soft);
+	unit_schedule_unlock_irq(lock, u);
+	leave(c, s);
+}
+
+void xs_dump(struct xs_ctx *c)
+{
+	struct xs_saved s = enter(c, 0);
+	int cpu;
+
+	c->dumping = true;
+	sched_dump_settings(&c->ops);
+	for (cpu = 0; cpu < c->h.nr_cpus; cpu++)
+		sched_dump_cpu_state(&c->ops, cpu);
+	c->dumping = false;
+	leave(c, s);
+}
+
+void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct vcpu *v = (struct vcpu *)xv;
+	struct sched_unit *u = v->sched_unit;
+
+	/*
+	 * Teardown: the simulator does not destroy domains the way Xen does
+	 * (offline, remove, free), so Xen's free_udata would find units
+	 * still queued.  Its data is one allocation in all three files.
+	 */
+	xfree(u->priv);
+	u->priv = NULL;
+	/* The simulator frees its vCPU next: no more syncing with it. */
+	v->xs_peer = NULL;
+}
+
+void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
+{
+	struct domain *d = (struct domain *)xd;
+
+	/* Teardown, as in xs_vcpu_free; the domain's timers go with the context. */
+	xfree(d->sched_priv);
+	d->sched_priv = NULL;
+}
+
+static void free_units(struct domain *d)
+{
+	struct sched_unit *u = d->sched_unit_list, *n;
+
+	for (; u; u = n) {
+		n = u->next_in_list;
+		free_cpumask_var(u->cpu_hard_affinity);
+		free_cpumask_var(u->cpu_soft_affinity);
+		xfree(u);
+	}
+}
+
+void xs_ctx_free(struct xs_ctx *c)
+{
+	struct xs_saved s;
+	int i;
+
+	if (!c)
+		return;
+	s = enter(c, 0);
+	for (i = 0; i < c->nr_timers; i++)
+		c->h.timer_free(c->h.sim, c->timers[i]);
+	for (i = 0; i < c->h.nr_cpus && c->res[i]; i++) {
+		struct sched_resource *sr = c->res[i];
+
+		xfree(sr->sched_unit_idle->priv);
+		xfree(sr->sched_priv);
+	}
+	sched_deinit(&c->ops);
+	free_units(&c->idle_dom);
+	for (i = 0; i < c->h.nr_cpus; i++) {
+		if (c->res[i]) {
+			free_cpumask_var(c->res[i]->cpus);
+			xfree(c->res[i]);
+		}
+		xfree(c->idle[i]);
+		free_cpumask_var(per_cpu(cpu_sibling_mask, i));
+		free_cpumask_var(per_cpu(cpu_core_mask, i));
+	}
+	for (i = 0; i < c->nr_vcpus; i++) {
+		struct vcpu *v = c->vcpus[i];
+
+		if (v->vcpu_id == 0) {
+			free_units(v->domain);
+			xfree(v->domain->vcpu);
+			xfree(v->domain);
+		}
+	}
+	for (i = 0; i < c->nr_vcpus; i++)
+		xfree(c->vcpus[i]);
+	free_cpumask_var(c->pool.cpu_valid);
+	free_cpumask_var(c->pool.res_valid);
+	c->nr_vcpus = 0;
+	leave(c, s);
+	for (i = 0; i < XS_PCPU_NR_IDS; i++)
+		free(c->percpu[i]);
+	free(c->vcpus);
+	free(c->timers);
+	free(c->idle);
+	free(c->res);
+	free(c->node_masks);
+	free(c);
+}

@@ -1,0 +1,54 @@
+/* Xen's xen/lib.h: assertions, printing, small helpers. */
+#ifndef XEN_SHIM_LIB_H
+#define XEN_SHIM_LIB_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xen/compiler.h>
+#include <xen/types.h>
+
+struct vcpu;
+#include <xen/shim.h>
+
+#define BUG() xs_bug(__FILE__, __LINE__, "BUG")
+#define BUG_ON(p) do { if (unlikely(p)) xs_bug(__FILE__, __LINE__, #p); } while (0)
+#define WARN_ON(p) ({ bool w_ = (p); if (unlikely(w_)) fprintf(stderr, "xen-shim: WARN_ON(%s) at %s:%d\n", #p, __FILE__, __LINE__); w_; })
+#define WARN() fprintf(stderr, "xen-shim: WARN at %s:%d\n", __FILE__, __LINE__)
+#define BUILD_BUG_ON(c) _Static_assert(!(c), "BUILD_BUG_ON(" #c ")")
+#define BUILD_BUG_ON_ZERO(c) (sizeof(struct { int:(-!!(c)); }))
+#ifdef XEN_SHIM_NO_ASSERT
+#define ASSERT(p) do { if (0 && (p)) {} } while (0)
+#else
+#define ASSERT(p) do { if (unlikely(!(p))) xs_bug(__FILE__, __LINE__, "ASSERT(" #p ")"); } while (0)
+#endif
+#define ASSERT_UNREACHABLE() ASSERT(0)
+#define ARRAY_SIZE(x) (sizeof(x) / sizeof((x)[0]))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define ROUNDUP(x, a) (((x) + (a) - 1) & ~((a) - 1))
+#define IS_ALIGNED(v, a) (!((v) & ((a) - 1)))
+#define swap(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
+
+/*
+ * Console output: shown while dumping (--dump), dropped otherwise so that
+ * boot banners do not clutter every run.
+ */
+void xs_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define printk(fmt, ...) xs_printk(fmt, ## __VA_ARGS__)
+#define gprintk(lvl, fmt, ...) xs_printk(fmt, ## __VA_ARGS__)
+#define dprintk(lvl, fmt, ...) xs_printk(fmt, ## __VA_ARGS__)
+#define XENLOG_INFO ""
+#define XENLOG_WARNING ""
+#define XENLOG_ERR ""
+#define XENLOG_G_INFO ""
+#define XENLOG_G_WARNING ""
+#define XENLOG_G_ERR ""
+#define XENLOG_DEBUG ""
+#define XENLOG_G_DEBUG ""
+#define KERN_INFO ""
+#define KERN_WARNING ""
+#define KERN_ERR ""
+
+
+#endif
