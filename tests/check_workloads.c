@@ -353,6 +353,18 @@ START_TEST(makexen_reads_go_through_blkback)
 }
 END_TEST
 
+/* Zero-cost driver stages still hand their batches on (a build that hung would time out). */
+START_TEST(makexen_zero_cost_drivers_complete)
+{
+	double t = metric_of(makexen_xml(4, "stages=\"4,4\" reads=\"1\" writes=\"1\""
+					    " disk=\"const:10ms\" disk_mbps=\"0\" blkfront_cost=\"0\""
+					    " blkback_cost=\"0\" blkback_irq_cost=\"0\" complete_cost=\"0\""),
+			     "null");
+
+	ck_assert_msg(t > 0.300 && t < 0.3002, "build_time %.6f s, expected 0.300", t);
+}
+END_TEST
+
 /*
  * A one-slot blkif ring: the four jobs' 10 ms reads go through it one at a
  * time (the others wait in blkfront's queue), so the last job starts
@@ -583,6 +595,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, makexen_jobs_limit_parallelism);
 	tcase_add_test(sim, makexen_reads_go_through_blkback);
 	tcase_add_test(sim, makexen_full_blk_ring_queues_requests);
+	tcase_add_test(sim, makexen_zero_cost_drivers_complete);
 	tcase_add_test(sim, dom0load_tasks_and_duty_cycle);
 	tcase_add_test(sim, iperf_window_of_one_write_is_stop_and_wait);
 	tcase_add_test(sim, iperf_larger_window_pipelines);

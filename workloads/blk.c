@@ -61,7 +61,7 @@ static stime_t back_irq_poll(struct sim *s, struct worker *w)
 	struct blkdev *b = w->ctx;
 
 	(void)s;
-	return evtchn_test_and_clear(&b->to_back) ? b->p.back_irq_cost : 0;
+	return evtchn_test_and_clear(&b->to_back) ? b->p.back_irq_cost + 1 : 0;
 }
 
 static void back_irq_done(struct sim *s, struct worker *w)
@@ -86,7 +86,7 @@ static stime_t kthread_poll(struct sim *s, struct worker *w)
 		b->claimed[i] = b->req_ids[slot_of(b, b->ring.req_cons + i)];
 	b->nclaimed = n;
 	ring_consume_requests(&b->ring, n);
-	return (stime_t)n * b->p.back_cost;
+	return (stime_t)n * b->p.back_cost + 1;
 }
 
 static void disk_done(struct timer *t, void *arg)
@@ -124,7 +124,7 @@ static stime_t disk_irq_poll(struct sim *s, struct worker *w)
 	memcpy(b->finished, b->completed, b->ncompleted * sizeof(int));
 	b->nfinished = b->ncompleted;
 	b->ncompleted = 0;
-	return (stime_t)b->nfinished * b->p.complete_cost;
+	return (stime_t)b->nfinished * b->p.complete_cost + 1;
 }
 
 static void disk_irq_done(struct sim *s, struct worker *w)
@@ -155,7 +155,7 @@ static stime_t front_irq_poll(struct sim *s, struct worker *w)
 		b->reaped[i] = b->rsp_ids[slot_of(b, b->ring.rsp_cons + i)];
 	b->nreaped = n;
 	ring_consume_responses(&b->ring, n);
-	return (stime_t)n * b->p.front_cost;
+	return (stime_t)n * b->p.front_cost + 1;
 }
 
 /* Completes the reaped requests, then refills the ring from the wait queue. */

@@ -104,8 +104,8 @@ bool ring_final_check_requests(struct ring *r)
 
 /*
  * A worker's step: finish the batch that just ran, then claim the next
- * one or sleep.  A zero-cost batch still takes a nanosecond so that every
- * batch goes through the guest scheduler.
+ * one or sleep.  poll() returning 0 means "nothing to do", so a batch
+ * whose modelled cost is zero must still claim at least a nanosecond.
  */
 static void worker_step(struct sim *s, struct task *t)
 {
