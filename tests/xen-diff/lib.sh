@@ -1,0 +1,47 @@
+# Differential tests of a model against Xen's own code (xen-shim/): sourced
+# by null.sh, credit2.sh, credit1.sh with MODEL and XEN set to two
+# --sched specs.  Every scenario in tests/xen-diff/scenarios is run under
+# both through xen-diff; a table row says "identical" or where the
+# decisions first diverge; the details follow the table.  Exit 0 when all
+# are identical, 1 otherwise, 77 (SKIP) when schedsim was built without
+# Xen's code.
+set -u
+
+srcdir=${srcdir:-.}
+SCHEDSIM=${SCHEDSIM:-./schedsim}
+XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
+dir=$srcdir/tests/xen-diff/scenarios
+
+if ! "$SCHEDSIM" --list-schedulers 2>/dev/null | grep -q "^${XEN%%:*} "; then
+	reason="schedsim was built without Xen's scheduler code"
+	if src=$("$srcdir/tests/xen-source.sh" 2>/dev/null); then
+		reason="$reason; configure --with-xen-source=$src to test it"
+	else
+		reason="$reason and no Xen source is available (tests/xen-source.sh)"
+	fi
+	echo "SKIP: $reason"
+	exit 77
+fi
+
+fails=0
+details=$(mktemp)
+trap 'rm -f "$details"' EXIT
+printf '%-22s %-26s %-26s %s\n' scenario "$MODEL" "$XEN" result
+for f in "$dir"/*.xml; do
+	name=$(basename "$f" .xml)
+	out=$("$XEN_DIFF" ${XEN_DIFF_OPTS:-} "$f" "$MODEL" "$XEN" 2>&1)
+	rc=$?
+	case $rc in
+	0) result=identical ;;
+	1) result=$(echo "$out" | sed -n 's/^decisions: //p' | head -1)
+	   [ "$result" = "${result#identical}" ] || result="same decisions, $(echo "$out" | sed -n 's/^run times: //p')"
+	   fails=$((fails + 1)) ;;
+	*) result="error (exit $rc)"; fails=$((fails + 1)) ;;
+	esac
+	printf '%-22s %-26s %-26s %s\n' "$name" "" "" "$result"
+	if [ $rc != 0 ]; then
+		{ echo "=== $name: $MODEL vs $XEN"; echo "$out"; } >>"$details"
+	fi
+done
+cat "$details"
+[ $fails = 0 ]

@@ -1,0 +1,5 @@
+#!/bin/sh
+# Differential test: our null model against Xen's own code (see lib.sh).
+MODEL=null
+XEN=xen-null
+. "${srcdir:-.}/tests/xen-diff/lib.sh"
