@@ -127,9 +127,10 @@ struct iperf {
 };
 
 /*
- * A batch's CPU time: the model's cost varied by a uniform factor of mean
- * 1 and coefficient of variation 'noise' (caches, interrupts, frequency),
- * so iterations differ as on a real host.  Uniform rather than log-normal
+ * A batch's CPU time: the model's cost times the run's factor (run_noise:
+ * the host's state, so iterations differ as on a real host), varied by a
+ * uniform factor of mean 1 and coefficient of variation 'noise' (caches,
+ * interrupts).  Uniform rather than log-normal
  * because it is drawn per batch, hundreds of thousands of times a run:
  * one uniform draw costs a fraction of a normal one, and over so many
  * batches only the mean and spread matter.
