@@ -783,8 +783,14 @@ static int get_fallback_cpu(struct scheduler *ops, struct csched2_unit *svc)
  * preferring those that hold part of the soft affinity; the pCPU is the
  * next after the runqueue's pick_bias.  A balance_load migrate request
  * names the runqueue instead.
+ *
+ * 'locked' is a runqueue whose lock Xen's caller holds while the vCPU is
+ * not (yet) assigned to it: Xen reads other runqueues' loads under a
+ * trylock, which fails on that one, so it is left out (at insert, the
+ * runqueue of the vCPU's initial pCPU).
  */
-static int csched2_res_pick(struct scheduler *ops, struct vcpu *v)
+static int res_pick(struct scheduler *ops, struct vcpu *v,
+		    const struct csched2_runqueue_data *locked)
 {
 	struct csched2_private *prv = csched2_priv(ops);
 	struct csched2_unit *svc = v->sched_priv;
@@ -817,6 +823,8 @@ static int csched2_res_pick(struct scheduler *ops, struct vcpu *v)
 			load = rqd->b_avgload - svc->avgload;
 			if (load < 0)
 				load = 0;
+		} else if (rqd == locked) {
+			load = STIME_MAX;
 		} else {
 			load = rqd->b_avgload;
 		}
@@ -845,6 +853,11 @@ static int csched2_res_pick(struct scheduler *ops, struct vcpu *v)
 	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
 	min_rqd->pick_bias = new_cpu;
 	return new_cpu;
+}
+
+static int csched2_res_pick(struct scheduler *ops, struct vcpu *v)
+{
+	return res_pick(ops, v, NULL);
 }
 
 /* --- load balancing --- */
@@ -1488,7 +1501,16 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	struct csched2_unit *svc = v->sched_priv;
 	struct csched2_dom *sdom = svc->sdom;
 
-	v->processor = csched2_res_pick(ops, v);
+	/*
+	 * Xen inserts a vCPU with the default affinities, holding the lock of
+	 * its initial pCPU's runqueue, which res_pick therefore skips.  A vCPU
+	 * given affinities is then moved by the affinity call (xl), through a
+	 * res_pick that skips nothing: that is the one pick we make for it.
+	 */
+	if (cpumask_subset(c2sim(ops)->online, v->hard) && !v->soft_aff_effective)
+		v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
+	else
+		v->processor = res_pick(ops, v, NULL);
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);

@@ -521,6 +521,26 @@ START_TEST(res_pick_least_loaded)
 }
 END_TEST
 
+START_TEST(insert_skips_the_locked_runqueue)
+{
+	/* Default affinities, initial pCPU 0: Xen's trylock on runqueue 0's
+	 * lock (held by insert) fails, so runqueue 1 it is, although the
+	 * loads are equal: next after its pick_bias 2. */
+	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"1\"/>", "credit2");
+
+	ck_assert_int_eq(V(&h, 0, 0)->processor, 3);
+	ck_assert_ptr_eq(SVC(&h, 0, 0)->rqd, c2rqd(h.ops, 2));
+	sim_destroy(h.s);
+
+	/* Given a soft affinity: placed as the affinity call's migration would,
+	 * in the runqueue holding it. */
+	h = mk(host2x2, "<domain name=\"a\" vcpus=\"1\"><affinity soft=\"0-1\"/></domain>",
+	       "credit2");
+	ck_assert_int_eq(V(&h, 0, 0)->processor, 1);
+	sim_destroy(h.s);
+}
+END_TEST
+
 START_TEST(fallback_cpu_order)
 {
 	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"1\"/>", "credit2");
@@ -1159,6 +1179,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, tickle_busy_choice);
 	tcase_add_test(tc, tickle_2016_lowest_credit);
 	tcase_add_test(tc, res_pick_least_loaded);
+	tcase_add_test(tc, insert_skips_the_locked_runqueue);
 	tcase_add_test(tc, fallback_cpu_order);
 	tcase_add_test(tc, candidate_credit_ratelimit_resist);
 	tcase_add_test(tc, candidate_soft_affinity_preemption);
