@@ -24,6 +24,7 @@
 #include "sim/experiment.h"
 #include "sim/json.h"
 #include "sim/params.h"
+#include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
@@ -76,6 +77,7 @@ static void usage(FILE *f)
 	      "                          iteration i of every combination uses the same seed\n"
 	      "  --jobs=N                worker processes (default: online CPUs)\n"
 	      "  --alpha=A               significance level of the U test (default 0.05)\n"
+	      PLOT_USAGE
 	      "  schedsim compare OLD.json NEW.json [...]\n"
 	      "                          compare saved results (--format=text|markdown|csv,\n"
 	      "                          --alpha)\n"
@@ -243,6 +245,14 @@ static void print_table(FILE *f, const char *format, const struct report_table *
 		report_text(f, t, boxes);
 }
 
+static bool table_has_values(const struct report_table *t)
+{
+	for (int i = 0; i < t->nrows * t->ncols; i++)
+		if (t->cells[i].n > 0)
+			return true;
+	return false;
+}
+
 static int run_experiment(const struct cli *cli, const struct scenario *sc,
 			  const struct sched_spec *specs, int nspecs)
 {
@@ -309,6 +319,9 @@ static int run_experiment(const struct cli *cli, const struct scenario *sc,
 		t.alpha = alpha;
 		report_compute(&t);
 	}
+	if (!table_has_values(&t))
+		fprintf(stderr, "schedsim: note: no run reported a figure of merit (the "
+			"scenario's workloads have none; try --workload=make-xen,iperf)\n");
 	out = open_output(cli->output, tmp, sizeof(tmp));
 	if (!out) {
 		status = bad("--output: cannot write '%s'", cli->output);
@@ -405,6 +418,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		TRACE_LONG_OPTIONS,
+		PLOT_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { DEFAULT_SCHED, NULL, NULL, NULL, "text", NULL,
@@ -417,6 +431,7 @@ int main(int argc, char **argv)
 	int c, n, nitems, i, status = 0, nw = 1, nd = 1;
 	bool experiment;
 	struct trace_cli tc = { 0 };
+	struct plot_cli pc = { 0 };
 	FILE *out;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -438,6 +453,11 @@ int main(int argc, char **argv)
 		case 'a': cli.alpha = optarg; break;
 		case TRACE_OPT_FILE: case TRACE_OPT_FORMAT: case TRACE_OPT_WINDOW:
 			if (trace_cli_option(&tc, c, optarg, &e) < 0)
+				return bad("%s", e.msg);
+			break;
+		case PLOT_OPT_DIR: case PLOT_OPT_FORMAT: case PLOT_OPT_TIMELINE:
+		case PLOT_OPT_WINDOW: case PLOT_OPT_CREDIT:
+			if (plot_cli_option(&pc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
 			break;
 		case 'L': sched_list(stdout); return 0;

@@ -37,12 +37,20 @@ static void csv_number(FILE *f, double v)
 
 void report_csv(FILE *f, const struct report_table *t)
 {
+	/* compare: which file a line comes from leads the line */
+	if (t->compare)
+		fputs("file,", f);
 	fputs("label,scheduler,workload,dom0_load,unit,n,mean,stddev,median,"
 	      "ci95_low,ci95_high,delta_pct,p_value\n", f);
 	for (int r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
 			const struct report_row *row = &t->rows[r];
 			const struct report_cell *cell = &t->cells[r * t->ncols + c];
+
+			if (t->compare) {
+				csv_string(f, t->cols[c]);
+				fputc(',', f);
+			}
 
 			csv_string(f, cell->label);
 			fputc(',', f);

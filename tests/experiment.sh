@@ -45,8 +45,10 @@ if command -v jq >/dev/null; then
 		| sort_by(.k) | map(.v) | flatten' "$j")
 	sorted_runs=$(jq -c '[.runs[] | {k: "\(.workload) \(.dom0_load) \(.label)", v: .metric.value}]
 		| sort_by(.k) | map(.v)' "$j")
-	[ "$(echo "$summ" | jq -c 'map(. * 1e6 | round)')" = \
-	  "$(echo "$sorted_runs" | jq -c 'map(. * 1e6 | round)')" ] ||
+	# the runs print 9 significant digits, the summary 17
+	[ "$(jq -n --argjson a "$summ" --argjson b "$sorted_runs" \
+		'($a | length) == ($b | length) and
+		 ([$a, $b] | transpose | all(((.[0] - .[1]) | fabs) <= 1e-7 * (.[0] | fabs)))')" = true ] ||
 		fail "summary values are not the runs' metrics: $summ vs $sorted_runs ($runs)"
 	# every credit2 cell is compared with the credit1 cell of its row
 	[ "$(jq '[.summary[] | select(.label == "credit2") | .p_value | type] | unique' -c "$j")" = '["number"]' ] ||
