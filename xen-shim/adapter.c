@@ -114,7 +114,7 @@ static void cb_peer_state(void *peer, unsigned long *flags, int *pause_count)
 	*pause_count = v->pause_count;
 }
 
-static void cb_peer_update(void *peer, int processor, bool parked)
+static void cb_peer_update(void *peer, int processor, bool parked, bool migrating)
 {
 	struct vcpu *v = peer;
 
@@ -125,6 +125,9 @@ static void cb_peer_update(void *peer, int processor, bool parked)
 		sched_set_pause_flags(v, VPF_PARKED);
 	else
 		sched_clear_pause_flags(v, VPF_PARKED);
+	/* Only the core clears it (migrate_finish), as in Xen. */
+	if (migrating)
+		sched_set_pause_flags(v, VPF_MIGRATING);
 }
 
 static void cb_pause_nosync(void *sim, void *peer)
@@ -243,7 +246,15 @@ static void xs_free_udata(struct scheduler *s, void *data)
 
 static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 {
+	struct domain *d = v->dom;
+
 	xs_insert(ctx_of(s), v->sched_priv);
+	/*
+	 * As xl does: the domain is created with all its vCPUs, then its
+	 * scheduling parameters are set (credit2's cap needs the units).
+	 */
+	if (v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
+		xs_adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
 }
 
 static void xs_remove_unit(struct scheduler *s, struct vcpu *v)

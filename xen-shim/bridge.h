@@ -48,8 +48,11 @@ struct xs_host {
 	void (*timer_free)(void *sim, void *ev);
 	/* Current pause state of a simulated vCPU, in Xen's VPF bits. */
 	void (*peer_state)(void *peer, unsigned long *flags, int *pause_count);
-	/* Xen's side moved or parked the vCPU: mirror it. */
-	void (*peer_update)(void *peer, int processor, bool parked);
+	/*
+	 * Xen's side moved the vCPU, parked it (credit2 caps) or asked for it
+	 * to move (_VPF_migrating: credit1's tick and tickle): mirror it.
+	 */
+	void (*peer_update)(void *peer, int processor, bool parked, bool migrating);
 	void (*pause_nosync)(void *sim, void *peer);
 	void (*unpause)(void *sim, void *peer);
 	void (*trace)(void *sim, int cpu, uint32_t event, int n, const uint32_t *data);

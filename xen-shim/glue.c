@@ -13,8 +13,10 @@
  *  - pause state flows in: on every entry, each Xen vCPU's pause flags and
  *    pause count are reloaded from its simulated twin (only _VPF_parked is
  *    Xen's own, set by credit2's caps);
- *  - placement and parking flow out: on every exit (and before any call
- *    back into the simulator) v->processor and _VPF_parked go back.
+ *  - placement, parking and migration requests flow out: on every exit
+ *    (and before any call back into the simulator) v->processor,
+ *    _VPF_parked and a _VPF_migrating the scheduler set go back; only the
+ *    core clears _VPF_migrating, as in Xen.
  *
  * Everything hangs off struct xs_ctx; xs_cur points at the context whose
  * code runs, and enter()/leave() save and restore it, so nested entries
@@ -388,7 +390,8 @@ static void sync_out(struct xs_ctx *c)
 		if (!v->xs_peer)
 			continue;
 		c->h.peer_update(v->xs_peer, (int)v->processor,
-				 test_bit(_VPF_parked, &v->pause_flags));
+				 test_bit(_VPF_parked, &v->pause_flags),
+				 test_bit(_VPF_migrating, &v->pause_flags));
 	}
 }
 
@@ -664,8 +667,7 @@ struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcp
 	d->sched_priv = sched_alloc_domdata(&c->ops, d);
 	ASSERT(!IS_ERR(d->sched_priv));
 	leave(c, s);
-	/* The toolstack sets weight and cap after creation (xl sched-*). */
-	xs_adjust(c, (struct xs_dom *)d, weight, cap);
+	/* Weight and cap come later, from the toolstack (see adapter.c). */
 	return (struct xs_dom *)d;
 }
 
