@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "schedulers/sched.h"
+#include "sim/build.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
@@ -363,6 +364,77 @@ START_TEST(helpers_write_xen_payloads)
 }
 END_TEST
 
+/*
+ * Every scheduler helper once, through the real xentrace writer, into
+ * $TRACE_HELPERS_OUT when set: tests/trace/xenalyze.sh has the real
+ * xenalyze decode that file and looks for the values written here.
+ */
+START_TEST(helpers_through_the_writer)
+{
+	const char *out = getenv("TRACE_HELPERS_OUT");
+	const char *path = out ? out : tmp_path("h.xt");
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct tracer *t = trace_xentrace_open(path, 0, -1, &e);
+	struct sim *s;
+	struct vcpu *v;
+	size_t n;
+	uint32_t *w;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(scenario_load_memory(scenario_xml, (int)strlen(scenario_xml), "t.xml",
+					      &sc, &e), 0);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_ptr_nonnull(s);
+	v = s->domains[1]->vcpus[0];                 /* d1v0 */
+	s->tracer = t;
+	t->start(t, s);
+	s->q.now = 1000;
+	s->this_cpu = 0;
+	trace_vcpu_event(s, TRC_SCHED_WAKE, v);
+	trace_csched_tickle(s, 0, 1);
+	trace_csched_picked_cpu(s, v, 1);
+	trace_csched_account(s, true, v, 2);
+	trace_csched_boost(s, true, v);
+	trace_csched_stolen(s, 0, 1, v);
+	trace_csched_steal_check(s, 0, 1, true);
+	trace_csched_schedule(s, 0, false, true);
+	trace_csched_ratelimit(s, 0, v, 250000);
+	trace_csched2_runq_pos(s, 0, v, 2);
+	trace_csched2_burn(s, 0, v, -5, INT_MIN, 1000);
+	trace_csched2_tickle_check(s, 0, v, 42, 17);
+	trace_csched2_tickle_new(s, 0, v, 42);
+	trace_csched2_tickle(s, 0, 1);
+	trace_csched2_credit_reset(s, 0, v, 5, 10000000);
+	trace_csched2_runq_assign(s, 0, v, 1);
+	trace_csched2_max_weight(s, 0, 1, 256);
+	trace_csched2_runq_load(s, 0, 1, 3, 0x100000002ULL, 5, 18);
+	trace_csched2_unit_load(s, 0, v, 262144, 18);
+	trace_csched2_picked_cpu(s, 0, v, 9, 1, 1);
+	trace_csched2_migrate(s, 0, v, 1, 4);
+	trace_csched2_load_check(s, 0, 0, 1, 77);
+	trace_csched2_load_balance(s, 0, 10, 20, 0, 1);
+	trace_csched2_ratelimit(s, 0, v, 300000);
+	trace_csched2_cand_check(s, 0, v);
+	trace_csched2_candidate(s, 0, v, 1, 7);
+	trace_csched2_schedule(s, 0, 1, false, true, true, false);
+	s->q.now = 2000;
+	t->stop(t, s);
+	ck_assert_int_eq(trace_close(t, &e), 0);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+	/* 2 opening + 27 helper + 2 closing records, one window per pCPU run. */
+	w = slurp(path, &n);
+	ck_assert_uint_gt(n, 29 * 3);
+	free(w);
+	if (!out)
+		unlink(path);
+}
+END_TEST
+
 START_TEST(cli_options)
 {
 	struct trace_cli c = { 0 };
@@ -423,6 +495,7 @@ int main(void)
 	tcase_add_test(tc, xentrace_window_spans_the_window);
 	tcase_add_test(tc, tracing_does_not_change_the_run);
 	tcase_add_test(tc, helpers_write_xen_payloads);
+	tcase_add_test(tc, helpers_through_the_writer);
 	tcase_add_test(tc, cli_options);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

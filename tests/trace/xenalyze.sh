@@ -87,6 +87,48 @@ if grep -v -E '^(Using (VMX|SVM)|Creating (vcpu|domain)|[a-z_]+: Activating pcpu
 	echo "FAIL: window: xenalyze warned:"; head -5 "$tmp/win.err"; fails=$((fails + 1))
 fi
 
+# Every scheduler trace helper, written by tests/check_trace, decoded by
+# xenalyze with the values it was given (Xen's payload layouts).
+CHECK_TRACE=${CHECK_TRACE:-$(dirname "$SCHEDSIM")/tests/check_trace}
+if [ -x "$CHECK_TRACE" ]; then
+	TRACE_HELPERS_OUT=$tmp/helpers.xt CK_RUN_CASE=trace "$CHECK_TRACE" >/dev/null
+	"$xenalyze" --dump-all --cpu-hz=1G "$tmp/helpers.xt" >"$tmp/helpers.out" 2>&1
+	while IFS= read -r want; do
+		grep -qF -- "$want" "$tmp/helpers.out" || {
+			echo "FAIL: xenalyze --dump-all lacks: $want"; fails=$((fails + 1)); }
+	done <<'LINES'
+vcpu_wake d1v0
+csched:runq_tickle, cpu 1
+csched:pick_cpu 1 for d1v0
+csched:acct_start d1v0, active_vcpus 2
+csched: d1v0 boosted
+csched:stolen_vcpu d1v0 from cpu 1
+csched:load_balance checking 1
+csched:schedule cpu 0, idle
+csched:ratelimit, d1v0 run only 250.0us
+csched2:runq_insert d1v0, position 2
+csched2:burn_credits d1v0, credit = -5, delta = 1000
+csched2:tickle_check d1v0, credit = 42, score = 17
+csched2:runq_tickle_new d1v0, processor = 0, credit = 42
+csched2:runq_tickle cpu 1
+csched2:reset_credits d1v0, credit_start = 5, credit_end = 10000000
+csched2:runq_assign d1v0 on rq# 1
+csched2:update_max_weight rq# 1, max_weight = 256
+csched2:update_rq_load rq# 1, load = 3, avgload = 1638400.001% (4294967298), b_avgload = 0.002% (5)
+csched2:update_vcpu_load d1v0, vcpu_load = 100.000% (262144)
+csched2:picked_cpu d1v0, rq# 1, cpu 1
+csched2:migrate d1v0 rq# 1 --> rq# 4
+csched2:load_balance_check lrq# 0, orq# 1, delta = 77
+csched2:load_balance_begin lrq# 0, avg_load = 10 -- orq# 1, avg_load = 20
+csched2:ratelimit, d1v0 run only 300.0us
+csched2:runq_cand_check d1v0
+csched2:runq_candidate d1v0, credit = 7, cpu 1 was tickled
+csched2:schedule cpu 0, rq# 1, idle, SMT idle, not tickled
+LINES
+else
+	echo "FAIL: $CHECK_TRACE not built"; fails=$((fails + 1))
+fi
+
 # The comparison must notice a report that is not the trace's run.
 if [ -f "$tmp/credit2.xt" ] && [ -f "$tmp/credit1.json" ] &&
    "$PYTHON" "$check" "$tmp/credit2.xt" "$tmp/credit1.json" "$tmp/credit2.out" \
