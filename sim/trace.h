@@ -154,7 +154,7 @@ static inline void trace_unit_val(struct sim *s, int cpu, uint32_t ev, const str
 	trc_words(s, cpu, ev, 2, d);
 }
 
-/* Three words: the vCPU packed, then two values (burn has three: see below). */
+/* Three words: the vCPU packed, then two values (tickle_check, credit_reset, candidate). */
 static inline void trace_unit_2val(struct sim *s, int cpu, uint32_t ev, const struct vcpu *v,
 				   uint32_t a, uint32_t b)
 {

@@ -199,8 +199,15 @@ static void runstate(struct perfetto *p, int cpu, stime_t now, uint32_t event, u
 
 	if (!v)
 		return;
-	if (old == RUNSTATE_RUNNING && new != RUNSTATE_RUNNING)
+	if (old == RUNSTATE_RUNNING && new != RUNSTATE_RUNNING && !is_idle_vcpu(v)) {
+		int slot = trace_vcpu_slot(&p->w, v), c;
+
+		/* The record comes from v->processor; end the slice where v runs. */
+		for (c = 0; c < p->nr_cpus && p->slices[cpu].slot != slot; c++)
+			if (p->slices[c].slot == slot)
+				cpu = c;
 		slice_end(p, cpu, now);
+	}
 	if (new == RUNSTATE_RUNNING && old != RUNSTATE_RUNNING)
 		slice_begin(p, cpu, v, now);
 	if (!is_idle_vcpu(v) && (old == RUNSTATE_RUNNABLE) != (new == RUNSTATE_RUNNABLE)) {
