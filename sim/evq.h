@@ -28,8 +28,16 @@ struct timer {
 	void *arg;
 };
 
+/* A heap entry's sort key, kept beside the pointer so that sifting compares
+ * without touching the timers themselves (they are scattered in memory). */
+struct evq_key {
+	stime_t expires;
+	uint64_t seq;
+};
+
 struct evq {
 	struct timer **heap;
+	struct evq_key *keys;    /* keys[i] is heap[i]'s (expires, seq) */
 	size_t len, cap;
 	uint64_t next_seq;
 	stime_t now;      /* time of the event being handled */
