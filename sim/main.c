@@ -38,6 +38,9 @@
 #define EXIT_INTERRUPTED 130
 #define DEFAULT_SCHED "credit2"
 #define DEFAULT_ITERATIONS 5
+#define DEFAULT_EVAL_SCHEDS "credit1,credit2"
+#define DEFAULT_EVAL_WORKLOADS "make-xen,iperf"
+#define DEFAULT_EVAL_DOM0 "off,on"
 
 struct cli {
 	const char *sched;
@@ -58,6 +61,9 @@ static void usage(FILE *f)
 {
 	fputs("Usage: schedsim [OPTION]...\n"
 	      "Simulate Xen's vCPU schedulers on a scenario and report what each vCPU got.\n"
+	      "Without --sched, --scenario, --workload and --dom0-load: the default evaluation,\n"
+	      "--sched=" DEFAULT_EVAL_SCHEDS " --workload=" DEFAULT_EVAL_WORKLOADS
+	      " --dom0-load=" DEFAULT_EVAL_DOM0 ".\n"
 	      "\n"
 	      "  --sched=SPEC[,SPEC...]  schedulers to run, each name[:key=value...]\n"
 	      "                          (default " DEFAULT_SCHED "), e.g. credit2:runqueue=core\n"
@@ -253,8 +259,8 @@ static bool table_has_values(const struct report_table *t)
 	return false;
 }
 
-static int run_experiment(const struct cli *cli, const struct scenario *sc,
-			  const struct sched_spec *specs, int nspecs)
+static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
+			  const struct scenario *sc, const struct sched_spec *specs, int nspecs)
 {
 	struct experiment x;
 	struct report_table t;
@@ -292,6 +298,10 @@ static int run_experiment(const struct cli *cli, const struct scenario *sc,
 	report_init(&t, 0, 0);
 	if (parse_alpha(cli->alpha, &t.alpha)) {
 		status = EXIT_BADINPUT;
+		goto out;
+	}
+	if (plot_prepare(pc, &x, &e) < 0) {
+		status = bad("%s", e.msg);
 		goto out;
 	}
 	rc = experiment_run(&x, &e);
@@ -338,6 +348,8 @@ static int run_experiment(const struct cli *cli, const struct scenario *sc,
 		fprintf(stderr, "schedsim: cannot write the report\n");
 		status = 1;
 	}
+	if (plot_experiment(pc, &x, &t, &e) < 0)
+		status = bad("%s", e.msg);
 out:
 	report_free(&t);
 	experiment_free(&x);
@@ -421,7 +433,7 @@ int main(int argc, char **argv)
 		PLOT_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli cli = { DEFAULT_SCHED, NULL, NULL, NULL, "text", NULL,
+	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
 			   NULL, NULL, NULL, NULL, NULL, false };
 	struct scenario sc;
 	struct sched_spec *specs;
@@ -475,6 +487,14 @@ int main(int argc, char **argv)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!valid_format(cli.format))
 		return bad("--format: '%s' is not valid (valid: text, json, markdown, csv)", cli.format);
+	/* Nothing chosen: the evaluation Xen scheduler work is judged by. */
+	if (!cli.sched && !cli.scenario && !cli.workload && !cli.dom0_load) {
+		cli.sched = DEFAULT_EVAL_SCHEDS;
+		cli.workload = DEFAULT_EVAL_WORKLOADS;
+		cli.dom0_load = DEFAULT_EVAL_DOM0;
+	}
+	if (!cli.sched)
+		cli.sched = DEFAULT_SCHED;
 	if (cli.workload) {
 		n = split_list(cli.workload, &items);
 		nw = n;
@@ -487,7 +507,8 @@ int main(int argc, char **argv)
 	}
 	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
 		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
-	if (trace_cli_check(&tc, experiment, &e) < 0)
+	experiment = experiment || pc.dir;     /* pictures are of an experiment */
+	if (trace_cli_check(&tc, experiment, &e) < 0 || plot_cli_check(&pc, &e) < 0)
 		return bad("%s", e.msg);
 
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
@@ -541,7 +562,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (experiment) {
-		status = run_experiment(&cli, &sc, specs, n);
+		status = run_experiment(&cli, &pc, &sc, specs, n);
 		goto out;
 	}
 	if (cli.alpha) {

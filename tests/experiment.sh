@@ -87,7 +87,14 @@ $SCHEDSIM compare "$tmp/single.json" "$tmp/j1.json" >"$tmp/cmp2.txt" 2>&1 ||
 	fail "compare of single-run output exited non-zero: $(head -2 "$tmp/cmp2.txt")"
 grep -q '^credit2 iperf dom0=on' "$tmp/cmp2.txt" || fail "compare lost a row: $(cat "$tmp/cmp2.txt")"
 
-# 6. Bad input: exit 2 and one line naming the problem.
+# 6. No choice at all: the default evaluation (credit1,credit2 x make-xen,iperf x off,on).
+$SCHEDSIM --iterations=2 --jobs=2 >"$tmp/default.txt" 2>&1 || fail "the default evaluation exited $?"
+for want in '|  CREDIT1' '|  CREDIT2' '| with dom0 load |' 'make-xen dom0=on (s)' \
+	'iperf dom0=off (Gbit/s)' '^geomean'; do
+	grep -q -- "$want" "$tmp/default.txt" || fail "default evaluation lacks '$want'"
+done
+
+# 7. Bad input: exit 2 and one line naming the problem.
 expect_bad() {    # PATTERN ARGS...
 	pat=$1
 	shift
