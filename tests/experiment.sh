@@ -12,6 +12,9 @@ golden=$srcdir/tests/golden
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
+# A private copy: the comparisons below need one binary throughout, even if
+# the build tree is relinked while the test runs.
+cp "$SCHEDSIM" "$tmp/schedsim" && SCHEDSIM=$tmp/schedsim
 
 fail() {
 	echo "FAIL: $*"
