@@ -228,6 +228,7 @@ int run_result_unpack(const char *buf, size_t len, struct run_result *r)
 		struct domain_result *dr = &r->doms[d];
 
 		if (rget(&b, dr, sizeof(*dr)) || dr->nvcpus < 0 || dr->nvcpus > 1 << 20) {
+			dr->vcpus = NULL;       /* the sender's pointer */
 			dr->nvcpus = 0;
 			r->ndoms = d + 1;
 			goto bad;
@@ -240,6 +241,8 @@ int run_result_unpack(const char *buf, size_t len, struct run_result *r)
 				memset(vr, 0, sizeof(*vr));
 				goto bad_at;
 			}
+			vr->pcpus = NULL;               /* the sender's pointers */
+			vr->wake_latency.buckets = NULL;
 			vr->pcpus = xcalloc(vr->npcpus + 1, sizeof(*vr->pcpus));
 			if (rget(&b, vr->pcpus, vr->npcpus * sizeof(*vr->pcpus)) ||
 			    unpack_hist(&b, &vr->wake_latency))
@@ -251,7 +254,9 @@ bad_at:
 			goto bad;
 		}
 	}
-	return b.off == len ? 0 : -1;
+	if (b.off != len)
+		goto bad;
+	return 0;
 bad_top:
 	r->ndoms = 0;
 	r->doms = NULL;
