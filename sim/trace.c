@@ -65,6 +65,7 @@ int trace_cli_option(struct trace_cli *c, int opt, const char *arg, struct err *
 		c->format_set = true;
 		return 0;
 	case TRACE_OPT_WINDOW:
+		c->window = true;
 		return parse_window(arg, &c->from, &c->to, e);
 	}
 	return err_set(e, "trace: unknown option code %d", opt);
@@ -79,7 +80,7 @@ int trace_cli_check(const struct trace_cli *c, bool experiment, struct err *e)
 		return 0;
 	if (c->format_set)
 		return err_set(e, "--trace-format needs --trace=FILE");
-	if (c->from != 0 || c->to > 0)
+	if (c->window)
 		return err_set(e, "--trace-window needs --trace=FILE");
 	return 0;
 }
@@ -105,13 +106,13 @@ struct tracer *trace_cli_open(const struct trace_cli *c, int run, int nruns, str
 {
 	struct tracer *t;
 	char *path;
-	stime_t to = c->to == 0 && c->from == 0 ? -1 : c->to;
+	stime_t from = c->window ? c->from : 0, to = c->window ? c->to : -1;
 
 	if (!c->path)
 		return NULL;
 	path = run_path(c->path, run, nruns);
-	t = c->format == TRACE_PERFETTO ? trace_perfetto_open(path, c->from, to, e)
-					: trace_xentrace_open(path, c->from, to, e);
+	t = c->format == TRACE_PERFETTO ? trace_perfetto_open(path, from, to, e)
+					: trace_xentrace_open(path, from, to, e);
 	free(path);
 	return t;
 }

@@ -447,6 +447,7 @@ struct trace_cli {
 	const char *path;         /* NULL: no trace */
 	enum trace_format format;
 	bool format_set;
+	bool window;              /* --trace-window given */
 	stime_t from, to;         /* the window; to < 0: until the end */
 };
 
