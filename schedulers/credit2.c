@@ -93,6 +93,9 @@
  * Each of those is also a named switch (runqueue, max_timer_us, reset,
  * tickle, soft_affinity, caps, max_cpus_runqueue, inflight); 'auto' or 0
  * means "as the era says".
+ *
+ * era=4.17 was run beside Xen 4.17.5's own credit2.c (xen-shim/) on the
+ * same scenarios: the two make the same decisions at the same instants.
  */
 #include <limits.h>
 #include <stddef.h>
