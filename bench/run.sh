@@ -1,0 +1,103 @@
+#!/bin/sh
+# `make bench`: the figures of doc/performance.md, measured on this machine.
+#  1. the event queue alone (bench/bench_evq);
+#  2. the default scenario, per registered scheduler: events and simulated
+#     seconds per wall second;
+#  3. wall and CPU time per simulated event for 16, 128 and 1024 pCPUs
+#     (bench/gen-scenario.sh: 4 vCPUs per pCPU, mixed phases workloads);
+#  4. the 1024-pCPU host for 10 simulated seconds with credit1 and credit2:
+#     wall time and peak RSS (targets: 60 s, 1 GiB);
+#  5. memory against simulated time: peak RSS at 10x the duration;
+#  6. the seed evaluation (120 runs) with the default --jobs (target 30 s).
+# BENCH_QUICK=1 shortens 3-5 tenfold, for a smoke test.  Wall times depend
+# on what else runs: CPU (user) time is printed beside them.
+set -u
+builddir=$(pwd)
+srcdir=${srcdir:-.}
+schedsim=$builddir/schedsim
+gen="$srcdir/bench/gen-scenario.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+quick=${BENCH_QUICK:-0}
+TIME=/usr/bin/time
+[ -x $TIME ] || { echo "bench: needs $TIME (GNU time) for peak RSS" >&2; exit 1; }
+
+# measure OUT ARGS...: runs schedsim, sets wall, user, rss_kb, events.
+measure() {
+	out=$1
+	shift
+	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" "$@" --format=json > "$out" || return 1
+	read -r wall user rss_kb < "$work/time"
+	events=$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$out" | awk '{ s += $1 } END { print s + 0 }')
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "-" }'; }
+
+echo "== 1. event queue (insert+pop pairs per CPU second)"
+"$builddir/bench/bench_evq" $([ "$quick" = 1 ] && echo 2000000)
+
+echo
+d2=100
+[ "$quick" = 1 ] && d2=10
+echo "== 2. default scenario (16 pCPUs, 24 vCPUs), ${d2} s simulated, per scheduler"
+printf '%-10s %10s %8s %8s %14s %14s\n' scheduler events wall_s user_s events/wall_s sim_s/wall_s
+for s in $("$schedsim" --list-schedulers | sed -n 's/^\([a-z0-9_-]*\) .*/\1/p'); do
+	measure "$work/default.json" --sched="$s" --duration=${d2}s || continue
+	printf '%-10s %10s %8s %8s %14s %14s\n' "$s" "$events" "$wall" "$user" \
+		"$(ratio "$events" "$wall")" "$(ratio $d2 "$wall")"
+done
+
+echo
+echo "== 3. time per simulated event by host size (4 vCPUs per pCPU, mixed phases)"
+# Durations shrink as hosts grow, so that each size runs ~1-5 million events.
+printf '%-8s %6s %6s %10s %8s %8s %12s %12s %10s\n' sched pcpus sim events wall_s user_s wall_us/ev user_us/ev rss_MiB
+for s in credit1 credit2; do
+	for shape in "1 8 2 20s" "2 32 2 4s" "8 64 2 1s"; do
+		set -- $shape
+		p=$(($1 * $2 * $3))
+		d3=$4
+		[ "$quick" = 1 ] && d3=$(echo $4 | sed 's/^\([0-9]*\)s$/\100ms/')
+		sh "$gen" $1 $2 $3 $d3 > "$work/h$p.xml"
+		measure "$work/h.json" --scenario="$work/h$p.xml" --sched=$s || continue
+		printf '%-8s %6s %6s %10s %8s %8s %12s %12s %10s\n' $s $p $d3 "$events" "$wall" "$user" \
+			"$(ratio "$wall" "$events" | awk '{ printf "%.3g", $1 * 1e6 }')" \
+			"$(ratio "$user" "$events" | awk '{ printf "%.3g", $1 * 1e6 }')" $((rss_kb / 1024))
+	done
+done
+
+echo
+echo "== 4. 1024 pCPUs (8 sockets x 64 cores x 2 threads), 4096 vCPUs: targets 60 s, 1024 MiB"
+d4=10s
+[ "$quick" = 1 ] && d4=1s
+sh "$gen" 8 64 2 $d4 > "$work/h1024.xml"
+for s in credit1 credit2; do
+	measure "$work/h.json" --scenario="$work/h1024.xml" --sched=$s || continue
+	echo "$s: $d4 simulated, $events events: wall $wall s, user $user s, peak RSS $((rss_kb / 1024)) MiB"
+done
+
+echo
+echo "== 5. memory against simulated time (peak RSS, 1x and 10x the duration)"
+for spec in "default 10s 100s" "h128 1s 10s"; do
+	set -- $spec
+	a=$2 b=$3
+	[ "$quick" = 1 ] && { a=$(echo $a | sed 's/0s$/s/; s/^1s$/100ms/'); b=$(echo $b | sed 's/0s$/s/'); }
+	scen=
+	[ "$1" = h128 ] && { sh "$gen" 2 32 2 1s > "$work/m.xml"; scen=--scenario=$work/m.xml; }
+	for s in credit1 credit2; do
+		measure "$work/m.json" $scen --sched=$s --duration=$a || continue
+		r1=$rss_kb
+		measure "$work/m.json" $scen --sched=$s --duration=$b || continue
+		echo "$1 $s: $a -> $r1 KiB, $b -> $rss_kb KiB: ratio $(ratio "$rss_kb" "$r1") (target < 1.2)"
+	done
+done
+
+echo
+echo "== 6. seed evaluation: 2 schedulers x 2 workloads x dom0 load off/on x 15 iterations"
+if [ "$quick" = 1 ]; then
+	echo "(skipped with BENCH_QUICK=1)"
+else
+	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" --sched=credit1,credit2 \
+		--workload=make-xen,iperf --dom0-load=off,on --iterations=15 > "$work/eval.txt"
+	read -r wall user rss_kb < "$work/time"
+	echo "120 runs: wall $wall s (target 30 s), CPU $user s in the parent (workers not counted)"
+fi
