@@ -7,8 +7,9 @@
 #
 # schedsim --plot writes the variables this body reads before it:
 #   datafile                 latency-*.dat: panel config latency_us fraction count
-#   nconfigs, iterations
-#   panel[2], config[]       names (arrays, 1-based)
+#   nconfigs, iterations, rowtitle (workload and dom0 load)
+#   panel[2]                 panel titles (benchmark guest, dom0)
+#   curve[2 * nconfigs]      curve titles, panel 0's configurations first
 
 array colour[8] = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', \
                    '#76b7b2', '#edc948', '#b07aa1', '#9c755f']
@@ -26,15 +27,15 @@ set border 3
 set tics nomirror
 set xlabel 'wake-to-run latency'
 set ylabel 'fraction of wake-ups at most this long'
-set key bottom right box opaque
+set key top left box opaque
 
-set multiplot layout 1, 2 title sprintf('wake-to-run latency, %d iteration%s', \
-    iterations, iterations == 1 ? '' : 's') font ',11'
+set multiplot layout 1, 2 title sprintf('wake-to-run latency: %s%s%d iteration%s', \
+    rowtitle, rowtitle eq '' ? '' : ', ', iterations, iterations == 1 ? '' : 's') font ',11'
 do for [p = 0:1] {
     set title panel[p + 1]
     plot for [c = 0:nconfigs - 1] datafile \
             using (($1 == p && $2 == c) ? $3 : NaN):4 \
             with steps lw (c == 0 ? 2.5 : 1.8) dt 1 + c % 5 \
-            lc rgb colour[c % 8 + 1] title config[c + 1]
+            lc rgb colour[c % 8 + 1] title curve[p * nconfigs + c + 1]
 }
 unset multiplot

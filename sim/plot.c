@@ -731,9 +731,10 @@ static void merge_domain(struct hist *h, const struct run_result *r, int d)
 static int plot_latency_row(const struct plot_cli *c, const struct experiment *x, int w,
 			    int d, struct err *e)
 {
-	char wpart[64], dpart[16], name[128], dat[160], label[32], panel[2][160];
+	char wpart[64], dpart[16], name[128], dat[160], label[32], panel[2][160], rowtitle[96];
 	const char *panels[2] = { panel[0], panel[1] };
-	const char **cl = xcalloc((size_t)x->nscheds, sizeof(*cl));
+	const char **cl = xcalloc((size_t)x->nscheds * 2, sizeof(*cl));
+	char (*ct)[600] = xcalloc((size_t)x->nscheds * 2, sizeof(*ct));
 	const struct run_result *r0 = &x->runs[experiment_index(x, 0, w, d, 0)];
 	int bd = bench_domain(r0), dd = dom0_domain(r0);
 	struct script sc;
@@ -744,11 +745,12 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 	file_part(dpart, sizeof(dpart), x->ndom0 ? x->dom0_loads[d] : "", "");
 	snprintf(name, sizeof(name), "latency-%s%s%s", wpart, dpart[0] ? "-" : "", dpart);
 	snprintf(dat, sizeof(dat), "%s.dat", name);
-	snprintf(panel[0], sizeof(panel[0]), "%s vCPUs%s%s%s", bd >= 0 ? r0->doms[bd].name : "-",
-		 x->nworkloads ? " (" : "", x->nworkloads ? x->workloads[w] : "",
-		 x->nworkloads ? ")" : "");
-	snprintf(panel[1], sizeof(panel[1]), "%s vCPUs, %s", dd >= 0 ? r0->doms[dd].name : "-",
-		 report_dom0_name(x->ndom0 ? x->dom0_loads[d] : ""));
+	snprintf(panel[0], sizeof(panel[0]), "%s vCPUs (the benchmark guest)",
+		 bd >= 0 ? r0->doms[bd].name : "-");
+	snprintf(panel[1], sizeof(panel[1]), "%s vCPUs", dd >= 0 ? r0->doms[dd].name : "-");
+	snprintf(rowtitle, sizeof(rowtitle), "%s%s%s", x->nworkloads ? x->workloads[w] : "",
+		 x->nworkloads && x->ndom0 ? ", " : "",
+		 x->ndom0 ? report_dom0_name(x->dom0_loads[d]) : "");
 	f = open_in(c->dir, dat, e);
 	if (!f)
 		goto out;
@@ -765,6 +767,9 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 			}
 			fprintf(f, "# %s, %s: %llu wake-ups\n", panel[p], x->scheds[s].text,
 				(unsigned long long)h.count);
+			snprintf(ct[p * x->nscheds + s], sizeof(ct[0]), "%s (%llu wake-ups)",
+				 x->scheds[s].text, (unsigned long long)h.count);
+			cl[p * x->nscheds + s] = ct[p * x->nscheds + s];
 			snprintf(label, sizeof(label), "%d %d", p, s);
 			plot_write_cdf(f, label, &h);
 			fputs("\n", f);
@@ -772,19 +777,20 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 		}
 	if (close_in(f, c->dir, dat, e))
 		goto out;
-	for (int s = 0; s < x->nscheds; s++)
-		cl[s] = x->scheds[s].text;
 	if (script_open(&sc, c, name, 1000, 440, e))
 		goto out;
-	fprintf(sc.f, "datafile = '%s'\nnconfigs = %d\n", dat, x->nscheds);
+	fprintf(sc.f, "datafile = '%s'\nnconfigs = %d\nrowtitle = ", dat, x->nscheds);
+	gp_string(sc.f, rowtitle);
+	fputc('\n', sc.f);
 	script_array(sc.f, "panel", panels, 2);
-	script_array(sc.f, "config", cl, x->nscheds);
+	script_array(sc.f, "curve", cl, 2 * x->nscheds);
 	fprintf(sc.f, "iterations = %d\n", x->iterations);
 	rc = script_close(&sc, c, "latency", plot_gp_latency, e);
 	if (!rc)
 		rc = run_gnuplot(c, name, e);
 out:
 	free(cl);
+	free(ct);
 	return rc;
 }
 
