@@ -140,6 +140,11 @@ static void cb_unpause(void *sim, void *peer)
 	vcpu_unpause(sim, peer);
 }
 
+static bool cb_tracing(void *sim)
+{
+	return ((struct sim *)sim)->tracer != NULL;
+}
+
 static void cb_trace(void *sim, int cpu, uint32_t event, int n, const uint32_t *data)
 {
 	sim_trace(sim, cpu, event, n, data);
@@ -172,7 +177,7 @@ static int xs_init(struct scheduler *s, const struct xs_module *m, struct err *e
 		.pause_nosync = cb_pause_nosync,
 		.unpause = cb_unpause,
 		.trace = cb_trace,
-		.tracing = sim->tracer != NULL,
+		.tracing = cb_tracing,
 	};
 	struct xs_params p = {
 		.ratelimit_us = cfg->ratelimit_us,

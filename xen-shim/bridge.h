@@ -56,7 +56,7 @@ struct xs_host {
 	void (*pause_nosync)(void *sim, void *peer);
 	void (*unpause)(void *sim, void *peer);
 	void (*trace)(void *sim, int cpu, uint32_t event, int n, const uint32_t *data);
-	bool tracing;
+	bool (*tracing)(void *sim);      /* a tracer is attached now */
 };
 
 /* One Xen scheduler file, as its wrapper exports it. */

@@ -133,7 +133,7 @@ unsigned int xs_get_random(void)
 
 bool xs_tracing(void)
 {
-	return xs_cur->h.tracing;
+	return xs_cur->h.tracing(xs_cur->h.sim);
 }
 
 void xs_trace(uint32_t event, unsigned int bytes, const void *data)
