@@ -167,6 +167,12 @@ static void box_title(char *buf, size_t len, const char *label)
 	buf[j] = 0;
 }
 
+/* The mean as the box prints it (three decimals), so that equal-looking values tie. */
+static double box_rounded(const struct report_cell *c)
+{
+	return round(c->s.mean * 1000);
+}
+
 /* Whether cell (r, c) holds the best mean of its row across the columns. */
 static bool is_best(const struct report_table *t, int r, int c)
 {
@@ -179,8 +185,8 @@ static bool is_best(const struct report_table *t, int r, int c)
 
 		if (other->n == 0)
 			continue;
-		if (t->rows[r].higher_better ? other->s.mean > me->s.mean
-					     : other->s.mean < me->s.mean)
+		if (t->rows[r].higher_better ? box_rounded(other) > box_rounded(me)
+					     : box_rounded(other) < box_rounded(me))
 			return false;
 	}
 	return true;
