@@ -422,6 +422,8 @@ static void worker_death(const struct experiment *x, struct worker *wk, struct e
 	worker_close_task(wk);
 	close(wk->result_fd);
 	wk->result_fd = -1;
+	/* Dead already (a zombie: no effect), or alive but talking nonsense. */
+	kill(wk->pid, SIGTERM);
 	while (waitpid(wk->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	wk->pid = -1;
@@ -589,6 +591,9 @@ static int dispatch(struct experiment *x, struct worker *wk, int n, struct err *
 	}
 	progress(x, start, true);
 	free(pfd);
+	if (rc == EXP_OK && x->ndone < x->nruns)
+		rc = err_set(e, "the worker processes ended after %d of %d runs", x->ndone,
+			     x->nruns);
 	return rc;
 }
 

@@ -69,23 +69,22 @@ static void put_right(FILE *f, const char *s, int w)
 	fputs(s, f);
 }
 
-/* Four significant digits, fixed point, as benchstat prints. */
+/* Four significant digits, fixed point, as benchstat prints (0.8700, 28.41, 1234). */
 static void fmt_value(char *buf, size_t len, double v)
 {
 	double a = fabs(v);
+	int decimals;
 
-	if (isnan(v))
+	if (isnan(v)) {
 		snprintf(buf, len, "-");
-	else if (a >= 1000)
-		snprintf(buf, len, "%.0f", v);
-	else if (a >= 100)
-		snprintf(buf, len, "%.1f", v);
-	else if (a >= 10)
-		snprintf(buf, len, "%.2f", v);
-	else if (a >= 1)
-		snprintf(buf, len, "%.3f", v);
-	else
-		snprintf(buf, len, "%.4g", v);
+		return;
+	}
+	decimals = a > 0 ? 3 - (int)floor(log10(a)) : 3;
+	if (decimals < 0)
+		decimals = 0;
+	if (decimals > 12)
+		decimals = 12;
+	snprintf(buf, len, "%.*f", decimals, v);
 }
 
 /* ---------------------------------------------------------------- boxes */
