@@ -213,76 +213,103 @@ static void put_rule(FILE *f, int inner)
 	fputs("+\n", f);
 }
 
-static void text_boxes(FILE *f, const struct report_table *t)
+/* Column widths shared by all boxes, so that they line up one under another. */
+struct box_widths {
+	int left, right, inner;
+	int *wid;                /* per workload column */
+};
+
+static void box_widths(const struct report_table *t, const struct box_layout *b,
+		       struct box_widths *bw)
 {
-	struct box_layout b;
-	int left = 0, right = 0, inner, *wid;
 	char buf[CELL_MAX];
 	bool best;
 
-	box_layout_build(t, &b);
-	wid = xcalloc(b.nw + 1, sizeof(*wid));
-	for (int d = 0; d < b.nd; d++)
-		if (text_width(report_dom0_name(b.loads[d])) > left)
-			left = text_width(report_dom0_name(b.loads[d]));
-	for (int w = 0; w < b.nw; w++) {
-		box_header(buf, sizeof(buf), b.workloads[w]);
-		wid[w] = text_width(buf);
+	bw->left = bw->right = 0;
+	bw->wid = xcalloc(b->nw + 1, sizeof(*bw->wid));
+	for (int d = 0; d < b->nd; d++)
+		if (text_width(report_dom0_name(b->loads[d])) > bw->left)
+			bw->left = text_width(report_dom0_name(b->loads[d]));
+	for (int w = 0; w < b->nw; w++) {
+		box_header(buf, sizeof(buf), b->workloads[w]);
+		bw->wid[w] = text_width(buf);
 		for (int c = 0; c < t->ncols; c++)
-			for (int d = 0; d < b.nd; d++) {
-				box_value(t, &b, c, d, w, buf, sizeof(buf), &best);
-				if (text_width(buf) > wid[w])
-					wid[w] = text_width(buf);
+			for (int d = 0; d < b->nd; d++) {
+				box_value(t, b, c, d, w, buf, sizeof(buf), &best);
+				if (text_width(buf) > bw->wid[w])
+					bw->wid[w] = text_width(buf);
 			}
-		right += wid[w] + 2;
+		bw->right += bw->wid[w] + 2;
 	}
-	inner = left + 3 + right + 1;
+	bw->inner = bw->left + 3 + bw->right + 1;
 	for (int c = 0; c < t->ncols; c++) {
 		box_title(buf, sizeof(buf), t->cols[c]);
-		if (text_width(buf) + 4 > inner)
-			inner = text_width(buf) + 4;
+		if (text_width(buf) + 4 > bw->inner)
+			bw->inner = text_width(buf) + 4;
 	}
-	for (int c = 0; c < t->ncols; c++) {
-		put_rule(f, inner);
-		box_title(buf, sizeof(buf), t->cols[c]);
-		fputs("|  ", f);
-		put_left(f, buf, inner - 2);
-		fputs("|\n", f);
-		put_rule(f, inner);
+}
+
+static void put_dashes(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc('-', f);
+}
+
+static void text_box(FILE *f, const struct report_table *t, const struct box_layout *b,
+		     const struct box_widths *bw, int c)
+{
+	int fill = bw->inner - (bw->left + 3 + bw->right);
+	char buf[CELL_MAX];
+	bool best;
+
+	put_rule(f, bw->inner);
+	box_title(buf, sizeof(buf), t->cols[c]);
+	fputs("|  ", f);
+	put_left(f, buf, bw->inner - 2);
+	fputs("|\n", f);
+	put_rule(f, bw->inner);
+	fputs("| ", f);
+	put_pad(f, bw->left);
+	fputs(" |", f);
+	for (int w = 0; w < b->nw; w++) {
+		box_header(buf, sizeof(buf), b->workloads[w]);
+		fputc(' ', f);
+		put_right(f, buf, bw->wid[w]);
+		fputc(' ', f);
+	}
+	put_pad(f, fill);
+	fputs("|\n|", f);
+	put_dashes(f, bw->left + 2);
+	fputc('|', f);
+	put_dashes(f, bw->inner - bw->left - 3);
+	fputs("|\n", f);
+	for (int d = 0; d < b->nd; d++) {
 		fputs("| ", f);
-		put_pad(f, left);
+		put_left(f, report_dom0_name(b->loads[d]), bw->left);
 		fputs(" |", f);
-		for (int w = 0; w < b.nw; w++) {
-			box_header(buf, sizeof(buf), b.workloads[w]);
+		for (int w = 0; w < b->nw; w++) {
+			box_value(t, b, c, d, w, buf, sizeof(buf), &best);
 			fputc(' ', f);
-			put_right(f, buf, wid[w]);
-			fputc(' ', f);
+			put_right(f, buf, bw->wid[w]);
+			fputc(best ? '*' : ' ', f);
 		}
-		put_pad(f, inner - (left + 3 + right));
-		fputs("|\n|", f);
-		for (int i = 0; i < left + 2; i++)
-			fputc('-', f);
-		fputc('|', f);
-		for (int i = 0; i < inner - left - 3; i++)
-			fputc('-', f);
+		put_pad(f, fill);
 		fputs("|\n", f);
-		for (int d = 0; d < b.nd; d++) {
-			fputs("| ", f);
-			put_left(f, report_dom0_name(b.loads[d]), left);
-			fputs(" |", f);
-			for (int w = 0; w < b.nw; w++) {
-				box_value(t, &b, c, d, w, buf, sizeof(buf), &best);
-				fputc(' ', f);
-				put_right(f, buf, wid[w]);
-				fputc(best ? '*' : ' ', f);
-			}
-			put_pad(f, inner - (left + 3 + right));
-			fputs("|\n", f);
-		}
-		put_rule(f, inner);
-		fputc('\n', f);
 	}
-	free(wid);
+	put_rule(f, bw->inner);
+	fputc('\n', f);
+}
+
+static void text_boxes(FILE *f, const struct report_table *t)
+{
+	struct box_layout b;
+	struct box_widths bw;
+
+	box_layout_build(t, &b);
+	box_widths(t, &b, &bw);
+	for (int c = 0; c < t->ncols; c++)
+		text_box(f, t, &b, &bw, c);
+	free(bw.wid);
 	box_layout_free(&b);
 }
 
