@@ -36,15 +36,17 @@ do for [w = 0:nworkloads - 1] {
         set xtics add (dom0[d] d - 1)
     }
     # Lines of other panels and bars are filtered out in x and y both,
-    # so that they do not stretch this panel's autoscaled axis.
+    # so that they do not stretch this panel's autoscaled axis.  Error bars
+    # are vectors from the low to the high end of the interval (none when
+    # the interval is not defined: one iteration).
     plot for [c = 0:nconfigs - 1] datafile \
             using (cell(w, c) ? xpos($5, c) : NaN):(cell(w, c) ? $8 : NaN) \
             with boxes lc rgb colour[c % 8 + 1] title config[c + 1], \
          for [c = 0:nconfigs - 1] datafile \
-            using (cell(w, c) ? xpos($5, c) : NaN):(cell(w, c) ? $8 : NaN):(cell(w, c) ? $9 : NaN):(cell(w, c) ? $10 : NaN) \
-            with yerrorbars lc rgb 'black' lw 1.2 ps 0 notitle, \
+            using (cell(w, c) ? xpos($5, c) : NaN):(cell(w, c) ? $9 : NaN):(0):($10 - $9) \
+            with vectors heads size screen 0.006, 90 lc rgb 'black' lw 1.2 notitle, \
          for [c = 0:nconfigs - 1] datafile \
-            using (cell(w, c) ? xpos($5, c) : NaN):(cell(w, c) ? ($10 == $10 ? $10 : $8) : NaN):(sprintf('%.4g', $8)) \
+            using (cell(w, c) ? xpos($5, c) : NaN):(cell(w, c) ? (valid(10) ? $10 : $8) : NaN):(sprintf('%.4g', $8)) \
             with labels offset 0, 0.7 font ',8' notitle
 }
 unset multiplot

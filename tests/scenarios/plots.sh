@@ -1,0 +1,81 @@
+#!/bin/sh
+# --plot through the CLI (issue 7): every picture is drawn and is a valid
+# image of the size its script asks for, the data files hold the numbers
+# of the tables (plots_check.py compares them with the JSON of the same
+# command), the scripts re-run on their own, svg and pdf work, and the
+# error paths: bad options and a missing gnuplot give exit status 2 and
+# one line, and without gnuplot everything but --plot still works.
+set -u
+srcdir=${srcdir:-.}
+. "$srcdir/tests/scenarios/lib.sh"
+check=$srcdir/tests/scenarios/plots_check.py
+
+M="--sched=credit1,credit2 --workload=make-xen,iperf --dom0-load=off,on --iterations=2 --seed=3"
+
+# 1. No gnuplot in PATH: --plot fails at once, naming the package; the
+#    directory is not created; runs without --plot are not affected.
+PATH=/nonexistent "$SCHEDSIM" $M --plot="$tmp/none" > "$tmp/stdout" 2> "$tmp/stderr"
+rc=$?
+[ $rc -eq 2 ] || fail "--plot without gnuplot exited $rc, not 2"
+[ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "--plot without gnuplot: not one line: $(cat "$tmp/stderr")"
+grep -q "gnuplot-nox" "$tmp/stderr" || fail "--plot without gnuplot: no package named: $(cat "$tmp/stderr")"
+[ -s "$tmp/stdout" ] && fail "--plot without gnuplot printed on stdout"
+[ -e "$tmp/none" ] && fail "--plot without gnuplot created its directory"
+PATH=/nonexistent "$SCHEDSIM" --sched=credit2 --workload=iperf --duration=200ms --format=json \
+	> "$tmp/stdout" 2> "$tmp/stderr" || fail "without gnuplot, a run without --plot failed"
+
+# 2. Bad options, checked before anything runs.
+expect_error "--plot-format: 'gif' is not valid" $M --plot="$tmp/x" --plot-format=gif
+expect_error "--plot-format needs --plot=DIR" $M --plot-format=svg
+expect_error "--plot-window needs --plot=DIR" $M --plot-window=1s:2s
+expect_error "--plot-window: '2s:1s'" $M --plot="$tmp/x" --plot-window=2s:1s
+expect_error "--plot-credit: 'd1' is not a vCPU" $M --plot="$tmp/x" --plot-credit=d1
+if command -v gnuplot > /dev/null; then
+	expect_error "run 16 does not exist (the experiment has 16 runs" \
+		$M --plot="$tmp/x" --plot-timeline=16
+	expect_error "--plot-credit: d1v8 is not a vCPU of run 0" \
+		$M --plot="$tmp/x" --plot-timeline=0 --plot-credit=d1v8
+	expect_error "--plot-window: run 0 ended at" $M --format=json --output="$tmp/o.json" \
+		--plot="$tmp/x" --plot-timeline=0 --plot-window=100s:101s
+fi
+
+if ! command -v gnuplot > /dev/null || ! command -v python3 > /dev/null; then
+	echo "SKIP: the pictures need gnuplot and python3"
+	[ $failures -eq 0 ] && exit 77
+	finish
+fi
+
+# 3. The default pictures, checked against the JSON of the same command.
+#    Default timelines: iteration 0 of the last cell (iperf, dom0 load on)
+#    of each configuration, runs 6 and 14 of 16.
+run_ok $M --format=json --output="$tmp/r.json" --plot="$tmp/png" > "$tmp/stdout"
+[ -s "$tmp/stderr" ] && fail "--plot wrote on stderr: $(cat "$tmp/stderr")"
+[ -s "$tmp/stdout" ] && fail "--plot --output printed on stdout"
+python3 "$check" "$tmp/png" "$tmp/r.json" png 6 14 || fail "the png pictures (see above)"
+
+# The same command without --plot gives the same result: drawing changes nothing.
+run_ok $M --format=json --output="$tmp/plain.json" > /dev/null
+cmp -s "$tmp/r.json" "$tmp/plain.json" || fail "--plot changed the JSON result"
+
+# The scripts re-run on their own in the directory, to the same picture.
+for gp in comparison latency-iperf-on timeline-run6 credit-run14; do
+	cp "$tmp/png/$gp.png" "$tmp/before.png"
+	(cd "$tmp/png" && gnuplot "$gp.gp") 2> "$tmp/gperr" || fail "gnuplot $gp.gp: $(cat "$tmp/gperr")"
+	[ -s "$tmp/gperr" ] && fail "gnuplot $gp.gp complained: $(cat "$tmp/gperr")"
+	cmp -s "$tmp/png/$gp.png" "$tmp/before.png" || fail "re-running $gp.gp drew another picture"
+done
+
+# 4. A chosen run, window and vCPUs; svg.
+run_ok $M --format=json --output="$tmp/s.json" --plot="$tmp/svg/sub" --plot-format=svg \
+	--plot-timeline=3 --plot-window=2s:2.05s --plot-credit=d1v0,d1v1,d0v0 > /dev/null
+python3 "$check" "$tmp/svg/sub" "$tmp/s.json" svg 3 || fail "the svg pictures (see above)"
+grep -q "^from_ms = 2000.000000$" "$tmp/svg/sub/timeline-run3.gp" || fail "--plot-window not applied"
+grep -q "credit1, make-xen, with dom0 load, iteration 1 (run 3" "$tmp/svg/sub/credit-run3.gp" ||
+	fail "run 3 is not credit1, make-xen, dom0 load on, iteration 1"
+
+# 5. pdf.
+run_ok --sched=credit2 --workload=iperf --dom0-load=on --iterations=1 --format=json \
+	--output="$tmp/p.json" --plot="$tmp/pdf" --plot-format=pdf > /dev/null
+python3 "$check" "$tmp/pdf" "$tmp/p.json" pdf 0 || fail "the pdf pictures (see above)"
+
+finish
