@@ -80,6 +80,9 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_FILE (16 << 20)
 #define SCENARIO_MAX_VCPUS 4096           /* per domain */
 #define SCENARIO_MAX_TOTAL_VCPUS (1 << 20)
+#define SCENARIO_MAX_DOMAINS 4096
+#define SCENARIO_MAX_WORKLOAD_PARAMS 32
+#define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
 void scenario_free(struct scenario *sc);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);

@@ -164,6 +164,25 @@ static void no_doctype(void *data, const xmlChar *name, const xmlChar *external_
 }
 
 /*
+ * The line of the '<' that opens the start tag being reported (libxml2
+ * gives the line where the tag ends, a different one when its attributes
+ * span lines).  Attribute values hold no raw '<', so the first one back is
+ * the tag's.
+ */
+static long tag_line(const xmlParserInput *in)
+{
+	long line = in->line;
+
+	for (const xmlChar *p = in->cur; p > in->base;) {
+		if (*--p == '<')
+			return line;
+		if (*p == '\n')
+			line--;
+	}
+	return in->line;
+}
+
+/*
  * libxml2 keeps element lines in 16 bits; past line 65535 its answer is a
  * guess from the neighbours.  Elements keep their exact line in _private.
  */
@@ -176,7 +195,7 @@ static void start_element(void *data, const xmlChar *localname, const xmlChar *p
 	xmlSAX2StartElementNs(data, localname, prefix, uri, nb_namespaces, namespaces,
 			      nb_attributes, nb_defaulted, attributes);
 	if (c->node && c->input)
-		c->node->_private = (void *)(intptr_t)c->input->line;
+		c->node->_private = (void *)(intptr_t)tag_line(c->input);
 }
 
 /* ---- tree helpers ---- */
@@ -402,6 +421,9 @@ static int load_workload(struct loader *l, const xmlNode *n, struct domain_spec 
 				    (const char *)a->name);
 		if (xmlStrEqual(a->name, BAD_CAST "type"))
 			continue;
+		if (w->params.n == SCENARIO_MAX_WORKLOAD_PARAMS)
+			return fail(l, w->line, "more than %d parameters on <workload>",
+				    SCENARIO_MAX_WORKLOAD_PARAMS);
 		v = attr(n, (const char *)a->name);
 		kvlist_add(&w->params, (const char *)a->name, v ? v : "", w->line);
 		xmlFree(v);
@@ -432,7 +454,8 @@ static int load_affinity(struct loader *l, const xmlNode *n, struct domain_spec 
 	return 0;
 }
 
-static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d)
+/* seen[id] is the line of the first <vcpu> with that id, 0 if none yet. */
+static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d, int *seen)
 {
 	static const char *const valid[] = { "id", "hard", "soft", NULL };
 	struct vcpu_spec *v;
@@ -452,10 +475,10 @@ static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d)
 	v->line = line;
 	if (attr_int(l, n, "id", 0, d->vcpus - 1, &v->id) < 0)
 		return -1;
-	for (int i = 0; i < d->nvcpu_over - 1; i++)
-		if (d->vcpu_over[i].id == v->id)
-			return fail(l, line, "duplicate <vcpu id=\"%d\"> in domain '%s' (the first is at line %d)",
-				    v->id, d->name, d->vcpu_over[i].line);
+	if (seen[v->id])
+		return fail(l, line, "duplicate <vcpu id=\"%d\"> in domain '%s' (the first is at line %d)",
+			    v->id, d->name, seen[v->id]);
+	seen[v->id] = line;
 	v->hard = attr_dup(n, "hard");
 	v->soft = attr_dup(n, "soft");
 	return 0;
@@ -490,7 +513,10 @@ static int load_domain(struct loader *l, const xmlNode *n)
 {
 	struct scenario *sc = l->sc;
 	struct domain_spec *d;
+	int *seen, ret = 0;
 
+	if (sc->ndoms == SCENARIO_MAX_DOMAINS)
+		return fail(l, line_of(n), "more than %d domains", SCENARIO_MAX_DOMAINS);
 	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
 	d = &sc->doms[sc->ndoms++];
 	memset(d, 0, sizeof(*d));
@@ -500,21 +526,19 @@ static int load_domain(struct loader *l, const xmlNode *n)
 	d->line = (int)line_of(n);
 	if (domain_attrs(l, n, d) < 0)
 		return -1;
-	for (const xmlNode *c = n->children; c; c = c->next) {
-		int ret;
-
+	seen = xcalloc((size_t)d->vcpus, sizeof(*seen));
+	for (const xmlNode *c = n->children; c && ret == 0; c = c->next) {
 		if (is(c, "affinity"))
 			ret = load_affinity(l, c, d);
 		else if (is(c, "vcpu"))
-			ret = load_vcpu(l, c, d);
+			ret = load_vcpu(l, c, d, seen);
 		else if (is(c, "workload"))
 			ret = load_workload(l, c, d);
 		else
 			ret = stray_child(l, n, c, "affinity, vcpu, workload");
-		if (ret < 0)
-			return -1;
 	}
-	return 0;
+	free(seen);
+	return ret;
 }
 
 static int load_host(struct loader *l, const xmlNode *n)
@@ -597,6 +621,61 @@ static int load_scenario(struct loader *l, const xmlNode *root)
 }
 
 /* ---- the gates ---- */
+
+/*
+ * libxml2 2.9 checks an element's attributes for duplicates pairwise, and
+ * its RelaxNG validator copies them per state: a start tag with a million
+ * attributes, well within 16 MiB, would take hours.  One pass over the raw
+ * text counts the '=' of each tag (outside quotes, comments, CDATA and
+ * processing instructions) and refuses a tag with too many, before
+ * libxml2 sees it.
+ */
+static int prescan(struct loader *l, const char *p, const char *end)
+{
+	long line = 1, tag_line = 0;
+	int eqs = 0;
+	char quote = 0;
+	enum { TEXT, TAG, SKIP } state = TEXT;
+	const char *close = NULL;   /* SKIP ends at this string */
+
+	for (; p < end; p++) {
+		if (*p == '\n')
+			line++;
+		switch (state) {
+		case TEXT:
+			if (*p != '<')
+				break;
+			if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+				close = "-->", state = SKIP;
+			else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0)
+				close = "]]>", state = SKIP;
+			else if (end - p >= 2 && (p[1] == '?' || p[1] == '!'))
+				close = p[1] == '?' ? "?>" : ">", state = SKIP;
+			else
+				state = TAG, eqs = 0, quote = 0, tag_line = line;
+			break;
+		case TAG:
+			if (quote) {
+				if (*p == quote)
+					quote = 0;
+			} else if (*p == '"' || *p == '\'') {
+				quote = *p;
+			} else if (*p == '>') {
+				state = TEXT;
+			} else if (*p == '=' && ++eqs > SCENARIO_MAX_ATTRS) {
+				return fail(l, tag_line, "more than %d attributes on one element",
+					    SCENARIO_MAX_ATTRS);
+			}
+			break;
+		case SKIP:
+			if ((size_t)(end - p) >= strlen(close) &&
+			    memcmp(p, close, strlen(close)) == 0)
+				state = TEXT;
+			break;
+		}
+	}
+	return 0;
+}
 
 static xmlDocPtr parse(struct loader *l, const char *xml, int len)
 {
@@ -693,7 +772,7 @@ int scenario_load_memory(const char *xml, int len, const char *name,
 	xmlSetStructuredErrorFunc(&l, stray_error);
 	xmlSetGenericErrorFunc(NULL, silent);
 
-	doc = parse(&l, xml, len);
+	doc = prescan(&l, xml, xml + len) == 0 ? parse(&l, xml, len) : NULL;
 	if (doc) {
 		xmlNodePtr root = xmlDocGetRootElement(doc);
 

@@ -48,7 +48,7 @@ START_TEST(test_full)
 	ck_assert_int_eq(sc.host.nodes, 2);
 	ck_assert(sc.host.ipi_latency == 1500);
 	ck_assert(sc.host.context_switch == USEC(3));
-	ck_assert_int_eq(sc.host.line, 5);     /* where the start tag ends */
+	ck_assert_int_eq(sc.host.line, 4);     /* where the start tag begins */
 	ck_assert_int_eq(sc.ndoms, 2);
 
 	d = &sc.doms[0];
@@ -185,10 +185,10 @@ static const struct bad {
 	{ "unknown-element.xml", 3, "unknown element <domian> in <scenario> (valid: host, domain)" },
 	{ "unknown-element-domain.xml", 4, "unknown element <workloads> in <domain> (valid: affinity, vcpu, workload)" },
 	{ "workload-unknown-child.xml", 3, "unknown element <step> in <workload> (valid: phase)" },
-	{ "unknown-attr-host.xml", 3, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, ipi-latency, context-switch)" },
+	{ "unknown-attr-host.xml", 2, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, ipi-latency, context-switch)" },
 	{ "unknown-attr-domain.xml", 3, "unknown attribute 'vcpu' on <domain> (valid: name, vcpus, weight, cap)" },
 	{ "affinity-unknown-attr.xml", 3, "unknown attribute 'sfot' on <affinity> (valid: hard, soft)" },
-	{ "domain-ns-attr.xml", 3, "unknown attribute 'x:vcpus' on <domain> (valid: name, vcpus, weight, cap)" },
+	{ "domain-ns-attr.xml", 2, "unknown attribute 'x:vcpus' on <domain> (valid: name, vcpus, weight, cap)" },
 	{ "workload-ns-attr.xml", 3, "unknown attribute 'xml:lang' on <workload> (parameters have no namespace)" },
 	{ "missing-name.xml", 3, "<domain> is missing the required attribute 'name'" },
 	{ "name-empty.xml", 2, "<domain> name: '' is not a valid name (1 to 63 letters, digits, '_', '-', '.')" },
@@ -230,6 +230,8 @@ static const struct bad {
 	{ "undefined-entity.xml", 2, "Entity 'undefined' not defined" },
 	{ "bad-utf8.xml", 3, "Input is not proper UTF-8, indicate encoding ! Bytes: 0xC3 0x28 0x22 0x2F" },
 	{ "empty.xml", 1, "empty file" },
+	{ "too-many-attrs.xml", 3, "more than 256 attributes on one element" },
+	{ "too-many-params.xml", 3, "more than 32 parameters on <workload>" },
 };
 
 static void expect_bad(const struct bad *b)
@@ -463,6 +465,61 @@ START_TEST(test_memory)
 }
 END_TEST
 
+/* Counts that would make a 16 MiB file slow to check are refused early. */
+START_TEST(test_count_limits)
+{
+	size_t cap = 64 * (SCENARIO_MAX_DOMAINS + 2), len = 0;
+	char *xml = malloc(cap);
+	struct scenario sc;
+	struct err e;
+	char want[128];
+
+	len += (size_t)sprintf(xml + len, "<scenario>\n");
+	for (int i = 0; i < SCENARIO_MAX_DOMAINS; i++)
+		len += (size_t)sprintf(xml + len, "<domain name=\"d%d\"/>\n", i);
+	len += (size_t)sprintf(xml + len, "</scenario>\n");
+	ck_assert_msg(scenario_load_memory(xml, (int)len, "max", &sc, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.ndoms, SCENARIO_MAX_DOMAINS);
+	ck_assert_str_eq(sc.doms[SCENARIO_MAX_DOMAINS - 1].name, "d4095");
+	scenario_free(&sc);
+
+	len -= strlen("</scenario>\n");
+	len += (size_t)sprintf(xml + len, "<domain name=\"one-more\"/>\n</scenario>\n");
+	ck_assert_int_eq(scenario_load_memory(xml, (int)len, "max", &sc, &e), -1);
+	snprintf(want, sizeof(want), "max:%d: more than 4096 domains", SCENARIO_MAX_DOMAINS + 2);
+	ck_assert_str_eq(e.msg, want);
+	free(xml);
+}
+END_TEST
+
+/*
+ * The attribute pre-scan skips what is not a start tag: '=' in comments,
+ * CDATA, processing instructions and quoted values do not count.
+ */
+START_TEST(test_prescan_skips)
+{
+	size_t cap = 16 * 1024, len = 0;
+	char *xml = malloc(cap);
+	struct scenario sc;
+	struct err e;
+
+	len += (size_t)sprintf(xml + len, "<?pi ");
+	for (int i = 0; i < 300; i++)
+		len += (size_t)sprintf(xml + len, "a%d=\"1\" ", i);
+	len += (size_t)sprintf(xml + len, "?>\n<scenario>\n<!-- ");
+	for (int i = 0; i < 300; i++)
+		len += (size_t)sprintf(xml + len, "= ");
+	len += (size_t)sprintf(xml + len, "-->\n<domain name=\"a\"><workload type=\"t\" p=\"");
+	for (int i = 0; i < 300; i++)
+		len += (size_t)sprintf(xml + len, "=>");
+	len += (size_t)sprintf(xml + len, "\"/></domain>\n</scenario>\n");
+	ck_assert_msg(scenario_load_memory(xml, (int)len, "skips", &sc, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq((int)strlen(kvlist_get(&sc.doms[0].workloads[0].params, "p")), 600);
+	scenario_free(&sc);
+	free(xml);
+}
+END_TEST
+
 /* The schema compiled into the binary is the file in the repository. */
 START_TEST(test_schema_embedded)
 {
@@ -497,6 +554,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_io_errors);
 	tcase_add_test(t, test_memory);
 	tcase_add_test(t, test_schema_embedded);
+	tcase_add_test(t, test_count_limits);
+	tcase_add_test(t, test_prescan_skips);
 	suite_add_tcase(s, t);
 	return s;
 }
