@@ -21,13 +21,13 @@ set xtics ('1 ns' 1e-3, '10 ns' 1e-2, '100 ns' 0.1, '1 us' 1, '10 us' 10, \
            '100 us' 100, '1 ms' 1e3, '10 ms' 1e4, '100 ms' 1e5, '1 s' 1e6, '10 s' 1e7)
 set mxtics 10
 set ytics 0.1
-set yrange [0:1.02]
+set yrange [0:1.04]
 set grid xtics ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
-set xlabel 'wake-to-run latency'
+# No x label: the tics carry the units and the title says what is measured.
 set ylabel 'fraction of wake-ups at most this long'
-set key top left box opaque
+set key below box
 
 set multiplot layout 1, 2 title sprintf('wake-to-run latency: %s%s%d iteration%s', \
     rowtitle, rowtitle eq '' ? '' : ', ', iterations, iterations == 1 ? '' : 's') font ',11'
