@@ -442,10 +442,21 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The runs this process does: all, or a slice (x->only, sim/shard.h). */
+static int tasks(const struct experiment *x)
+{
+	return x->only ? x->nonly : x->nruns;
+}
+
+static int task_at(const struct experiment *x, int k)
+{
+	return x->only ? x->only[k] : k;
+}
+
 static void progress(const struct experiment *x, double start, bool last)
 {
 	double el = now_s() - start;
-	double left = x->ndone ? el / x->ndone * (x->nruns - x->ndone) : 0;
+	double left = x->ndone ? el / x->ndone * (tasks(x) - x->ndone) : 0;
 
 	if (!x->progress)
 		return;
@@ -454,7 +465,7 @@ static void progress(const struct experiment *x, double start, bool last)
 		return;
 	}
 	fprintf(stderr, "\r\033[K%d/%d runs, %.1fs elapsed, ~%.0fs left", x->ndone,
-		x->nruns, el, left);
+		tasks(x), el, left);
 	fflush(stderr);
 }
 
@@ -533,7 +544,7 @@ static int dispatch(struct experiment *x, struct worker *wk, int n, struct err *
 	double start = now_s();
 
 	for (int k = 0; k < n; k++) {
-		if (give(&wk[k], next++))
+		if (give(&wk[k], task_at(x, next++)))
 			next--;
 		else
 			active++;
@@ -581,7 +592,7 @@ static int dispatch(struct experiment *x, struct worker *wk, int n, struct err *
 			}
 			active--;
 			progress(x, start, false);
-			if (next < x->nruns && !give(&wk[k], next))
+			if (next < tasks(x) && !give(&wk[k], task_at(x, next)))
 				next++, active++;
 			else
 				worker_close_task(&wk[k]);
@@ -591,9 +602,9 @@ static int dispatch(struct experiment *x, struct worker *wk, int n, struct err *
 	}
 	progress(x, start, true);
 	free(pfd);
-	if (rc == EXP_OK && x->ndone < x->nruns)
+	if (rc == EXP_OK && x->ndone < tasks(x))
 		rc = err_set(e, "the worker processes ended after %d of %d runs", x->ndone,
-			     x->nruns);
+			     tasks(x));
 	return rc;
 }
 
@@ -611,8 +622,8 @@ int experiment_run(struct experiment *x, struct err *e)
 	if (check_axes(x, e))
 		return EXP_ERROR;
 	n = x->jobs > 0 ? x->jobs : default_jobs();
-	if (n > x->nruns)
-		n = x->nruns;
+	if (n > tasks(x))
+		n = tasks(x);
 
 	exp_interrupted = 0;
 	memset(&sa, 0, sizeof(sa));
@@ -639,7 +650,7 @@ int experiment_run(struct experiment *x, struct err *e)
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	sigaction(SIGINT, &old_int, NULL);
 	if (rc == EXP_INTERRUPTED)
-		err_set(e, "interrupted after %d of %d runs; nothing written", x->ndone, x->nruns);
+		err_set(e, "interrupted after %d of %d runs; nothing written", x->ndone, tasks(x));
 	return rc;
 }
 

@@ -44,6 +44,8 @@ struct experiment {
 	bool progress;                     /* progress line on stderr */
 	struct run_options ropt;
 	experiment_axes_fn apply_axes;     /* NULL: axes are labels only */
+	const int *only;                   /* run only these indices (sim/shard.h); NULL: all */
+	int nonly;
 
 	/* Results, in matrix order (experiment_index()). */
 	int nruns;

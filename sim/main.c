@@ -23,12 +23,15 @@
 #include "sim/compare.h"
 #include "sim/experiment.h"
 #include "sim/json.h"
+#include "sim/merge.h"
 #include "sim/params.h"
 #include "sim/plot.h"
 #include "sim/report.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/scenario.h"
+#include "sim/shard.h"
+#include "sim/spec_axes.h"
 #include "sim/trace.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
@@ -55,6 +58,7 @@ struct cli {
 	const char *jobs;
 	const char *alpha;
 	bool check;
+	struct shard_cli *shard;  /* --shard, --run, --list-runs */
 };
 
 static void usage(FILE *f)
@@ -84,6 +88,7 @@ static void usage(FILE *f)
 	      "  --jobs=N                worker processes (default: online CPUs)\n"
 	      "  --alpha=A               significance level of the U test (default 0.05)\n"
 	      PLOT_USAGE
+	      SHARD_USAGE
 	      "  schedsim compare OLD.json NEW.json [...]\n"
 	      "                          compare saved results (--format=text|markdown|csv,\n"
 	      "                          --alpha)\n"
@@ -259,6 +264,63 @@ static bool table_has_values(const struct report_table *t)
 	return false;
 }
 
+/* Reports the runs the invariant checker failed; 1 if any. */
+static int check_errors(const struct experiment *x)
+{
+	int status = 0;
+
+	for (int i = 0; i < x->nruns; i++)
+		if (x->runs[i].check_error[0]) {
+			fprintf(stderr, "schedsim: %s %s %s iteration %d: %s\n", x->runs[i].label,
+				x->runs[i].workload, x->runs[i].dom0_load, x->runs[i].iteration,
+				x->runs[i].check_error);
+			status = 1;
+		}
+	return status;
+}
+
+/*
+ * The tables (and plots) of a whole matrix, run here or put together by
+ * `schedsim merge` from its parts: one path, so both print the same bytes.
+ */
+static int experiment_output(const char *format, const char *output,
+			     const struct plot_cli *pc, const struct experiment *x,
+			     const struct scenario *sc, double alpha)
+{
+	struct report_table t;
+	struct err e = { "" };
+	char tmp[4096];
+	FILE *out;
+	int status = check_errors(x);
+
+	experiment_table(x, &t);
+	t.alpha = alpha;
+	report_compute(&t);
+	if (!table_has_values(&t))
+		fprintf(stderr, "schedsim: note: no run reported a figure of merit (the "
+			"scenario's workloads have none; try --workload=make-xen,iperf)\n");
+	out = open_output(output, tmp, sizeof(tmp));
+	if (!out) {
+		report_free(&t);
+		return bad("--output: cannot write '%s'", output);
+	}
+	if (!strcmp(format, "json")) {
+		experiment_json(out, x, &t);
+	} else {
+		if (strcmp(format, "csv"))
+			experiment_header(out, x, sc);
+		print_table(out, format, &t, true);
+	}
+	if (close_output(out, output, tmp) < 0) {
+		fprintf(stderr, "schedsim: cannot write the report\n");
+		status = 1;
+	}
+	if (pc && plot_experiment(pc, x, &t, &e) < 0)
+		status = bad("%s", e.msg);
+	report_free(&t);
+	return status;
+}
+
 static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 			  const struct scenario *sc, const struct sched_spec *specs, int nspecs)
 {
@@ -266,8 +328,6 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 	struct report_table t;
 	struct err e = { "" };
 	long long v;
-	char tmp[4096];
-	FILE *out;
 	int rc, status = 0;
 
 	memset(&x, 0, sizeof(x));
@@ -304,6 +364,11 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 		status = bad("%s", e.msg);
 		goto out;
 	}
+	if (shard_cli_active(cli->shard) &&
+	    (rc = shard_prepare(cli->shard, &x, sc, cli->scenario, stdout, &e)) != 0) {
+		status = rc < 0 ? bad("%s", e.msg) : 0;
+		goto out;
+	}
 	rc = experiment_run(&x, &e);
 	if (rc == EXP_INTERRUPTED) {
 		fprintf(stderr, "schedsim: %s\n", e.msg);
@@ -314,47 +379,36 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 		status = bad("%s", e.msg);
 		goto out;
 	}
-	for (int i = 0; i < x.nruns; i++)
-		if (x.runs[i].check_error[0]) {
-			fprintf(stderr, "schedsim: %s %s %s iteration %d: %s\n", x.runs[i].label,
-				x.runs[i].workload, x.runs[i].dom0_load, x.runs[i].iteration,
-				x.runs[i].check_error);
-			status = 1;
-		}
-	{
-		double alpha = t.alpha;
-
-		report_free(&t);
-		experiment_table(&x, &t);
-		t.alpha = alpha;
-		report_compute(&t);
-	}
-	if (!table_has_values(&t))
-		fprintf(stderr, "schedsim: note: no run reported a figure of merit (the "
-			"scenario's workloads have none; try --workload=make-xen,iperf)\n");
-	out = open_output(cli->output, tmp, sizeof(tmp));
-	if (!out) {
-		status = bad("--output: cannot write '%s'", cli->output);
+	if (shard_cli_partial(cli->shard)) {
+		status = check_errors(&x);
+		if (shard_output(cli->shard, cli->output, &x, t.alpha, &e) < 0)
+			status = bad("%s", e.msg);
 		goto out;
 	}
-	if (!strcmp(cli->format, "json")) {
-		experiment_json(out, &x, &t);
-	} else {
-		if (strcmp(cli->format, "csv"))
-			experiment_header(out, &x, sc);
-		print_table(out, cli->format, &t, true);
-	}
-	if (close_output(out, cli->output, tmp) < 0) {
-		fprintf(stderr, "schedsim: cannot write the report\n");
-		status = 1;
-	}
-	if (plot_experiment(pc, &x, &t, &e) < 0)
-		status = bad("%s", e.msg);
+	status = experiment_output(cli->format, cli->output, pc, &x, sc, t.alpha);
 out:
 	report_free(&t);
 	experiment_free(&x);
 	free(x.workloads);
 	free(x.dom0_loads);
+	if (cli->shard)
+		shard_cli_free(cli->shard);
+	return status;
+}
+
+/* `schedsim merge PART.json...`: the parts of a sharded matrix (sim/merge.h). */
+static int merge_main(int argc, char **argv)
+{
+	struct merge m;
+	struct err e = { "" };
+	int status;
+
+	if (merge_load(argc, argv, &m, &e) < 0) {
+		merge_free(&m);
+		return bad("merge: %s", e.msg);
+	}
+	status = experiment_output(m.format, m.output, NULL, &m.x, &m.sc, m.alpha);
+	merge_free(&m);
 	return status;
 }
 
@@ -431,10 +485,11 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		TRACE_LONG_OPTIONS,
 		PLOT_LONG_OPTIONS,
+		SHARD_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, false };
+			   NULL, NULL, NULL, NULL, NULL, false, NULL };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -444,10 +499,13 @@ int main(int argc, char **argv)
 	bool experiment;
 	struct trace_cli tc = { 0 };
 	struct plot_cli pc = { 0 };
+	struct shard_cli shc = { 0 };
 	FILE *out;
 
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return compare_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "merge"))
+		return merge_main(argc - 1, argv + 1);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -470,6 +528,10 @@ int main(int argc, char **argv)
 		case PLOT_OPT_DIR: case PLOT_OPT_FORMAT: case PLOT_OPT_TIMELINE:
 		case PLOT_OPT_WINDOW: case PLOT_OPT_CREDIT:
 			if (plot_cli_option(&pc, c, optarg, &e) < 0)
+				return bad("%s", e.msg);
+			break;
+		case SHARD_OPT_SHARD: case SHARD_OPT_RUN: case SHARD_OPT_LIST:
+			if (shard_cli_option(&shc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
 			break;
 		case 'L': sched_list(stdout); return 0;
@@ -508,7 +570,10 @@ int main(int argc, char **argv)
 	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
 		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
 	experiment = experiment || pc.dir;     /* pictures are of an experiment */
-	if (trace_cli_check(&tc, experiment, &e) < 0 || plot_cli_check(&pc, &e) < 0)
+	experiment = experiment || shard_cli_active(&shc);
+	cli.shard = &shc;
+	if (trace_cli_check(&tc, experiment, &e) < 0 || plot_cli_check(&pc, &e) < 0 ||
+	    shard_cli_check(&shc, cli.format, pc.dir != NULL, &e) < 0)
 		return bad("%s", e.msg);
 
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
@@ -538,7 +603,13 @@ int main(int argc, char **argv)
 		return bad("%s", e.msg);
 	}
 
-	n = nitems = split_list(cli.sched, &items);
+	nitems = split_list(cli.sched, &items);
+	if (spec_axes_expand(&items, &nitems, &e) < 0) {   /* {a,b} parameter axes */
+		free_list(items, nitems);
+		scenario_free(&sc);
+		return bad("--sched: %s", e.msg);
+	}
+	n = nitems;
 	specs = xcalloc((size_t)n, sizeof(*specs));
 	runs = xcalloc((size_t)n, sizeof(*runs));
 	for (i = 0; i < n; i++) {
