@@ -698,7 +698,7 @@ static void set_affinity(struct xs_ctx *c, struct sched_unit *u, const uint64_t 
 }
 
 struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int vcpu_id,
-			    int processor, const uint64_t *hard, const uint64_t *soft)
+			    int processor)
 {
 	struct domain *d = (struct domain *)xd;
 	struct vcpu *v = xzalloc(struct vcpu);
@@ -728,8 +728,7 @@ struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int
 	set_affinity(c, u, all, all);
 	u->priv = sched_alloc_udata(&c->ops, u, d->sched_priv);
 	ASSERT(u->priv);
-	/* Then the toolstack's affinities (xl vcpu-pin / cpus= in the config). */
-	set_affinity(c, u, hard, soft);
+	/* The configured affinities come later, from the toolstack (xs_toolstack_affinity). */
 	leave(c, s);
 	return (struct xs_vcpu *)v;
 }
@@ -825,10 +824,8 @@ static void unlock_double(spinlock_t *a, spinlock_t *b)
  * lock; if the new pCPU has another lock, retake both and pick again,
  * until two picks in a row agree (so pick_resource may run twice).
  */
-int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
+static unsigned int pick_locked(struct xs_ctx *c, struct sched_unit *u)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
 	unsigned int old_cpu = sched_unit_master(u), new_cpu = old_cpu;
 	bool pick_called = false;
 	spinlock_t *old_lock, *new_lock;
@@ -847,8 +844,70 @@ int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
 		unlock_double(old_lock, new_lock);
 	}
 	unlock_double(old_lock, new_lock);
+	return new_cpu;
+}
+
+int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	unsigned int cpu = pick_locked(c, u);
+
 	leave(c, s);
-	return (int)new_cpu;
+	return (int)cpu;
+}
+
+/*
+ * vcpu_set_affinity() on a vCPU that is not running: the scheduler hears
+ * of the new mask, then sched_unit_migrate_start() (flag, sleep) and
+ * sched_unit_migrate_finish() (pick, move, wake) run, as 4.17 does on
+ * every affinity change, whether or not the pCPU stays valid.
+ */
+static void set_affinity_migrate(struct xs_ctx *c, struct sched_unit *u, const uint64_t *hard,
+				 const uint64_t *soft)
+{
+	struct vcpu *v = u->vcpu_list;
+	spinlock_t *lock = unit_schedule_lock_irq(u), *old_lock, *new_lock;
+	unsigned int cpu;
+
+	set_affinity(c, u, hard, soft);
+	set_bit(_VPF_migrating, &v->pause_flags);
+	if (!unit_runnable(u))
+		sched_sleep(&c->ops, u);
+	unit_schedule_unlock_irq(lock, u);
+	ASSERT(!u->is_running);
+	cpu = pick_locked(c, u);
+	old_lock = get_sched_res(sched_unit_master(u))->schedule_lock;
+	new_lock = get_sched_res(cpu)->schedule_lock;
+	lock_double(old_lock, new_lock);
+	sched_migrate(&c->ops, u, cpu);
+	clear_bit(_VPF_migrating, &v->pause_flags);
+	unlock_double(old_lock, new_lock);
+	if (unit_runnable(u)) {
+		lock = unit_schedule_lock_irq(u);
+		sched_wake(&c->ops, u);
+		unit_schedule_unlock_irq(lock, u);
+	}
+}
+
+/*
+ * What xl does for a vCPU with configured affinities when it builds the
+ * domain (libxl_set_vcpuaffinity: one domctl, hard first, then soft).
+ */
+void xs_toolstack_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
+			   const uint64_t *soft, bool set_hard, bool set_soft)
+{
+	struct sched_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	uint64_t cur_hard[XS_NR_CPUS / 64] = { 0 }, cur_soft[XS_NR_CPUS / 64] = { 0 };
+
+	memcpy(cur_hard, cpumask_bits(u->cpu_hard_affinity), sizeof(cur_hard));
+	memcpy(cur_soft, cpumask_bits(u->cpu_soft_affinity), sizeof(cur_soft));
+	if (set_hard)
+		set_affinity_migrate(c, u, hard, cur_soft);
+	if (set_soft)
+		set_affinity_migrate(c, u, set_hard ? hard : cur_hard, soft);
+	leave(c, s);
 }
 
 void xs_migrate(struct xs_ctx *c, struct xs_vcpu *xv, int cpu)
