@@ -85,7 +85,13 @@ bool cpumask_empty(const struct cpumask *m)
 
 bool cpumask_full(const struct cpumask *m)
 {
-	return cpumask_weight(m) == m->nbits;
+	unsigned i, full = m->nbits / 64;
+
+	for (i = 0; i < full; i++)
+		if (m->w[i] != ~0ULL)
+			return false;
+	return m->nbits % 64 == 0 ||
+	       m->w[full] == (1ULL << (m->nbits % 64)) - 1;
 }
 
 bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
@@ -113,12 +119,25 @@ bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
 	return false;
 }
 
+/*
+ * Bit count without the popcnt instruction: the build targets baseline
+ * x86-64, where __builtin_popcountll is a libgcc call, and that call
+ * showed in the 1024-pCPU credit1 profile (~2%).
+ */
+static inline unsigned popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
 unsigned cpumask_weight(const struct cpumask *m)
 {
 	unsigned i, n = 0;
 
 	for (i = 0; i < m->nwords; i++)
-		n += (unsigned)__builtin_popcountll(m->w[i]);
+		n += popcount64(m->w[i]);
 	return n;
 }
 
