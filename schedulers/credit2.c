@@ -1505,15 +1505,12 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	struct csched2_dom *sdom = svc->sdom;
 
 	/*
-	 * Xen inserts a vCPU with the default affinities, holding the lock of
-	 * its initial pCPU's runqueue, which res_pick therefore skips.  A vCPU
-	 * given affinities is then moved by the affinity call (xl), through a
-	 * res_pick that skips nothing: that is the one pick we make for it.
+	 * Xen inserts a vCPU with the default affinities (sim_build does the
+	 * same and sets the configured ones afterwards, migrating the vCPU as
+	 * xl's affinity call does), holding the lock of its initial pCPU's
+	 * runqueue, which res_pick therefore skips.
 	 */
-	if (cpumask_subset(c2sim(ops)->online, v->hard) && !v->soft_aff_effective)
-		v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
-	else
-		v->processor = res_pick(ops, v, NULL);
+	v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);

@@ -1,10 +1,11 @@
 /*
  * sim_build(): from a scenario and a scheduler spec to a ready struct sim.
  * The order follows Xen's boot and domain creation: pCPUs join the
- * scheduler with their idle vCPUs, then each domain gets its scheduler data
- * and its vCPUs are placed (vCPU 0 on the first pCPU it may use, each next
- * one on the following pCPU, as sched_select_initial_cpu does) and
- * inserted.  vCPUs start halted; the guest layer wakes those with work.
+ * scheduler with their idle vCPUs, then each domain gets its scheduler data,
+ * its vCPUs are placed (vCPU 0 on the first pCPU, each next one on the
+ * following pCPU, as sched_select_initial_cpu does) and inserted, and then
+ * the configured affinities are set as xl does after creation.  vCPUs
+ * start halted; the guest layer wakes those with work.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,52 +66,63 @@ static int parse_mask(struct sim *s, const char *text, struct cpumask *m,
 	return 0;
 }
 
-static int set_affinities(struct sim *s, const struct domain_spec *ds, struct vcpu *v,
-			  const char *source, struct err *e)
+/*
+ * Parses the scenario's affinities of vCPU 'id' of ds into hard and soft
+ * (all pCPUs where none is given); errors name the element's line.
+ */
+static int parse_affinities(struct sim *s, const struct domain_spec *ds, int id,
+			    struct cpumask *hard, struct cpumask *soft, const char *source,
+			    struct err *e)
 {
-	const char *hard = ds->hard, *soft = ds->soft;
+	const char *htext = ds->hard, *stext = ds->soft;
 	int line = ds->affinity_line ? ds->affinity_line : ds->line, i;
 	char hb[128], sb[128];
 
 	for (i = 0; i < ds->nvcpu_over; i++) {
-		if (ds->vcpu_over[i].id != v->vcpu_id)
+		if (ds->vcpu_over[i].id != id)
 			continue;
 		if (ds->vcpu_over[i].hard)
-			hard = ds->vcpu_over[i].hard;
+			htext = ds->vcpu_over[i].hard;
 		if (ds->vcpu_over[i].soft)
-			soft = ds->vcpu_over[i].soft;
+			stext = ds->vcpu_over[i].soft;
 		line = ds->vcpu_over[i].line;
 	}
-	if (parse_mask(s, hard, v->hard, source, line, "hard", e) < 0 ||
-	    parse_mask(s, soft, v->soft, source, line, "soft", e) < 0)
+	if (parse_mask(s, htext, hard, source, line, "hard", e) < 0 ||
+	    parse_mask(s, stext, soft, source, line, "soft", e) < 0)
 		return -1;
-	if (!cpumask_intersects(v->hard, v->soft))
+	if (!cpumask_intersects(hard, soft))
 		return err_set(e, "%s:%d: soft affinity %s of %s vCPU %d does not intersect its hard affinity %s",
-			       source, line, cpumask_format(v->soft, sb, sizeof(sb)), ds->name,
-			       v->vcpu_id, cpumask_format(v->hard, hb, sizeof(hb)));
-	vcpu_update_soft_effective(v);
+			       source, line, cpumask_format(soft, sb, sizeof(sb)), ds->name, id,
+			       cpumask_format(hard, hb, sizeof(hb)));
 	return 0;
 }
 
-/* Xen's sched_select_initial_cpu: vCPU 0 on the first usable pCPU, then cycle. */
-static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v, struct cpumask *tmp)
+/*
+ * Xen's sched_select_initial_cpu for a new domain (node affinity still
+ * "all"): vCPU 0 on the first pCPU of the pool, each next vCPU on the
+ * pCPU after its predecessor's.
+ */
+static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 {
-	if (v->soft_aff_effective)
-		cpumask_and(tmp, v->soft, v->hard);
-	else
-		cpumask_copy(tmp, v->hard);
-	cpumask_and(tmp, tmp, s->online);
 	if (v->vcpu_id == 0)
-		return (int)cpumask_first(tmp);
-	return (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, tmp);
+		return (int)cpumask_first(s->online);
+	return (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, s->online);
 }
 
+/*
+ * Creates the domain the way Xen and xl do: every vCPU is inserted into
+ * the scheduler with default affinities, then the configured affinities
+ * are set (hard, then soft), each setting migrating the vCPU so that the
+ * scheduler places it anew.
+ */
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
-			int domid, struct cpumask *tmp, struct err *e)
+			int domid, struct err *e)
 {
 	struct scheduler *sch = s->sched;
 	struct domain *d = domain_new(domid, ds->name, ds->vcpus);
-	int i;
+	struct cpumask *hard = cpumask_alloc((unsigned)s->nr_cpus);
+	struct cpumask *soft = cpumask_alloc((unsigned)s->nr_cpus);
+	int i, ret = 0;
 
 	d->weight = ds->weight;
 	d->cap = ds->cap;
@@ -121,22 +133,35 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 		struct vcpu *v = vcpu_new(s, d, i);
 
 		d->vcpus[i] = v;
-		if (set_affinities(s, ds, v, sc->source, e) < 0)
-			return -1;
-		v->processor = initial_cpu(s, d, v, tmp);
+		vcpu_update_soft_effective(v);
+		v->processor = initial_cpu(s, d, v);
 		v->pause_flags = VPF_BLOCKED;
 		v->runstate = RUNSTATE_BLOCKED;
 		v->sched_priv = sch->ops->alloc_udata(sch, v, d->sched_priv);
 		sch->ops->insert_unit(sch, v);
 	}
-	return 0;
+	for (i = 0; i < d->nr_vcpus && ret == 0; i++) {
+		struct vcpu *v = d->vcpus[i];
+
+		ret = parse_affinities(s, ds, i, hard, soft, sc->source, e);
+		if (ret < 0)
+			break;
+		if (!cpumask_full(hard) &&
+		    vcpu_set_affinity(s, v, hard, NULL) < 0)
+			ret = err_set(e, "%s:%d: hard affinity of %s vCPU %d holds no pCPU of the host",
+				      sc->source, ds->line, ds->name, i);
+		if (ret == 0 && !cpumask_full(soft))
+			vcpu_set_affinity(s, v, NULL, soft);
+	}
+	cpumask_free(hard);
+	cpumask_free(soft);
+	return ret;
 }
 
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, struct err *e)
 {
 	const struct host_spec *h = &sc->host;
 	struct sim *s = xcalloc(1, sizeof(*s));
-	struct cpumask *tmp = NULL;
 	int cpu, i, next_domid = 1, wl = 0;
 
 	evq_init(&s->q);
@@ -179,16 +204,13 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 			s->sched->ops->init_pdata(s->sched, cpu);
 	}
 
-	tmp = cpumask_alloc((unsigned)s->nr_cpus);
 	for (i = 0; i < sc->ndoms; i++) {
 		const struct domain_spec *ds = &sc->doms[i];
 		int domid = strcmp(ds->name, "dom0") == 0 ? 0 : next_domid++;
 
-		if (build_domain(s, sc, ds, domid, tmp, e) < 0)
+		if (build_domain(s, sc, ds, domid, e) < 0)
 			goto fail;
 	}
-	cpumask_free(tmp);
-	tmp = NULL;
 
 	guest_attach_all(s);
 	for (i = 0; i < sc->ndoms; i++)
@@ -210,7 +232,6 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 	}
 	return s;
 fail:
-	cpumask_free(tmp);
 	sim_destroy(s);
 	return NULL;
 }

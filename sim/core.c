@@ -254,21 +254,32 @@ void vcpu_update_soft_effective(struct vcpu *v)
 				cpumask_intersects(v->soft, v->hard);
 }
 
-int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
-		      const struct cpumask *soft)
+/*
+ * Xen's vcpu_set_affinity: store the mask, let the scheduler adjust, and
+ * always start a migration so the scheduler re-evaluates the placement
+ * (sched_unit_migrate_start/finish), even when the current pCPU stays
+ * allowed.  Hard and soft are separate calls in Xen, and so separate
+ * migrations here.
+ */
+static void set_one_affinity(struct sim *s, struct vcpu *v, struct cpumask *dst,
+			     const struct cpumask *src)
 {
-	if (!cpumask_intersects(hard, s->online))
-		return -1;
-	cpumask_copy(v->hard, hard);
-	if (soft)
-		cpumask_copy(v->soft, soft);
-	else
-		cpumask_fill(v->soft);
+	cpumask_copy(dst, src);
 	vcpu_update_soft_effective(v);
 	if (s->sched->ops->adjust_affinity)
 		s->sched->ops->adjust_affinity(s->sched, v);
-	if (!cpumask_test(v->hard, (unsigned)v->processor))
-		vcpu_migrate(s, v);
+	vcpu_migrate(s, v);
+}
+
+int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
+		      const struct cpumask *soft)
+{
+	if (hard && !cpumask_intersects(hard, s->online))
+		return -1;
+	if (hard)
+		set_one_affinity(s, v, v->hard, hard);
+	if (soft)
+		set_one_affinity(s, v, v->soft, soft);
 	return 0;
 }
 

@@ -202,7 +202,11 @@ static inline void sched_clear_pause_flags(struct vcpu *v, unsigned f)
  * pick_resource chooses the new pCPU and v is woken there.
  */
 void vcpu_migrate(struct sim *s, struct vcpu *v);
-/* Changes affinities (masks sized nr_cpus; soft may be NULL = all). */
+/*
+ * Changes affinities (masks sized nr_cpus; NULL leaves one unchanged) and,
+ * as Xen does, migrates v so its placement is re-evaluated.  Fails when
+ * hard holds no pCPU of the pool.
+ */
 int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 		      const struct cpumask *soft);
 /* Recomputes v->soft_aff_effective from v's masks. */
