@@ -5,12 +5,14 @@
 # schedsim --plot writes the variables this body reads before it:
 #   datafile                 comparison.dat (columns named in its header)
 #   nworkloads, ndom0, nconfigs, iterations
-#   workload[], ylabel[], dom0[], config[]   names (arrays, 1-based)
+#   workload[], ylabel[], dom0[], config[]   names (arrays, 1-based);
+#   nworkloads counts the workloads with a figure, one panel each
 
 array colour[8] = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', \
                    '#76b7b2', '#edc948', '#b07aa1', '#9c755f']
 bw = 0.8 / nconfigs
 # Bar centre: the dom0 group (column 5) shifted by the configuration (column 6).
+# Column 4 is the panel: workloads without a figure have none (-1).
 xpos(d, c) = d + (c - (nconfigs - 1) / 2.0) * bw
 # Is this line of the data file the cell of workload w, configuration c?
 cell(w, c) = ($4 == w && $6 == c)

@@ -608,25 +608,37 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 	const char **cl = xcalloc((size_t)t->ncols, sizeof(*cl));
 	char (*yl)[96] = xcalloc((size_t)nw, sizeof(*yl));
 	const char **ylp = xcalloc((size_t)nw, sizeof(*ylp));
+	int *panel = xcalloc((size_t)nw, sizeof(*panel)), np = 0;
 	struct script sc;
 	FILE *f;
 	int rc = -1;
 
+	/* A panel for each workload with a figure (gnuplot cannot draw none). */
+	for (int w = 0; w < nw; w++) {
+		panel[w] = -1;
+		for (int r = w * nd; r < (w + 1) * nd; r++)
+			for (int k = 0; k < t->ncols; k++)
+				if (t->cells[r * t->ncols + k].n > 0)
+					panel[w] = np;
+		np += panel[w] >= 0;
+	}
 	f = open_in(c->dir, "comparison.dat", e);
 	if (!f)
 		goto out;
 	fputs("# schedsim comparison: one line per cell, the figures of the tables\n"
-	      "# (ci95: Student t interval of the mean; NaN: not defined)\n"
-	      "# workload dom0_load label windex dindex cindex n mean ci95_low ci95_high "
+	      "# (ci95: Student t interval of the mean; NaN: not defined; panel -1: no figure)\n"
+	      "# workload dom0_load label panel dindex cindex n mean ci95_low ci95_high "
 	      "median stddev min max\n", f);
 	for (int r = 0; r < t->nrows; r++) {
 		const struct report_row *row = &t->rows[r];
-		int w = r / nd, d = r % nd;
+		int w = r / nd, d = r % nd, p = panel[w];
 
-		wl[w] = row->workload[0] ? row->workload : "scenario";
 		dl[d] = report_dom0_name(row->dom0_load);
-		if (!yl[w][0] || !strcmp(yl[w], "no figure"))
-			metric_label(row, yl[w], sizeof(yl[w]));
+		if (p >= 0) {
+			wl[p] = row->workload[0] ? row->workload : "scenario";
+			if (row->metric[0] && !yl[p][0])
+				metric_label(row, yl[p], sizeof(yl[p]));
+		}
 		for (int k = 0; k < t->ncols; k++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + k];
 
@@ -635,7 +647,7 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 			dat_string(f, row->dom0_load);
 			fputc(' ', f);
 			dat_string(f, cell->label);
-			fprintf(f, " %d %d %d %d", w, d, k, cell->n);
+			fprintf(f, " %d %d %d %d", p, d, k, cell->n);
 			dat_number(f, cell->n ? cell->s.mean : NAN);
 			dat_number(f, cell->s.has_mean_ci ? cell->s.mean_lo : NAN);
 			dat_number(f, cell->s.has_mean_ci ? cell->s.mean_hi : NAN);
@@ -648,16 +660,22 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 	}
 	if (close_in(f, c->dir, "comparison.dat", e))
 		goto out;
+	if (!np) {
+		fprintf(stderr, "schedsim: note: --plot: no run reported a figure; "
+			"no comparison picture\n");
+		rc = 1;
+		goto out;
+	}
 	for (int k = 0; k < t->ncols; k++)
 		cl[k] = t->cols[k];
-	for (int w = 0; w < nw; w++)
-		ylp[w] = yl[w];
-	if (script_open(&sc, c, "comparison", 80 + 420 * nw, 480, e))
+	for (int p = 0; p < np; p++)
+		ylp[p] = yl[p];
+	if (script_open(&sc, c, "comparison", 80 + 420 * np, 480, e))
 		goto out;
 	fprintf(sc.f, "datafile = 'comparison.dat'\n"
-		"nworkloads = %d\nndom0 = %d\nnconfigs = %d\n", nw, nd, t->ncols);
-	script_array(sc.f, "workload", wl, nw);
-	script_array(sc.f, "ylabel", ylp, nw);
+		"nworkloads = %d\nndom0 = %d\nnconfigs = %d\n", np, nd, t->ncols);
+	script_array(sc.f, "workload", wl, np);
+	script_array(sc.f, "ylabel", ylp, np);
 	script_array(sc.f, "dom0", dl, nd);
 	script_array(sc.f, "config", cl, t->ncols);
 	fprintf(sc.f, "iterations = %d\n", x->iterations);
@@ -668,6 +686,7 @@ out:
 	free(cl);
 	free(yl);
 	free(ylp);
+	free(panel);
 	return rc;
 }
 
@@ -745,8 +764,8 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 	file_part(dpart, sizeof(dpart), x->ndom0 ? x->dom0_loads[d] : "", "");
 	snprintf(name, sizeof(name), "latency-%s%s%s", wpart, dpart[0] ? "-" : "", dpart);
 	snprintf(dat, sizeof(dat), "%s.dat", name);
-	snprintf(panel[0], sizeof(panel[0]), "%s vCPUs (the benchmark guest)",
-		 bd >= 0 ? r0->doms[bd].name : "-");
+	snprintf(panel[0], sizeof(panel[0]), "%s vCPUs%s", bd >= 0 ? r0->doms[bd].name : "-",
+		 bd >= 0 && r0->doms[bd].metric.valid ? " (the benchmark guest)" : "");
 	snprintf(panel[1], sizeof(panel[1]), "%s vCPUs", dd >= 0 ? r0->doms[dd].name : "-");
 	snprintf(rowtitle, sizeof(rowtitle), "%s%s%s", x->nworkloads ? x->workloads[w] : "",
 		 x->nworkloads && x->ndom0 ? ", " : "",
@@ -968,11 +987,16 @@ fail:
 int plot_experiment(const struct plot_cli *c, const struct experiment *x,
 		    const struct report_table *t, struct err *e)
 {
+	int rc;
+
 	if (!c->dir)
 		return 0;
 	if (x->ndone < x->nruns)
 		return err_set(e, "--plot: the experiment did not finish");
-	if (make_dir(c->dir, e) || plot_comparison(c, x, t, e) || run_gnuplot(c, "comparison", e))
+	if (make_dir(c->dir, e))
+		return -1;
+	rc = plot_comparison(c, x, t, e);
+	if (rc < 0 || (rc == 0 && run_gnuplot(c, "comparison", e)))
 		return -1;
 	for (int w = 0; w < axis_len(x->nworkloads); w++)
 		for (int d = 0; d < axis_len(x->ndom0); d++)
