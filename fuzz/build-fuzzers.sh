@@ -19,6 +19,13 @@ INC="-I$srcdir -I$builddir ${LIBXML2_CFLAGS:-$(pkg-config --cflags libxml-2.0)}"
 LIBS_FUZZ="${LIBXML2_LIBS:-$(pkg-config --libs libxml-2.0)} -lm"
 obj=$builddir/fuzz/obj
 mkdir -p "$obj"
+# Objects are rebuilt when their .c changes; a changed header (a struct
+# layout) invalidates them all, since this script tracks no dependencies.
+if [ -n "$(find "$srcdir" "$builddir" -name '*.h' -newer "$obj/.stamp" 2>/dev/null | head -n 1)" ] ||
+   [ ! -f "$obj/.stamp" ]; then
+	rm -f "$obj"/*.o
+fi
+touch "$obj/.stamp"
 objs=
 for f in $libs; do
 	case $f in *.c) ;; *) continue ;; esac
