@@ -100,33 +100,43 @@ static void one_line(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+static long line_of(const xmlNode *n);
+
+/* Keeps the parser error worth showing: the first, or the end-of-data one. */
+static void keep_parser_error(struct loader *l, const xmlError *err, long line,
+			      const char *msg)
+{
+	const xmlParserInput *in = l->ctxt->input;
+
+	if (!l->xml_msg[0]) {
+		l->xml_at_eof = in && in->cur && in->end && in->cur >= in->end;
+	} else {
+		if (!l->xml_at_eof || l->xml_end_seen || err->code != XML_ERR_TAG_NOT_FINISHED)
+			return;
+		l->xml_end_seen = true;
+	}
+	snprintf(l->xml_msg, sizeof(l->xml_msg), "%s", msg[0] ? msg : "malformed XML");
+	l->xml_line = line;
+}
+
 static void record(struct loader *l, const xmlError *err, const char *what)
 {
-	char msg[400];
+	char msg[360], full[sizeof(((struct loader *)0)->xml_msg)];
 	long line = err->line;
 
 	if (l->failed || err->level < XML_ERR_ERROR)
 		return;
-	if (line <= 0 && err->node)
-		line = xmlGetLineNo((const xmlNode *)err->node);
+	/* the parser's own line is exact; the validator's is 16 bits */
+	if (err->node && (!l->ctxt || line <= 0))
+		line = line_of((const xmlNode *)err->node);
 	if (line <= 0 && l->ctxt && l->ctxt->input)
 		line = l->ctxt->input->line;
 	one_line(msg, sizeof(msg), err->message ? err->message : "unknown XML error");
-	if (!l->ctxt) {
-		fail(l, line, "%s%s", what, msg);
-		return;
-	}
-	if (!l->xml_msg[0]) {
-		const xmlParserInput *in = l->ctxt->input;
-
-		l->xml_at_eof = in && in->cur && in->end && in->cur >= in->end;
-	} else if (!(l->xml_at_eof && !l->xml_end_seen && err->code == XML_ERR_TAG_NOT_FINISHED)) {
-		return;
-	} else {
-		l->xml_end_seen = true;
-	}
-	snprintf(l->xml_msg, sizeof(l->xml_msg), "%s%s", what, msg);
-	l->xml_line = line;
+	snprintf(full, sizeof(full), "%s%s", what, msg);
+	if (l->ctxt)
+		keep_parser_error(l, err, line, full);
+	else
+		fail(l, line, "%s", full);
 }
 
 /* Parser errors: data is the parser context's userData, the context itself. */
@@ -207,7 +217,6 @@ static long line_of(const xmlNode *n)
 	if (n->type == XML_ELEMENT_NODE && n->_private)
 		return (long)(intptr_t)n->_private;
 	line = xmlGetLineNo(n);
-
 	return line > 0 ? line : 1;
 }
 
