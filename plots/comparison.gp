@@ -24,8 +24,8 @@ set border 3
 set tics nomirror
 set xrange [-0.5:ndom0 - 0.5]
 set yrange [0:*]
-set offsets 0, 0, graph 0.12, 0
-set key top center horizontal samplen 1.5 box opaque
+set offsets 0, 0, graph 0.08, 0
+set key below horizontal samplen 1.5 box
 
 set multiplot layout 1, nworkloads \
     title sprintf('mean of %d iteration%s, error bars: 95 %% confidence interval of the mean', \

@@ -18,7 +18,8 @@ set xlabel 'simulated time (ms)'
 set ylabel 'pCPU'
 set xrange [from_ms:to_ms]
 set yrange [ncpus - 0.5:-0.5]
-set ytics 1 scale 0
+# One tic per pCPU, up to about 48 of them.
+set ytics (ncpus > 48 ? ceil(ncpus / 48.0) : 1) scale 0
 set mxtics 5
 set grid xtics lc rgb '#dddddd'
 set border 3

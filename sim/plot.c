@@ -299,6 +299,8 @@ static int check_vcpus(const struct plot_cli *c, const struct experiment *x, int
 	return 0;
 }
 
+static int make_dir(const char *dir, struct err *e);
+
 /*
  * Without --plot-timeline: iteration 0 of the last workload and dom0-load
  * cell (the loaded one, in the usual order off,on) for every configuration,
@@ -315,6 +317,9 @@ int plot_prepare(const struct plot_cli *c, struct experiment *x, struct err *e)
 
 	if (!c->dir)
 		return 0;
+	/* Now, not after a long experiment: a directory we cannot make fails at once. */
+	if (make_dir(c->dir, e))
+		return -1;
 	x->ropt.keep_histograms = true;
 	for (int i = 0; i < c->nruns; i++)
 		if (c->runs[i] >= n)
@@ -943,7 +948,7 @@ static int plot_run(const struct plot_cli *c, const struct experiment *x, int id
 	for (int d = 0; d < ndoms; d++)
 		doms[d] = r.doms[d].name;
 
-	if (script_open(&sc, c, tl, 1200, 170 + 24 * ncpus, e))
+	if (script_open(&sc, c, tl, 1200, 170 + 24 * (ncpus < 96 ? ncpus : 96), e))
 		goto fail;
 	fprintf(sc.f, "datafile = '%s'\nruntitle = ", tl_dat);
 	gp_string(sc.f, title);
