@@ -19,7 +19,8 @@ set ylabel 'pCPU'
 set xrange [from_ms:to_ms]
 set yrange [ncpus - 0.5:-0.5]
 # One tic per pCPU, up to about 48 of them.
-set ytics (ncpus > 48 ? ceil(ncpus / 48.0) : 1) scale 0
+ystep = ncpus > 48 ? ceil(ncpus / 48.0) : 1
+set ytics 0, ystep scale 0
 set mxtics 5
 set grid xtics lc rgb '#dddddd'
 set border 3

@@ -78,4 +78,11 @@ run_ok --sched=credit2 --workload=iperf --dom0-load=on --iterations=1 --format=j
 	--output="$tmp/p.json" --plot="$tmp/pdf" --plot-format=pdf > /dev/null
 python3 "$check" "$tmp/pdf" "$tmp/p.json" pdf 0 || fail "the pdf pictures (see above)"
 
+# 6. The null scheduler keeps no credit: a timeline, a note, no credit plot.
+"$SCHEDSIM" --sched=null --workload=iperf --dom0-load=on --iterations=1 --plot="$tmp/null" \
+	> /dev/null 2> "$tmp/stderr" || fail "--sched=null --plot exited $?: $(cat "$tmp/stderr")"
+[ -s "$tmp/null/timeline-run0.png" ] || fail "--sched=null: no timeline"
+[ -e "$tmp/null/credit-run0.png" ] && fail "--sched=null: a credit plot of nothing"
+grep -q "null keeps no credit" "$tmp/stderr" || fail "--sched=null: no note: $(cat "$tmp/stderr")"
+
 finish
