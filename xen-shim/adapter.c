@@ -252,26 +252,15 @@ static void xs_free_udata(struct scheduler *s, void *data)
 static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 {
 	struct domain *d = v->dom;
-	int i;
 
 	xs_insert(ctx_of(s), v->sched_priv);
-	if (v->vcpu_id != d->nr_vcpus - 1)
-		return;
 	/*
-	 * As xl builds a domain: it is created with all its vCPUs, affine to
-	 * every pCPU; then each vCPU's configured affinities are set (which
-	 * moves it), then the scheduling parameters (credit2's cap needs the
-	 * units).
+	 * As xl builds a domain: it is created with all its vCPUs (inserted
+	 * with default affinities; sim_build sets the configured ones after,
+	 * through vcpu_set_affinity), and its scheduling parameters are set
+	 * once the units exist (credit2's cap budget is per unit).
 	 */
-	for (i = 0; i < d->nr_vcpus; i++) {
-		struct vcpu *w = d->vcpus[i];
-		bool hard = !cpumask_full(w->hard), soft = !cpumask_full(w->soft);
-
-		if (hard || soft)
-			xs_toolstack_affinity(ctx_of(s), w->sched_priv, w->hard->w, w->soft->w,
-					      hard, soft);
-	}
-	if (d->weight != 256 || d->cap != 0)
+	if (v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
 		xs_adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
 }
 

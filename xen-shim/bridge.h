@@ -84,9 +84,6 @@ void xs_domain_free(struct xs_ctx *c, struct xs_dom *d);
 /* A vCPU as domain creation makes it: affinity all pCPUs, on processor. */
 struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *d, void *peer, int vcpu_id,
 			    int processor);
-/* Then xl applies the configured affinities (each set one moves the vCPU). */
-void xs_toolstack_affinity(struct xs_ctx *c, struct xs_vcpu *v, const uint64_t *hard,
-			   const uint64_t *soft, bool set_hard, bool set_soft);
 struct xs_vcpu *xs_idle_of(struct xs_ctx *c, int cpu);
 void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *v);
 void xs_insert(struct xs_ctx *c, struct xs_vcpu *v);

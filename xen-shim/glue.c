@@ -38,6 +38,11 @@
 
 #include "xen-shim/bridge.h"
 
+/* Header of each of Xen's allocations (see _xzalloc). */
+struct xs_alloc {
+	struct xs_alloc *prev, *next;
+};
+
 struct xs_ctx {
 	const struct xs_module *m;
 	struct xs_host h;
@@ -58,6 +63,7 @@ struct xs_ctx {
 	int nr_timers, cap_timers;
 	int cpu;                        /* pCPU whose code runs, -1: the simulator's */
 	bool dumping;                   /* printk goes to stderr */
+	struct xs_alloc allocs;         /* list head of Xen's allocations */
 };
 
 /* The globals Xen's code names; reloaded from the context on entry. */
@@ -186,6 +192,12 @@ int xs_parse_bool(const char *s, const char *e)
 	return -1;
 }
 
+/*
+ * Xen's allocations are listed in their context: at teardown the
+ * simulator does not take pCPUs and domains down the way Xen does, so
+ * what Xen's code would have freed then is freed with the context.
+ * The header keeps the 16-byte alignment calloc gives.
+ */
 void *_xmalloc(unsigned long size, unsigned long align)
 {
 	return _xzalloc(size, align);
@@ -193,16 +205,27 @@ void *_xmalloc(unsigned long size, unsigned long align)
 
 void *_xzalloc(unsigned long size, unsigned long align)
 {
-	void *p = calloc(1, size ? size : 1);
+	struct xs_alloc *a = calloc(1, sizeof(*a) + size), *head = &xs_cur->allocs;
 
-	if (!p)
-		xs_bug(__FILE__, __LINE__, "out of memory");
-	return p;
+	if (!a || align > 16)
+		xs_bug(__FILE__, __LINE__, "out of memory or alignment over 16");
+	a->prev = head;
+	a->next = head->next;
+	head->next->prev = a;
+	head->next = a;
+	return a + 1;
 }
 
 void xfree(void *p)
 {
-	free(p);
+	struct xs_alloc *a;
+
+	if (!p)
+		return;
+	a = (struct xs_alloc *)p - 1;
+	a->prev->next = a->next;
+	a->next->prev = a->prev;
+	free(a);
 }
 
 /* --- bitmaps (Xen's common/bitmap.c, rewritten) --- */
@@ -531,6 +554,7 @@ struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
+	c->allocs.prev = c->allocs.next = &c->allocs;
 	c->m = m;
 	c->h = *h;
 	c->p = *p;
@@ -701,8 +725,8 @@ struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int
 			    int processor)
 {
 	struct domain *d = (struct domain *)xd;
+	struct xs_saved s = enter(c, processor);
 	struct vcpu *v = xzalloc(struct vcpu);
-	struct xs_saved s;
 	struct sched_unit *u;
 	uint64_t all[XS_NR_CPUS / 64];
 
@@ -719,7 +743,6 @@ struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int
 		c->vcpus = realloc(c->vcpus, (size_t)c->cap_vcpus * sizeof(*c->vcpus));
 	}
 	c->vcpus[c->nr_vcpus++] = v;
-	s = enter(c, processor);
 	/* sched_init_vcpu(): unit, resource, all-cpus affinity, data. */
 	u = unit_new(d, v);
 	u->state_entry_time = NOW();
@@ -728,7 +751,7 @@ struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int
 	set_affinity(c, u, all, all);
 	u->priv = sched_alloc_udata(&c->ops, u, d->sched_priv);
 	ASSERT(u->priv);
-	/* The configured affinities come later, from the toolstack (xs_toolstack_affinity). */
+	/* The configured affinities come later, through the core's vcpu_set_affinity. */
 	leave(c, s);
 	return (struct xs_vcpu *)v;
 }
@@ -855,59 +878,6 @@ int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
 
 	leave(c, s);
 	return (int)cpu;
-}
-
-/*
- * vcpu_set_affinity() on a vCPU that is not running: the scheduler hears
- * of the new mask, then sched_unit_migrate_start() (flag, sleep) and
- * sched_unit_migrate_finish() (pick, move, wake) run, as 4.17 does on
- * every affinity change, whether or not the pCPU stays valid.
- */
-static void set_affinity_migrate(struct xs_ctx *c, struct sched_unit *u, const uint64_t *hard,
-				 const uint64_t *soft)
-{
-	struct vcpu *v = u->vcpu_list;
-	spinlock_t *lock = unit_schedule_lock_irq(u), *old_lock, *new_lock;
-	unsigned int cpu;
-
-	set_affinity(c, u, hard, soft);
-	set_bit(_VPF_migrating, &v->pause_flags);
-	if (!unit_runnable(u))
-		sched_sleep(&c->ops, u);
-	unit_schedule_unlock_irq(lock, u);
-	ASSERT(!u->is_running);
-	cpu = pick_locked(c, u);
-	old_lock = get_sched_res(sched_unit_master(u))->schedule_lock;
-	new_lock = get_sched_res(cpu)->schedule_lock;
-	lock_double(old_lock, new_lock);
-	sched_migrate(&c->ops, u, cpu);
-	clear_bit(_VPF_migrating, &v->pause_flags);
-	unlock_double(old_lock, new_lock);
-	if (unit_runnable(u)) {
-		lock = unit_schedule_lock_irq(u);
-		sched_wake(&c->ops, u);
-		unit_schedule_unlock_irq(lock, u);
-	}
-}
-
-/*
- * What xl does for a vCPU with configured affinities when it builds the
- * domain (libxl_set_vcpuaffinity: one domctl, hard first, then soft).
- */
-void xs_toolstack_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
-			   const uint64_t *soft, bool set_hard, bool set_soft)
-{
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	uint64_t cur_hard[XS_NR_CPUS / 64] = { 0 }, cur_soft[XS_NR_CPUS / 64] = { 0 };
-
-	memcpy(cur_hard, cpumask_bits(u->cpu_hard_affinity), sizeof(cur_hard));
-	memcpy(cur_soft, cpumask_bits(u->cpu_soft_affinity), sizeof(cur_soft));
-	if (set_hard)
-		set_affinity_migrate(c, u, hard, cur_soft);
-	if (set_soft)
-		set_affinity_migrate(c, u, set_hard ? hard : cur_hard, soft);
-	leave(c, s);
 }
 
 void xs_migrate(struct xs_ctx *c, struct xs_vcpu *xv, int cpu)
@@ -1074,6 +1044,8 @@ void xs_ctx_free(struct xs_ctx *c)
 	free_cpumask_var(c->pool.cpu_valid);
 	free_cpumask_var(c->pool.res_valid);
 	c->nr_vcpus = 0;
+	while (c->allocs.next != &c->allocs)
+		xfree(c->allocs.next + 1);
 	leave(c, s);
 	for (i = 0; i < XS_PCPU_NR_IDS; i++)
 		free(c->percpu[i]);
