@@ -92,6 +92,107 @@ void xs_bug(const char *file, int line, const char *what)
 	abort();
 }
 
+/* Xen's "%*pb[l]": a bitmap of n bits as hex words or as a list. */
+static void print_bitmap(FILE *f, int nbits, const unsigned long *bits, bool list)
+{
+	int i, first = -1;
+	bool any = false;
+
+	if (!list) {
+		for (i = (nbits - 1) / BITS_PER_LONG; i >= 0; i--)
+			fprintf(f, i == (nbits - 1) / BITS_PER_LONG ? "%lx" : "%016lx", bits[i]);
+		return;
+	}
+	for (i = 0; i <= nbits; i++) {
+		bool set = i < nbits && test_bit(i, bits);
+
+		if (set && first < 0)
+			first = i;
+		if (!set && first >= 0) {
+			fprintf(f, any ? ",%d" : "%d", first);
+			if (i - 1 > first)
+				fprintf(f, "-%d", i - 1);
+			any = true;
+			first = -1;
+		}
+	}
+}
+
+/*
+ * printk with Xen's %*pb extension: each conversion is handed to
+ * fprintf alone, with its argument fetched by its length modifier.
+ */
+static void xs_vprintk(FILE *f, const char *fmt, va_list ap)
+{
+	char spec[32];
+
+	while (*fmt) {
+		const char *start = fmt;
+		size_t n;
+		int lng = 0;
+
+		if (*fmt != '%') {
+			fputc(*fmt++, f);
+			continue;
+		}
+		fmt++;
+		if (*fmt == '%') {
+			fputc(*fmt++, f);
+			continue;
+		}
+		if (fmt[0] == '*' && fmt[1] == 'p' && fmt[2] == 'b') {
+			int nbits = va_arg(ap, int);
+			const unsigned long *bits = va_arg(ap, const unsigned long *);
+
+			fmt += 3;
+			print_bitmap(f, nbits, bits, *fmt == 'l');
+			if (*fmt == 'l')
+				fmt++;
+			continue;
+		}
+		while (*fmt && strchr("-+ #0123456789.", *fmt))
+			fmt++;
+		while (*fmt && strchr("hlzjt", *fmt)) {
+			lng += *fmt == 'l' || *fmt == 'z' || *fmt == 'j' || *fmt == 't';
+			fmt++;
+		}
+		if (!*fmt)
+			break;
+		n = (size_t)(fmt - start) + 1;
+		if (n >= sizeof(spec)) {
+			fmt++;
+			continue;
+		}
+		memcpy(spec, start, n);
+		spec[n] = '\0';
+		switch (*fmt++) {
+		case 'd': case 'i':
+			if (lng)
+				fprintf(f, spec, va_arg(ap, long));
+			else
+				fprintf(f, spec, va_arg(ap, int));
+			break;
+		case 'u': case 'x': case 'X': case 'o':
+			if (lng)
+				fprintf(f, spec, va_arg(ap, unsigned long));
+			else
+				fprintf(f, spec, va_arg(ap, unsigned int));
+			break;
+		case 'c':
+			fprintf(f, spec, va_arg(ap, int));
+			break;
+		case 's':
+			fprintf(f, spec, va_arg(ap, const char *));
+			break;
+		case 'p':
+			fprintf(f, spec, va_arg(ap, void *));
+			break;
+		default:
+			fputs(spec, f);
+		}
+	}
+}
+
 void xs_printk(const char *fmt, ...)
 {
 	va_list ap;
@@ -99,7 +200,7 @@ void xs_printk(const char *fmt, ...)
 	if (!xs_cur || !xs_cur->dumping)
 		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	xs_vprintk(stderr, fmt, ap);
 	va_end(ap);
 }
 
