@@ -85,6 +85,18 @@ static bool jval_equal(const struct jval *a, const struct jval *b)
 	return false;
 }
 
+/* "[a, b, c]", cut short to fit. */
+static void show_list(const struct jval *v, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "[");
+
+	for (int k = 0; k < v->n && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", k ? ", " : "",
+					 v->items[k].type == JVAL_STRING ? v->items[k].str : "?");
+	if (used < len)
+		snprintf(buf + used, len - used, "]");
+}
+
 static void jval_show(const struct jval *v, char *buf, size_t len)
 {
 	if (!v)
@@ -96,7 +108,7 @@ static void jval_show(const struct jval *v, char *buf, size_t len)
 	else if (v->type == JVAL_BOOL)
 		snprintf(buf, len, "%s", v->b ? "true" : "false");
 	else if (v->type == JVAL_ARRAY)
-		snprintf(buf, len, "a list of %d", v->n);
+		show_list(v, buf, len);
 	else
 		snprintf(buf, len, "another value");
 }
@@ -128,7 +140,7 @@ static int same_matrix(const char *path, const struct jval *doc, const char *ref
 		       const struct jval *ref, bool alpha_set, struct err *e)
 {
 	const struct jval *mx = jval_get(doc, "matrix"), *rx = jval_get(ref, "matrix");
-	char a[128], b[128];
+	char a[200], b[200];
 
 	for (int k = 0; k < rx->n; k++) {
 		const struct jval *v = jval_get(mx, rx->keys[k]);

@@ -17,6 +17,7 @@
  */
 #include "sim/shard.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -447,6 +448,68 @@ static void matrix_json(struct json *j, const struct shard_cli *c, const struct 
 	json_object_end(j);
 }
 
+/* Zeroes a pointer field of the structure at p (when apply is set). */
+static void zero_at(char *buf, size_t p, size_t field, bool apply)
+{
+	if (apply)
+		memset(buf + p + field, 0, sizeof(void *));
+}
+
+/* Walks run_result_pack()'s order; true when it accounts for every byte. */
+static bool walk_packed(char *buf, size_t len, bool apply)
+{
+	struct run_result r;
+	size_t p = sizeof(r);
+
+	if (len < sizeof(r))
+		return false;
+	memcpy(&r, buf, sizeof(r));
+	zero_at(buf, 0, offsetof(struct run_result, doms), apply);
+	for (int d = 0; d < r.ndoms; d++) {
+		struct domain_result dr;
+
+		if (p + sizeof(dr) > len)
+			return false;
+		memcpy(&dr, buf + p, sizeof(dr));
+		zero_at(buf, p, offsetof(struct domain_result, vcpus), apply);
+		p += sizeof(dr);
+		for (int v = 0; v < dr.nvcpus; v++) {
+			struct vcpu_result vr;
+			uint32_t nz;
+
+			if (p + sizeof(vr) > len)
+				return false;
+			memcpy(&vr, buf + p, sizeof(vr));
+			zero_at(buf, p, offsetof(struct vcpu_result, pcpus), apply);
+			zero_at(buf, p, offsetof(struct vcpu_result, wake_latency) +
+				offsetof(struct hist, buckets), apply);
+			p += sizeof(vr) + (size_t)vr.npcpus * sizeof(*vr.pcpus);
+			if (vr.npcpus < 0 || p + sizeof(nz) > len)
+				return false;
+			memcpy(&nz, buf + p, sizeof(nz));
+			p += sizeof(nz) + nz * (sizeof(uint32_t) + sizeof(*vr.wake_latency.buckets));
+			if (p > len)
+				return false;
+		}
+	}
+	return p == len;
+}
+
+/*
+ * The packed bytes carry the structures whole, pointers included: heap
+ * addresses, which differ from process to process.  Zeroing them keeps a
+ * part the same bytes for the same seed (unpacking never reads them).  A
+ * buffer the walk does not account for exactly (the packing changed) is
+ * left as it is: still correct, only not reproducible.
+ */
+bool shard_scrub_pointers(char *buf, size_t len)
+{
+	if (!walk_packed(buf, len, false))
+		return false;
+	walk_packed(buf, len, true);
+	return true;
+}
+
 static void part_json(struct json *j, const struct shard_cli *c, const struct experiment *x)
 {
 	char slice[64];
@@ -467,6 +530,7 @@ static void part_json(struct json *j, const struct shard_cli *c, const struct ex
 		size_t len;
 
 		run_result_pack(&x->runs[c->only[k]], &buf, &len);
+		shard_scrub_pointers(buf, len);
 		text = xmalloc(4 * ((len + 2) / 3) + 1);
 		base64_encode(buf, len, text);
 		json_string(j, NULL, text);

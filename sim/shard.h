@@ -101,6 +101,12 @@ int shard_total(const struct experiment *x);
 void base64_encode(const void *in, size_t len, char *out);
 /* Decodes into a new buffer (*out, *len); -1 on bad input. */
 int base64_decode(const char *in, char **out, size_t *len);
+/*
+ * Zeroes the heap addresses inside run_result_pack()'s bytes, so that a part
+ * is the same bytes for the same seed; false (nothing changed) when the
+ * bytes are not laid out as expected.
+ */
+bool shard_scrub_pointers(char *buf, size_t len);
 /* "byte order/sizes" of the structures a part carries as raw bytes. */
 void shard_layout(char *buf, size_t len);
 

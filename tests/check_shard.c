@@ -1,0 +1,334 @@
+/*
+ * Unit tests of the sweep pieces: slicing (every run in exactly one slice,
+ * for many matrix sizes, slice counts and cost patterns; the balance bound
+ * of longest-first assignment; a case worked by hand), the matrix
+ * coordinates against experiment_index(), base64 against RFC 4648's test
+ * vectors, and the {a,b} expansion of scheduler specs.
+ */
+#include <check.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/experiment.h"
+#include "sim/shard.h"
+#include "sim/spec_axes.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Costs of m runs in one of a few patterns, from a small LCG. */
+static void costs(uint64_t *c, int m, int pattern)
+{
+	uint32_t x = 12345u + (uint32_t)pattern;
+
+	for (int k = 0; k < m; k++) {
+		x = x * 1103515245u + 12345u;
+		switch (pattern) {
+		case 0: c[k] = 1; break;                          /* all equal */
+		case 1: c[k] = (x >> 16) % 2300 + 1; break;        /* spread */
+		case 2: c[k] = k % 4 == 0 ? 2300 : 40; break;      /* a few heavy */
+		default: c[k] = (uint64_t)(m - k); break;          /* descending */
+		}
+	}
+}
+
+START_TEST(test_assign_covers)
+{
+	static const int ms[] = { 1, 2, 3, 7, 24, 30, 104, 257 };
+	static const int ns[] = { 1, 2, 3, 4, 5, 7, 16, 24, 31, 300 };
+
+	for (int a = 0; a < N(ms); a++)
+		for (int b = 0; b < N(ns); b++)
+			for (int p = 0; p < 4; p++) {
+				int m = ms[a], n = ns[b];
+				uint64_t *c = calloc(m, sizeof(*c)), cmax = 0;
+				uint64_t *load = calloc(n, sizeof(*load));
+				int *own = calloc(m, sizeof(*own)), *again = calloc(m, sizeof(*again));
+				uint64_t lo = UINT64_MAX, hi = 0;
+				int used = 0;
+
+				costs(c, m, p);
+				shard_assign(c, m, n, own);
+				shard_assign(c, m, n, again);
+				for (int k = 0; k < m; k++) {
+					/* one slice per run, in range, the same every time */
+					ck_assert_int_ge(own[k], 0);
+					ck_assert_int_lt(own[k], n);
+					ck_assert_int_eq(own[k], again[k]);
+					load[own[k]] += c[k];
+					if (c[k] > cmax)
+						cmax = c[k];
+				}
+				for (int s = 0; s < n; s++) {
+					lo = load[s] < lo ? load[s] : lo;
+					hi = load[s] > hi ? load[s] : hi;
+					used += load[s] > 0;
+				}
+				/*
+				 * Each run goes to the lightest slice, so the spread
+				 * never exceeds the costliest run; every slice has work
+				 * while there are runs enough.
+				 */
+				ck_assert_msg(hi - lo <= cmax, "m=%d n=%d p=%d: %llu..%llu", m, n, p,
+					      (unsigned long long)lo, (unsigned long long)hi);
+				ck_assert_int_eq(used, m < n ? m : n);
+				free(c);
+				free(load);
+				free(own);
+				free(again);
+			}
+}
+END_TEST
+
+START_TEST(test_assign_by_hand)
+{
+	/*
+	 * Costs 5 3 3 2 1 on two slices: 5 -> s0 (5); 3 (run 1) -> s1 (3);
+	 * 3 (run 2) -> s1, the lighter (6); 2 -> s0 (7); 1 -> s1 (7).
+	 */
+	uint64_t c[] = { 5, 3, 3, 2, 1 };
+	int own[5], want[] = { 0, 1, 1, 0, 1 };
+
+	shard_assign(c, 5, 2, own);
+	for (int k = 0; k < 5; k++)
+		ck_assert_int_eq(own[k], want[k]);
+	/* Equal costs: round robin, in run order. */
+	uint64_t e[] = { 7, 7, 7, 7, 7, 7, 7 };
+	int own2[7], want2[] = { 0, 1, 2, 0, 1, 2, 0 };
+
+	shard_assign(e, 7, 3, own2);
+	for (int k = 0; k < 7; k++)
+		ck_assert_int_eq(own2[k], want2[k]);
+}
+END_TEST
+
+START_TEST(test_costs)
+{
+	/* iperf without dom0 load is the costliest cell, make-xen without the cheapest */
+	ck_assert_uint_gt(shard_run_cost("iperf", "off"), shard_run_cost("make-xen", "on"));
+	ck_assert_uint_gt(shard_run_cost("make-xen", "on"), shard_run_cost("iperf", "on"));
+	ck_assert_uint_gt(shard_run_cost("iperf", "on"), shard_run_cost("make-xen", "off"));
+	ck_assert_uint_eq(shard_run_cost("iperf", ""), shard_run_cost("iperf", "off"));
+	ck_assert_uint_gt(shard_run_cost("", ""), 0);
+}
+END_TEST
+
+START_TEST(test_coords)
+{
+	struct experiment x;
+	char w[3][EXP_NAME_MAX] = { "a", "b", "c" }, d[2][EXP_NAME_MAX] = { "off", "on" };
+	int seen[2 * 3 * 2 * 4] = { 0 };
+
+	memset(&x, 0, sizeof(x));
+	x.nscheds = 2;
+	x.workloads = w;
+	x.nworkloads = 3;
+	x.dom0_loads = d;
+	x.ndom0 = 2;
+	x.iterations = 4;
+	ck_assert_int_eq(shard_total(&x), 48);
+	for (int k = 0; k < 48; k++) {
+		int s, wi, di, i;
+
+		shard_coords(&x, k, &s, &wi, &di, &i);
+		ck_assert_int_eq(experiment_index(&x, s, wi, di, i), k);
+		seen[k]++;
+	}
+	for (int k = 0; k < 48; k++)
+		ck_assert_int_eq(seen[k], 1);
+	x.nworkloads = 0;       /* the scenario's own workloads: an axis of one */
+	x.ndom0 = 0;
+	ck_assert_int_eq(shard_total(&x), 8);
+}
+END_TEST
+
+START_TEST(test_base64)
+{
+	static const char *const vec[][2] = {    /* RFC 4648, section 10 */
+		{ "", "" }, { "f", "Zg==" }, { "fo", "Zm8=" }, { "foo", "Zm9v" },
+		{ "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" }, { "foobar", "Zm9vYmFy" },
+	};
+	unsigned char bin[256];
+	char enc[400], *dec;
+	size_t len;
+
+	for (int k = 0; k < N(vec); k++) {
+		base64_encode(vec[k][0], strlen(vec[k][0]), enc);
+		ck_assert_str_eq(enc, vec[k][1]);
+		ck_assert_int_eq(base64_decode(vec[k][1], &dec, &len), 0);
+		ck_assert_uint_eq(len, strlen(vec[k][0]));
+		ck_assert(memcmp(dec, vec[k][0], len) == 0);
+		free(dec);
+	}
+	for (int k = 0; k < 256; k++)
+		bin[k] = (unsigned char)(255 - k);
+	base64_encode(bin, sizeof(bin), enc);
+	ck_assert_int_eq(base64_decode(enc, &dec, &len), 0);
+	ck_assert_uint_eq(len, sizeof(bin));
+	ck_assert(memcmp(dec, bin, len) == 0);
+	free(dec);
+	ck_assert_int_eq(base64_decode("Zm9", &dec, &len), -1);       /* not 4-aligned */
+	ck_assert_int_eq(base64_decode("Zm9*", &dec, &len), -1);      /* not the alphabet */
+	ck_assert_int_eq(base64_decode("Zg==Zm9v", &dec, &len), -1);  /* padding inside */
+	ck_assert_int_eq(base64_decode("Z===", &dec, &len), -1);      /* too much padding */
+}
+END_TEST
+
+START_TEST(test_scrub)
+{
+	/* A result of two domains, histograms and pCPU lists, packed. */
+	struct run_result r, back;
+	struct domain_result doms[2];
+	struct vcpu_result vc[3];
+	int pc[3][2] = { { 0, 3 }, { 5, 0 }, { 0, 0 } };
+	uint64_t buckets[HIST_BUCKETS] = { 0 };
+	char *buf;
+	size_t len, ptr;
+
+	memset(&r, 0, sizeof(r));
+	memset(doms, 0, sizeof(doms));
+	memset(vc, 0, sizeof(vc));
+	buckets[3] = 7;
+	buckets[HIST_BUCKETS - 1] = 1;
+	for (int v = 0; v < 3; v++) {
+		vc[v].id = v;
+		vc[v].run_ns = 1000 * (v + 1);
+		vc[v].pcpus = pc[v];
+		vc[v].npcpus = 2 - v;            /* 2, 1 and 0 pCPUs */
+		vc[v].wake_latency.buckets = v == 1 ? NULL : buckets;
+	}
+	doms[0].vcpus = vc;
+	doms[0].nvcpus = 2;
+	doms[1].vcpus = vc + 2;
+	doms[1].nvcpus = 1;
+	r.doms = doms;
+	r.ndoms = 2;
+	r.iteration = 4;
+	run_result_pack(&r, &buf, &len);
+	ck_assert(shard_scrub_pointers(buf, len));
+	ptr = 0;
+	memcpy(&ptr, buf + offsetof(struct run_result, doms), sizeof(void *));
+	ck_assert_uint_eq(ptr, 0);
+	memcpy(&ptr, buf + sizeof(r) + offsetof(struct domain_result, vcpus), sizeof(void *));
+	ck_assert_uint_eq(ptr, 0);
+	memcpy(&ptr, buf + sizeof(r) + sizeof(doms[0]) + offsetof(struct vcpu_result, pcpus),
+	       sizeof(void *));
+	ck_assert_uint_eq(ptr, 0);
+	/* Every figure survives. */
+	ck_assert_int_eq(run_result_unpack(buf, len, &back), 0);
+	ck_assert_int_eq(back.iteration, 4);
+	ck_assert_int_eq(back.ndoms, 2);
+	ck_assert_int_eq(back.doms[0].vcpus[1].run_ns, 2000);
+	ck_assert_int_eq(back.doms[0].vcpus[0].pcpus[1], 3);
+	ck_assert_int_eq(back.doms[0].vcpus[1].pcpus[0], 5);
+	ck_assert_uint_eq(back.doms[0].vcpus[0].wake_latency.buckets[3], 7);
+	ck_assert_uint_eq(back.doms[1].vcpus[0].wake_latency.buckets[HIST_BUCKETS - 1], 1);
+	ck_assert_ptr_null(back.doms[0].vcpus[1].wake_latency.buckets);
+	run_result_free(&back);
+	/* Bytes it cannot account for are left alone. */
+	ck_assert(!shard_scrub_pointers(buf, len - 1));
+	free(buf);
+}
+END_TEST
+
+static void expand(const char *const *in, int n, const char *const *want, int nwant)
+{
+	char **items = malloc(n * sizeof(*items));
+	struct err e = { "" };
+
+	for (int k = 0; k < n; k++)
+		items[k] = strdup(in[k]);
+	ck_assert_int_eq(spec_axes_expand(&items, &n, &e), 0);
+	ck_assert_int_eq(n, nwant);
+	for (int k = 0; k < n; k++) {
+		ck_assert_str_eq(items[k], want[k]);
+		free(items[k]);
+	}
+	free(items);
+}
+
+START_TEST(test_axes)
+{
+	const char *a[] = { "credit2:ratelimit_us={0,500,1000}:runqueue={core,socket}" };
+	const char *wa[] = {
+		"credit2:ratelimit_us=0:runqueue=core", "credit2:ratelimit_us=0:runqueue=socket",
+		"credit2:ratelimit_us=500:runqueue=core", "credit2:ratelimit_us=500:runqueue=socket",
+		"credit2:ratelimit_us=1000:runqueue=core", "credit2:ratelimit_us=1000:runqueue=socket",
+	};
+	const char *b[] = { "credit1", "credit{1,2}:x={a}", "null" };
+	const char *wb[] = { "credit1", "credit1:x=a", "credit2:x=a", "null" };
+
+	char **items = malloc(sizeof(*items));
+	struct err e = { "" };
+	int n = 1;
+
+	items[0] = strdup("c:a={0,1,2,3,4,5,6,7}:b={0,1,2,3,4,5,6,7}:c={0,1,2,3,4,5,6,7}:"
+			  "d={0,1,2,3,4,5,6,7}");
+	ck_assert_int_eq(spec_axes_expand(&items, &n, &e), 0);
+	ck_assert_int_eq(n, 4096);
+	ck_assert_str_eq(items[0], "c:a=0:b=0:c=0:d=0");
+	ck_assert_str_eq(items[9], "c:a=0:b=0:c=1:d=1");
+	ck_assert_str_eq(items[4095], "c:a=7:b=7:c=7:d=7");
+	for (int k = 0; k < n; k++)
+		free(items[k]);
+	free(items);
+	expand(a, 1, wa, N(wa));
+	expand(b, 3, wb, N(wb));
+}
+END_TEST
+
+static void refuse(const char *spec, const char *msg)
+{
+	char **items = malloc(sizeof(*items));
+	struct err e = { "" };
+	int n = 1;
+
+	items[0] = strdup(spec);
+	ck_assert_int_eq(spec_axes_expand(&items, &n, &e), -1);
+	ck_assert_msg(strstr(e.msg, msg) != NULL, "'%s' gave '%s'", spec, e.msg);
+	ck_assert_int_eq(n, 1);              /* the list is left as it was */
+	ck_assert_str_eq(items[0], spec);
+	free(items[0]);
+	free(items);
+}
+
+START_TEST(test_axes_errors)
+{
+	refuse("credit2:a={0,1", "'{' without '}'");
+	refuse("credit2:a=0}", "'}' without '{'");
+	refuse("credit2:a={0,{1}}", "do not nest");
+	refuse("credit2:a={}", "empty value");
+	refuse("credit2:a={0,,1}", "empty value in {0,,1}");
+	/* 8 x 8 x 8 x 8 = 4096 is the most, twice that is refused */
+	refuse("c:a={0,1,2,3,4,5,6,7}:b={0,1,2,3,4,5,6,7}:c={0,1,2,3,4,5,6,7}:"
+	       "d={0,1,2,3,4,5,6,7}:e={0,1}", "more than 4096 configurations");
+}
+END_TEST
+
+static Suite *shard_suite(void)
+{
+	Suite *s = suite_create("shard");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_assign_covers);
+	tcase_add_test(tc, test_assign_by_hand);
+	tcase_add_test(tc, test_costs);
+	tcase_add_test(tc, test_coords);
+	tcase_add_test(tc, test_base64);
+	tcase_add_test(tc, test_scrub);
+	tcase_add_test(tc, test_axes);
+	tcase_add_test(tc, test_axes_errors);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(shard_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
