@@ -7,6 +7,7 @@
 #   nworkloads, ndom0, nconfigs, iterations
 #   workload[], ylabel[], dom0[], config[]   names (arrays, 1-based);
 #   nworkloads counts the workloads with a figure, one panel each
+#   ymax[]                   per panel, the highest bar or error bar
 
 array colour[8] = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', \
                    '#76b7b2', '#edc948', '#b07aa1', '#9c755f']
@@ -23,7 +24,6 @@ set grid ytics lc rgb '#dddddd'
 set border 3
 set tics nomirror
 set xrange [-0.5:ndom0 - 0.5]
-set yrange [0:*]
 set offsets 0, 0, graph 0.08, 0
 set key below horizontal samplen 1.5 box
 
@@ -33,6 +33,8 @@ set multiplot layout 1, nworkloads \
 do for [w = 0:nworkloads - 1] {
     set title workload[w + 1] font ',12'
     set ylabel ylabel[w + 1]
+    # From 0, so bars compare by length; a panel of zeros gets a unit range.
+    if (ymax[w + 1] > 0) { set yrange [0:*] } else { set yrange [0:1] }
     set xtics () scale 0
     do for [d = 1:ndom0] {
         set xtics add (dom0[d] d - 1)

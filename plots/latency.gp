@@ -10,15 +10,23 @@
 #   nconfigs, iterations, rowtitle (workload and dom0 load)
 #   panel[2]                 panel titles (benchmark guest, dom0)
 #   curve[2 * nconfigs]      curve titles, panel 0's configurations first
+#   drawn[2]                 per panel, the configurations with wake-ups ('0 2')
+#   xmax_us[2]               per panel, the longest latency (us)
 
 array colour[8] = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', \
                    '#76b7b2', '#edc948', '#b07aa1', '#9c755f']
 
+# The i-th configuration drawn in panel p.
+cfg(p, i) = int(word(drawn[p + 1], i))
+
 set logscale x
 # A wake-up served at once (0 ns) is drawn at 1 ns: leave room left of it.
-set xrange [5e-4:*]
-set xtics ('1 ns' 1e-3, '10 ns' 1e-2, '100 ns' 0.1, '1 us' 1, '10 us' 10, \
-           '100 us' 100, '1 ms' 1e3, '10 ms' 1e4, '100 ms' 1e5, '1 s' 1e6, '10 s' 1e7)
+# The axis ends at the power of ten above the longest latency, 1 us at least
+# (gnuplot's log autoscale trips over curves that are one step at 1 ns).
+xend(us) = 10 ** ceil(log10(us > 1 ? us : 1) - 1e-9)
+timetics = "set xtics nomirror ('1 ns' 1e-3, '10 ns' 1e-2, '100 ns' 0.1, '1 us' 1, '10 us' 10, " . \
+           "'100 us' 100, '1 ms' 1e3, '10 ms' 1e4, '100 ms' 1e5, '1 s' 1e6, '10 s' 1e7)"
+eval timetics
 set mxtics 10
 set ytics 0.1
 set yrange [0:1.04]
@@ -33,9 +41,22 @@ set multiplot layout 1, 2 title sprintf('wake-to-run latency: %s%s%d iteration%s
     rowtitle, rowtitle eq '' ? '' : ', ', iterations, iterations == 1 ? '' : 's') font ',11'
 do for [p = 0:1] {
     set title panel[p + 1]
-    plot for [c = 0:nconfigs - 1] datafile \
-            using (($1 == p && $2 == c) ? $3 : NaN):4 \
-            with steps lw (c == 0 ? 2.5 : 1.8) dt 1 + c % 5 \
-            lc rgb colour[c % 8 + 1] title curve[p * nconfigs + c + 1]
+    if (drawn[p + 1] eq '') {
+        # No vCPU of the domain woke up (or none ran): an empty panel says so.
+        set xrange [5e-4:1e6]
+        unset xtics
+        unset key
+        set label 1 'no wake-ups' at graph 0.5, 0.5 center
+        plot NaN notitle
+        unset label 1
+        set key below box
+        eval timetics
+        continue
+    }
+    set xrange [5e-4:xend(xmax_us[p + 1])]
+    plot for [i = 1:words(drawn[p + 1])] datafile \
+            using (($1 == p && $2 == cfg(p, i)) ? $3 : NaN):4 \
+            with steps lw (cfg(p, i) == 0 ? 2.5 : 1.8) dt 1 + cfg(p, i) % 5 \
+            lc rgb colour[cfg(p, i) % 8 + 1] title curve[p * nconfigs + cfg(p, i) + 1]
 }
 unset multiplot

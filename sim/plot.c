@@ -614,6 +614,7 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 	char (*yl)[96] = xcalloc((size_t)nw, sizeof(*yl));
 	const char **ylp = xcalloc((size_t)nw, sizeof(*ylp));
 	int *panel = xcalloc((size_t)nw, sizeof(*panel)), np = 0;
+	double *ymax = xcalloc((size_t)nw, sizeof(*ymax));
 	struct script sc;
 	FILE *f;
 	int rc = -1;
@@ -639,6 +640,14 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 		int w = r / nd, d = r % nd, p = panel[w];
 
 		dl[d] = report_dom0_name(row->dom0_load);
+		for (int k = 0; p >= 0 && k < t->ncols; k++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + k];
+
+			if (cell->n && cell->s.mean > ymax[p])
+				ymax[p] = cell->s.mean;
+			if (cell->s.has_mean_ci && cell->s.mean_hi > ymax[p])
+				ymax[p] = cell->s.mean_hi;
+		}
 		if (p >= 0) {
 			wl[p] = row->workload[0] ? row->workload : "scenario";
 			if (row->metric[0] && !yl[p][0])
@@ -681,6 +690,10 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 		"nworkloads = %d\nndom0 = %d\nnconfigs = %d\n", np, nd, t->ncols);
 	script_array(sc.f, "workload", wl, np);
 	script_array(sc.f, "ylabel", ylp, np);
+	fprintf(sc.f, "array ymax[%d] = [", np);
+	for (int p = 0; p < np; p++)
+		fprintf(sc.f, "%s%.17g", p ? ", " : "", ymax[p]);
+	fputs("]\n", sc.f);
 	script_array(sc.f, "dom0", dl, nd);
 	script_array(sc.f, "config", cl, t->ncols);
 	fprintf(sc.f, "iterations = %d\n", x->iterations);
@@ -692,6 +705,7 @@ out:
 	free(yl);
 	free(ylp);
 	free(panel);
+	free(ymax);
 	return rc;
 }
 
@@ -759,6 +773,9 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 	const char *panels[2] = { panel[0], panel[1] };
 	const char **cl = xcalloc((size_t)x->nscheds * 2, sizeof(*cl));
 	char (*ct)[600] = xcalloc((size_t)x->nscheds * 2, sizeof(*ct));
+	size_t wlen = 12 * (size_t)x->nscheds + 1;
+	char *with[2] = { xcalloc(wlen, 1), xcalloc(wlen, 1) };   /* curves with points */
+	stime_t top[2] = { 0, 0 };    /* the longest latency of each panel */
 	const struct run_result *r0 = &x->runs[experiment_index(x, 0, w, d, 0)];
 	int bd = bench_domain(r0), dd = dom0_domain(r0);
 	struct script sc;
@@ -794,6 +811,11 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 			snprintf(ct[p * x->nscheds + s], sizeof(ct[0]), "%s (%llu wake-ups)",
 				 x->scheds[s].text, (unsigned long long)h.count);
 			cl[p * x->nscheds + s] = ct[p * x->nscheds + s];
+			if (h.max > top[p])
+				top[p] = h.max;
+			if (h.count)
+				snprintf(with[p] + strlen(with[p]), wlen - strlen(with[p]), "%s%d",
+					 with[p][0] ? " " : "", s);
 			snprintf(label, sizeof(label), "%d %d", p, s);
 			plot_write_cdf(f, label, &h);
 			fputs("\n", f);
@@ -808,6 +830,8 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 	fputc('\n', sc.f);
 	script_array(sc.f, "panel", panels, 2);
 	script_array(sc.f, "curve", cl, 2 * x->nscheds);
+	script_array(sc.f, "drawn", (const char *const *)with, 2);
+	fprintf(sc.f, "array xmax_us[2] = [%.6g, %.6g]\n", top[0] / 1e3, top[1] / 1e3);
 	fprintf(sc.f, "iterations = %d\n", x->iterations);
 	rc = script_close(&sc, c, "latency", plot_gp_latency, e);
 	if (!rc)
@@ -815,6 +839,8 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 out:
 	free(cl);
 	free(ct);
+	free(with[0]);
+	free(with[1]);
 	return rc;
 }
 

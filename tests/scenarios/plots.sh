@@ -82,6 +82,8 @@ python3 "$check" "$tmp/pdf" "$tmp/p.json" pdf 0 || fail "the pdf pictures (see a
 "$SCHEDSIM" --sched=null --workload=iperf --dom0-load=on --iterations=1 --plot="$tmp/null" \
 	> /dev/null 2> "$tmp/stderr" || fail "--sched=null --plot exited $?: $(cat "$tmp/stderr")"
 [ -s "$tmp/null/timeline-run0.png" ] || fail "--sched=null: no timeline"
+[ -s "$tmp/null/latency-iperf-on.png" ] || fail "--sched=null: no latency picture (the guest never wakes)"
+ls "$tmp/null" | grep -q "\.log$" && fail "--sched=null: gnuplot complained"
 [ -e "$tmp/null/credit-run0.png" ] && fail "--sched=null: a credit plot of nothing"
 grep -q "null keeps no credit" "$tmp/stderr" || fail "--sched=null: no note: $(cat "$tmp/stderr")"
 
