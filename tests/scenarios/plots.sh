@@ -87,4 +87,29 @@ ls "$tmp/null" | grep -q "\.log$" && fail "--sched=null: gnuplot complained"
 [ -e "$tmp/null/credit-run0.png" ] && fail "--sched=null: a credit plot of nothing"
 grep -q "null keeps no credit" "$tmp/stderr" || fail "--sched=null: no note: $(cat "$tmp/stderr")"
 
+# 7. A window over the whole run: the timeline's intervals of each vCPU add
+#    up to the run time the JSON result reports for it.
+run_ok --sched=credit1 --workload=iperf --dom0-load=on --iterations=1 --format=json \
+	--output="$tmp/w.json" --plot="$tmp/whole" --plot-window=0s:100s > /dev/null
+python3 - "$tmp/w.json" "$tmp/whole/timeline-run0.dat" <<'EOF' || fail "whole-run timeline"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+got, n = {}, 0
+for line in open(sys.argv[2]):
+    if line.startswith("#") or not line.strip():
+        continue
+    cpu, a, b, _, domid, vcpu = line.split()
+    got[(int(domid), int(vcpu))] = got.get((int(domid), int(vcpu)), 0) + float(b) - float(a)
+    n += 1
+bad = 0
+for d in run["domains"]:
+    for v in d["vcpus"]:
+        want = v["run_ns"] / 1e6
+        have = got.get((d["domid"], v["id"]), 0.0)
+        if abs(have - want) > 1e-6 * n + 1e-9:
+            print(f"FAIL: d{d['domid']}v{v['id']}: {have} ms in the timeline, run_ns says {want}")
+            bad += 1
+sys.exit(1 if bad or n < 100 else 0)
+EOF
+
 finish
