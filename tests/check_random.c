@@ -1,7 +1,8 @@
 /*
  * Randomized scenario tests: hundreds of random hosts (up to 64 pCPUs) with
  * random domains, weights, caps, hard and soft affinities and cpu-hog or
- * phases workloads, each run with every registered scheduler under the
+ * phases workloads, each run with every registered scheduler, and with one
+ * of a list of parameter variants (eras, runqueue layouts...), under the
  * invariant checker.  Hand-written tests cover the cases someone thought
  * of; these cover the combinations nobody did (a capped domain pinned to
  * one SMT thread next to a 16-vCPU hog with soft affinity on the other
@@ -18,7 +19,7 @@
  * seed_derive(SEED, i); a failure prints that scenario's own seed and its
  * XML, and SCHEDSIM_RANDOM_ONE=<seed> runs just it again.  Environment:
  *   SCHEDSIM_RANDOM_SEED   base seed (default 20161)
- *   SCHEDSIM_RANDOM_COUNT  number of scenarios (default 300)
+ *   SCHEDSIM_RANDOM_COUNT  number of scenarios (default 500)
  *   SCHEDSIM_RANDOM_ONE    the seed of one scenario to run alone
  * Durations are kept short (20 to 60 ms simulated) so that the whole file
  * stays within a few seconds per scheduler inside `make check`.
@@ -338,7 +339,7 @@ static void report(const struct gen *g, const char *sched, const char *fmt, ...)
  */
 static bool known_idler(const char *sched)
 {
-	return strcmp(sched, "credit2") == 0;
+	return strncmp(sched, "credit2", 7) == 0;
 }
 
 static void check_result(const struct gen *g, const char *sched, const struct run_result *r,
@@ -430,6 +431,16 @@ static void run_one(const struct gen *g, const struct scenario *sc, const char *
 	sched_spec_free(&spec);
 }
 
+/* Each scenario also runs under one of these, so the era switches get their share. */
+static const char *const variants[] = {
+	"credit1:era=2016", "credit1:era=4.17", "credit1:tickle_one_idle_cpu=off",
+	"credit1:ratelimit_us=0", "credit1:soft_affinity=off",
+	"credit2:era=2016", "credit2:era=4.17", "credit2:runqueue=cpu",
+	"credit2:runqueue=all", "credit2:runqueue=node", "credit2:ratelimit_us=0",
+	"credit2:caps=off", "credit2:soft_affinity=off",
+};
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+
 static void run_seed(uint64_t seed, bool twice, int *idle_runs)
 {
 	const struct sched_ops *const *all = sched_all();
@@ -443,6 +454,7 @@ static void run_seed(uint64_t seed, bool twice, int *idle_runs)
 		report(g, "-", "the generated scenario does not load: %s", e.msg);
 	for (int k = 0; all[k]; k++)
 		run_one(g, &sc, all[k]->name, twice, idle_runs);
+	run_one(g, &sc, variants[seed % NVARIANTS], false, idle_runs);
 	scenario_free(&sc);
 	gen_free(g);
 	free(g);
@@ -458,7 +470,7 @@ static uint64_t env_u64(const char *name, uint64_t def)
 START_TEST(random_scenarios)
 {
 	uint64_t base = env_u64("SCHEDSIM_RANDOM_SEED", 20161);
-	uint64_t count = env_u64("SCHEDSIM_RANDOM_COUNT", 300);
+	uint64_t count = env_u64("SCHEDSIM_RANDOM_COUNT", 500);
 	const char *one = getenv("SCHEDSIM_RANDOM_ONE");
 	int idle_runs = 0;
 
