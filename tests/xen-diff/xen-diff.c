@@ -3,14 +3,17 @@
  * and compares their scheduling decisions, for the differential tests of
  * our models against Xen's own code (xen-shim/).
  *
- *   xen-diff [--duration=T] SCENARIO SPEC_A SPEC_B
+ *   xen-diff [--duration=T] [--interleave=STEP] [--no-dump] SCENARIO SPEC_A SPEC_B
  *
  * A tracer records, per pCPU, every switch-in (the core's runstate-change
  * record with new state running): (time, vCPU).  The first divergence is
  * the earliest time at which the two sequences of some pCPU differ; it is
  * printed with the last common decisions on that pCPU and both
  * schedulers' dump just before that moment.  Per-vCPU run times are
- * compared too.  Exit 0: identical; 1: they diverge; 2: bad input.
+ * compared too.  --interleave runs both at once, in turns of STEP of
+ * simulated time, instead of one after the other (a check that instances
+ * of the shim do not disturb each other).  --no-dump leaves out the dumps.
+ * Exit 0: identical; 1: they diverge; 2: bad input.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,8 +82,7 @@ static const char *vname(const struct rec *r, char *buf, size_t len)
 	return buf;
 }
 
-static int start(struct run *r, const struct scenario *sc, const char *spec, stime_t until,
-		 bool tracing)
+static int build(struct run *r, const struct scenario *sc, const char *spec, bool tracing)
 {
 	struct err e = { "" };
 
@@ -95,8 +97,38 @@ static int start(struct run *r, const struct scenario *sc, const char *spec, sti
 	r->rec.cpu = xcalloc((size_t)r->s->nr_cpus, sizeof(*r->rec.cpu));
 	if (tracing)
 		r->s->tracer = &r->rec.t;
+	return 0;
+}
+
+static int start(struct run *r, const struct scenario *sc, const char *spec, stime_t until,
+		 bool tracing)
+{
+	if (build(r, sc, spec, tracing) < 0)
+		return -1;
 	sim_run_until(r->s, until);
 	sim_account_all(r->s);
+	return 0;
+}
+
+/*
+ * Both runs advance in turns of 'step': two instances of the shim live in
+ * one process and take turns, which must not change what either decides.
+ */
+static int start_interleaved(struct run *a, struct run *b, const struct scenario *sc,
+			     const char *sa, const char *sb, stime_t step)
+{
+	stime_t t;
+
+	if (build(a, sc, sa, true) < 0 || build(b, sc, sb, true) < 0)
+		return -1;
+	for (t = step; t < sc->duration + step; t += step) {
+		stime_t until = t < sc->duration ? t : sc->duration;
+
+		sim_run_until(a->s, until);
+		sim_run_until(b->s, until);
+	}
+	sim_account_all(a->s);
+	sim_account_all(b->s);
 	return 0;
 }
 
@@ -230,7 +262,7 @@ int main(int argc, char **argv)
 	struct scenario sc;
 	struct err e = { "" };
 	struct run a, b;
-	stime_t duration = -1;
+	stime_t duration = -1, step = 0;
 	bool dump = true;
 	int rc, argi = 1;
 
@@ -238,6 +270,11 @@ int main(int argc, char **argv)
 		if (strncmp(argv[argi], "--duration=", 11) == 0) {
 			if (parse_duration(argv[argi] + 11, &duration, &e) < 0 || duration <= 0) {
 				fprintf(stderr, "xen-diff: --duration: %s\n", e.msg[0] ? e.msg : "must be > 0");
+				return 2;
+			}
+		} else if (strncmp(argv[argi], "--interleave=", 13) == 0) {
+			if (parse_duration(argv[argi] + 13, &step, &e) < 0 || step <= 0) {
+				fprintf(stderr, "xen-diff: --interleave: %s\n", e.msg[0] ? e.msg : "must be > 0");
 				return 2;
 			}
 		} else if (strcmp(argv[argi], "--no-dump") == 0) {
@@ -248,7 +285,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - argi != 3) {
-		fprintf(stderr, "usage: xen-diff [--duration=T] [--no-dump] SCENARIO SPEC_A SPEC_B\n");
+		fprintf(stderr, "usage: xen-diff [--duration=T] [--interleave=STEP] [--no-dump] SCENARIO SPEC_A SPEC_B\n");
 		return 2;
 	}
 	if (scenario_load_file(argv[argi], &sc, &e) < 0) {
@@ -257,10 +294,13 @@ int main(int argc, char **argv)
 	}
 	if (duration > 0)
 		sc.duration = duration;
-	if (start(&a, &sc, argv[argi + 1], sc.duration, true) < 0)
+	if (step > 0) {
+		if (start_interleaved(&a, &b, &sc, argv[argi + 1], argv[argi + 2], step) < 0)
+			return 2;
+	} else if (start(&a, &sc, argv[argi + 1], sc.duration, true) < 0 ||
+		   start(&b, &sc, argv[argi + 2], sc.duration, true) < 0) {
 		return 2;
-	if (start(&b, &sc, argv[argi + 2], sc.duration, true) < 0)
-		return 2;
+	}
 	rc = compare_decisions(&sc, &a, &b, argv[argi + 1], argv[argi + 2], dump);
 	rc |= compare_runtimes(&a, &b);
 	finish(&a);
