@@ -12,6 +12,10 @@ array colour[8] = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', \
                    '#76b7b2', '#edc948', '#b07aa1', '#9c755f']
 # Boxes at least this wide (ms) are labelled with their vCPU.
 labelwidth = (to_ms - from_ms) / 45.0
+# A run shorter than a pixel would vanish: boxes are drawn at least this
+# wide (ms), so that a guest's short turns on a busy pCPU stay visible.
+minwidth = (to_ms - from_ms) / 1500.0
+halfwidth(a, b) = (b - a > minwidth ? b - a : minwidth) / 2
 
 set title runtitle
 set xlabel 'simulated time (ms)'
@@ -29,7 +33,7 @@ set key outside top right box samplen 1.5
 set style fill solid 0.95 noborder
 
 plot for [d = 0:ndoms - 1] datafile \
-        using (($2 + $3) / 2):($4 == d ? $1 : NaN):(($3 - $2) / 2):(0.38) \
+        using (($2 + $3) / 2):($4 == d ? $1 : NaN):(halfwidth($2, $3)):(0.38) \
         with boxxyerror lc rgb colour[d % 8 + 1] title domain[d + 1], \
      datafile using (($2 + $3) / 2):1:(($3 - $2) >= labelwidth ? sprintf('v%d', $6) : '') \
         with labels font ',7' tc rgb 'white' notitle

@@ -489,7 +489,7 @@ static int script_open(struct script *sc, const struct plot_cli *c, const char *
 			"background rgb 'white'\n", width, height);
 		break;
 	case PLOT_PDF:
-		fprintf(f, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'sans,7'\n",
+		fprintf(f, "set terminal pdfcairo noenhanced size %.2fin,%.2fin font 'sans,8'\n",
 			width / 96.0, height / 96.0);
 		break;
 	}
