@@ -407,7 +407,7 @@ static int merge_main(int argc, char **argv)
 		merge_free(&m);
 		return bad("merge: %s", e.msg);
 	}
-	status = experiment_output(m.format, m.output, NULL, &m.x, &m.sc, m.alpha);
+	status = experiment_output(m.format, m.output, &m.pc, &m.x, &m.sc, m.alpha);
 	merge_free(&m);
 	return status;
 }

@@ -20,6 +20,7 @@
 #include "sim/json_read.h"
 #include "sim/shard.h"
 #include "sim/xalloc.h"
+#include "workloads/axes.h"
 
 static int parse_args(int argc, char **argv, struct merge *m, bool *alpha_set,
 		      struct err *e)
@@ -28,6 +29,7 @@ static int parse_args(int argc, char **argv, struct merge *m, bool *alpha_set,
 		{ "format", required_argument, NULL, 'F' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
+		PLOT_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const formats[] = { "text", "json", "markdown", "csv" };
@@ -48,9 +50,14 @@ static int parse_args(int argc, char **argv, struct merge *m, bool *alpha_set,
 					       optarg);
 			*alpha_set = true;
 			break;
+		case PLOT_OPT_DIR: case PLOT_OPT_FORMAT: case PLOT_OPT_TIMELINE:
+		case PLOT_OPT_WINDOW: case PLOT_OPT_CREDIT:
+			if (plot_cli_option(&m->pc, c, optarg, e) < 0)
+				return -1;
+			break;
 		default:
 			return err_set(e, "option '%s' is not valid (valid: --format, --alpha, "
-				       "--output)", argv[optind - 1]);
+				       "--output, --plot...)", argv[optind - 1]);
 		}
 	}
 	for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++)
@@ -60,7 +67,7 @@ static int parse_args(int argc, char **argv, struct merge *m, bool *alpha_set,
 			       m->format);
 	if (optind >= argc)
 		return err_set(e, "give the parts (schedsim merge PART.json...)");
-	return 0;
+	return plot_cli_check(&m->pc, e);
 }
 
 static bool jval_equal(const struct jval *a, const struct jval *b)
@@ -318,6 +325,42 @@ static int check_complete(const struct merge *m, const int *owner, struct err *e
 		       missing, m->x.nruns, what);
 }
 
+/*
+ * For --plot: the scenario of the matrix, which the re-runs need, as the
+ * single process had it (the file the parts ran, their duration and seed).
+ */
+static int plot_scenario(const char *path, const struct jval *doc, struct merge *m,
+			 struct err *e)
+{
+	const struct jval *mx = jval_get(doc, "matrix"), *dur = jval_get(mx, "duration_ns");
+	const struct jval *check = jval_get(mx, "check");
+	const char *source = jval_get_string(mx, "scenario", "");
+	const char *digest = jval_get_string(mx, "scenario_digest", "");
+	char here[17];
+	int rc;
+
+	if (!dur || dur->type != JVAL_NUMBER)
+		return err_set(e, "%s: \"matrix\" has no \"duration_ns\"", path);
+	if (*digest) {
+		if (shard_file_digest(source, here, e))
+			return err_set(e, "--plot: the parts ran the scenario %s, which is not here "
+				       "to re-run", source);
+		if (strcmp(here, digest))
+			return err_set(e, "--plot: %s is not the scenario the parts ran (its "
+				       "contents differ)", source);
+	}
+	rc = *digest ? scenario_load_file(source, &m->sc, e) : scenario_load_default(&m->sc, e);
+	if (rc < 0)
+		return -1;
+	m->sc_loaded = true;
+	m->sc.duration = (stime_t)dur->num;
+	m->sc.seed = m->x.seed;
+	m->x.base = &m->sc;
+	m->x.apply_axes = workload_axes_apply;
+	m->x.ropt.check = check && check->type == JVAL_BOOL && check->b;
+	return plot_prepare(&m->pc, &m->x, e);
+}
+
 static int load_parts(char **paths, int n, struct merge *m, bool alpha_set, struct err *e)
 {
 	struct jval ref, doc;
@@ -345,6 +388,8 @@ static int load_parts(char **paths, int n, struct merge *m, bool alpha_set, stru
 	}
 	rc = check_complete(m, owner, e);
 	m->x.ndone = m->x.nruns;
+	if (rc == 0 && m->pc.dir)
+		rc = plot_scenario(paths[0], &ref, m, e);
 out:
 	free(owner);
 	jval_free(&ref);
@@ -372,4 +417,7 @@ void merge_free(struct merge *m)
 	free(m->dom0_loads);
 	m->specs = NULL;
 	m->workloads = m->dom0_loads = NULL;
+	if (m->sc_loaded)
+		scenario_free(&m->sc);
+	m->sc_loaded = false;
 }

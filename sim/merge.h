@@ -1,8 +1,9 @@
 /*
- * `schedsim merge PART.json... [--format=FMT] [--output=FILE] [--alpha=A]`:
- * the parts written by --shard or --run (sim/shard.h) put back into the
- * whole matrix, so that the tables print as the single process prints
- * them, byte for byte.
+ * `schedsim merge PART.json... [--format=FMT] [--output=FILE] [--alpha=A]
+ * [--plot=DIR...]`: the parts written by --shard or --run (sim/shard.h) put
+ * back into the whole matrix, so that the tables and plots come out as the
+ * single process makes them, byte for byte.  Plots re-run chosen runs, so
+ * --plot needs the scenario file the parts ran (checked by its digest).
  *
  * The parts must come from the same schedsim version and result layout
  * and describe the same matrix (seed, scenario and its digest, duration,
@@ -15,6 +16,7 @@
 #include "sim/err.h"
 #include "sim/experiment.h"
 #include "sim/params.h"
+#include "sim/plot.h"
 #include "sim/scenario.h"
 
 struct merge {
@@ -25,7 +27,9 @@ struct merge {
 	struct sched_spec *specs;
 	char (*workloads)[EXP_NAME_MAX];
 	char (*dom0_loads)[EXP_NAME_MAX];
-	struct scenario sc;      /* only its source is set: the header names it */
+	struct scenario sc;      /* the header names its source; loaded for --plot */
+	bool sc_loaded;
+	struct plot_cli pc;      /* --plot and its options, as for an experiment */
 };
 
 /* Parses merge's arguments (after "merge") and loads the parts; -1 with e set. */

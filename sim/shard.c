@@ -84,7 +84,7 @@ int shard_cli_check(const struct shard_cli *c, const char *format, bool plot, st
 		return err_set(e, "--%s writes a JSON part for `schedsim merge`; give --format=%s "
 			       "to merge", c->run_set ? "run" : "shard", format);
 	if (plot)
-		return err_set(e, "--%s: a part has no plots; draw them from the whole matrix",
+		return err_set(e, "--%s: a part has no plots; draw them with schedsim merge --plot=DIR",
 			       c->run_set ? "run" : "shard");
 	return 0;
 }
@@ -219,7 +219,7 @@ static void fnv1a(uint64_t *h, const void *p, size_t n)
 	}
 }
 
-static int file_digest(const char *path, char *out, struct err *e)
+int shard_file_digest(const char *path, char *out, struct err *e)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
 	char buf[8192];
@@ -316,7 +316,7 @@ int shard_prepare(struct shard_cli *c, struct experiment *x, const struct scenar
 	if (check_axes(x, e))
 		return -1;
 	c->digest[0] = '\0';
-	if (scenario_path && file_digest(scenario_path, c->digest, e))
+	if (scenario_path && shard_file_digest(scenario_path, c->digest, e))
 		return -1;
 	snprintf(c->source, sizeof(c->source), "%s", sc->source);
 	c->duration = sc->duration;
@@ -328,6 +328,7 @@ int shard_prepare(struct shard_cli *c, struct experiment *x, const struct scenar
 	}
 	x->only = c->only;
 	x->nonly = c->nonly;
+	x->ropt.keep_histograms = true;   /* so that merge --plot can draw the parts */
 	return 0;
 }
 

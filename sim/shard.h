@@ -58,7 +58,8 @@ enum { SHARD_OPT_SHARD = 0x7601, SHARD_OPT_RUN, SHARD_OPT_LIST };
 	"                          write a part for `schedsim merge` (JSON)\n" \
 	"  --run=K                 run only run K (as listed by --list-runs)\n" \
 	"  schedsim merge PART.json... [--format=FMT] [--output=FILE] [--alpha=A]\n" \
-	"                          the tables of the whole matrix from its parts\n"
+	"                 [--plot=DIR...]  the tables (and plots) of the whole matrix\n" \
+	"                          from its parts\n"
 
 /* Parses one of SHARD_OPT_*; -1 with e set on bad input. */
 int shard_cli_option(struct shard_cli *c, int opt, const char *arg, struct err *e);
@@ -107,6 +108,8 @@ int base64_decode(const char *in, char **out, size_t *len);
  * bytes are not laid out as expected.
  */
 bool shard_scrub_pointers(char *buf, size_t len);
+/* FNV-1a 64 of a file's bytes, 16 hex digits into out[17]; -1 with e set. */
+int shard_file_digest(const char *path, char *out, struct err *e);
 /* "byte order/sizes" of the structures a part carries as raw bytes. */
 void shard_layout(char *buf, size_t len);
 

@@ -98,6 +98,26 @@ heavy = [sum(1 for r in p['runs'] if r['workload'] == 'iperf' and r['dom0_load']
 assert heavy == [2, 2, 1, 1], heavy
 assert [len(p['runs']) for p in parts] == [2, 2, 10, 10]"
 
+# Plots from the parts: the same data, scripts and pictures as one process draws.
+if command -v gnuplot > /dev/null; then
+	run_ok $m --plot="$tmp/plot1" --plot-window=10ms:40ms > "$tmp/plot1.text"
+	run_ok merge --plot="$tmp/plot2" --plot-window=10ms:40ms "$tmp"/p?.json > "$tmp/plot2.text"
+	cmp -s "$tmp/plot1.text" "$tmp/plot2.text" || fail "merge --plot: the tables differ"
+	[ "$(ls "$tmp/plot1" | wc -l)" -gt 10 ] || fail "--plot drew $(ls "$tmp/plot1" | wc -l) files"
+	diff -r "$tmp/plot1" "$tmp/plot2" > /dev/null || fail "merge --plot: the plots differ"
+	expect_error "--plot-timeline: run 99 does not exist" merge --plot="$tmp/plot3" \
+		--plot-timeline=99 "$tmp"/p?.json
+	cp "$sweep" "$tmp/moved.xml"
+	run_ok --scenario="$tmp/moved.xml" --workload=iperf --iterations=2 --shard=0/1 --output="$tmp/moved.json"
+	echo '<!-- edited -->' >> "$tmp/moved.xml"
+	expect_error "is not the scenario the parts ran" merge --plot="$tmp/plot4" "$tmp/moved.json"
+	rm "$tmp/moved.xml"
+	expect_error "which is not here to re-run" merge --plot="$tmp/plot4" "$tmp/moved.json"
+	run_ok merge "$tmp/moved.json" > /dev/null     # the tables need no scenario
+else
+	echo "no gnuplot: merge --plot is not checked"
+fi
+
 # One task per run (--run=K) merges the same way.
 k=0
 while [ $k -lt 24 ]; do
