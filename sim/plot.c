@@ -604,6 +604,26 @@ static void metric_label(const struct report_row *row, char *buf, size_t len)
 		 row->higher_better ? "higher" : "lower");
 }
 
+/* One line of comparison.dat: the cell's figures as the tables have them. */
+static void comparison_line(FILE *f, const struct report_row *row,
+			    const struct report_cell *cell, int panel, int d, int k)
+{
+	dat_string(f, row->workload);
+	fputc(' ', f);
+	dat_string(f, row->dom0_load);
+	fputc(' ', f);
+	dat_string(f, cell->label);
+	fprintf(f, " %d %d %d %d", panel, d, k, cell->n);
+	dat_number(f, cell->n ? cell->s.mean : NAN);
+	dat_number(f, cell->s.has_mean_ci ? cell->s.mean_lo : NAN);
+	dat_number(f, cell->s.has_mean_ci ? cell->s.mean_hi : NAN);
+	dat_number(f, cell->n ? cell->s.median : NAN);
+	dat_number(f, cell->n > 1 ? cell->s.stddev : NAN);
+	dat_number(f, cell->n ? cell->s.min : NAN);
+	dat_number(f, cell->n ? cell->s.max : NAN);
+	fputc('\n', f);
+}
+
 static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 			   const struct report_table *t, struct err *e)
 {
@@ -643,34 +663,16 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 		for (int k = 0; p >= 0 && k < t->ncols; k++) {
 			const struct report_cell *cell = &t->cells[r * t->ncols + k];
 
-			if (cell->n && cell->s.mean > ymax[p])
-				ymax[p] = cell->s.mean;
-			if (cell->s.has_mean_ci && cell->s.mean_hi > ymax[p])
-				ymax[p] = cell->s.mean_hi;
+			ymax[p] = fmax(ymax[p], cell->n ? cell->s.mean : 0);
+			ymax[p] = fmax(ymax[p], cell->s.has_mean_ci ? cell->s.mean_hi : 0);
 		}
 		if (p >= 0) {
 			wl[p] = row->workload[0] ? row->workload : "scenario";
 			if (row->metric[0] && !yl[p][0])
 				metric_label(row, yl[p], sizeof(yl[p]));
 		}
-		for (int k = 0; k < t->ncols; k++) {
-			const struct report_cell *cell = &t->cells[r * t->ncols + k];
-
-			dat_string(f, row->workload);
-			fputc(' ', f);
-			dat_string(f, row->dom0_load);
-			fputc(' ', f);
-			dat_string(f, cell->label);
-			fprintf(f, " %d %d %d %d", p, d, k, cell->n);
-			dat_number(f, cell->n ? cell->s.mean : NAN);
-			dat_number(f, cell->s.has_mean_ci ? cell->s.mean_lo : NAN);
-			dat_number(f, cell->s.has_mean_ci ? cell->s.mean_hi : NAN);
-			dat_number(f, cell->n ? cell->s.median : NAN);
-			dat_number(f, cell->n > 1 ? cell->s.stddev : NAN);
-			dat_number(f, cell->n ? cell->s.min : NAN);
-			dat_number(f, cell->n ? cell->s.max : NAN);
-			fputc('\n', f);
-		}
+		for (int k = 0; k < t->ncols; k++)
+			comparison_line(f, row, &t->cells[r * t->ncols + k], p, d, k);
 	}
 	if (close_in(f, c->dir, "comparison.dat", e))
 		goto out;
@@ -938,24 +940,68 @@ static int rerun(const struct plot_cli *c, const struct experiment *x, int idx,
 	return 0;
 }
 
+/* timeline-runN.gp for the re-run r of run idx, window [c->from, to]. */
+static int timeline_script(const struct plot_cli *c, const struct experiment *x,
+			   const struct run_result *r, const char *name, const char *title,
+			   stime_t to, struct err *e)
+{
+	const struct host_spec *host = &x->base->host;
+	int ncpus = host->sockets * host->cores_per_socket * host->threads_per_core;
+	int ndoms = r->ndoms < 64 ? r->ndoms : 64;
+	const char *doms[64];
+	struct script sc;
+
+	for (int d = 0; d < ndoms; d++)
+		doms[d] = r->doms[d].name;
+	if (script_open(&sc, c, name, 1200, 170 + 24 * (ncpus < 96 ? ncpus : 96), e))
+		return -1;
+	fprintf(sc.f, "datafile = '%s.dat'\nruntitle = ", name);
+	gp_string(sc.f, title);
+	fprintf(sc.f, "\nncpus = %d\nfrom_ms = %.6f\nto_ms = %.6f\nndoms = %d\n",
+		ncpus, c->from / 1e6, to / 1e6, ndoms);
+	script_array(sc.f, "domain", doms, ndoms);
+	return script_close(&sc, c, "timeline", plot_gp_timeline, e);
+}
+
+/* credit-runN.gp for the re-run r: the chosen vCPUs sel[0..nsel-1]. */
+static int credit_script(const struct plot_cli *c, const struct run_result *r,
+			 const struct plot_vcpu *sel, int nsel, const char *name,
+			 const char *title, stime_t to, struct err *e)
+{
+	char vname[PLOT_MAX_VCPUS][96];
+	const char *names[PLOT_MAX_VCPUS], *unit;
+	double scale = credit_scale(r->scheduler, &unit);
+	struct script sc;
+
+	for (int i = 0; i < nsel; i++) {
+		snprintf(vname[i], sizeof(vname[i]), "%s v%d (d%dv%d)",
+			 domain_name(r, sel[i].domid), sel[i].vcpu, sel[i].domid, sel[i].vcpu);
+		names[i] = vname[i];
+	}
+	if (script_open(&sc, c, name, 1100, 480, e))
+		return -1;
+	fprintf(sc.f, "datafile = '%s.dat'\nruntitle = ", name);
+	gp_string(sc.f, title);
+	fprintf(sc.f, "\nfrom_ms = %.6f\nto_ms = %.6f\ncredit_scale = %.17g\ncredit_label = ",
+		c->from / 1e6, to / 1e6, scale);
+	gp_string(sc.f, unit);
+	fprintf(sc.f, "\nnvcpus = %d\n", nsel);
+	script_array(sc.f, "vcpu", names, nsel);
+	return script_close(&sc, c, "credit", plot_gp_credit, e);
+}
+
+/* The timeline and credit pictures of run idx, from one re-run. */
 static int plot_run(const struct plot_cli *c, const struct experiment *x, int idx,
 		    struct err *e)
 {
 	char tl[64], cr[64], tl_dat[80], cr_dat[80], title[1024];
 	struct plot_vcpu sel[PLOT_MAX_VCPUS];
-	const char *doms[64], *names[PLOT_MAX_VCPUS], *unit;
-	char vname[PLOT_MAX_VCPUS][96];
 	struct run_result r;
-	struct script sc;
-	const struct host_spec *host = &x->base->host;
-	int ncpus = host->sockets * host->cores_per_socket * host->threads_per_core;
-	int nsel, ndoms, rc;
+	int nsel, rc = -1;
 	long samples;
 	stime_t to;
-	double scale;
 
 	memset(&r, 0, sizeof(r));
-
 	snprintf(tl, sizeof(tl), "timeline-run%d", idx);
 	snprintf(cr, sizeof(cr), "credit-run%d", idx);
 	snprintf(tl_dat, sizeof(tl_dat), "%s.dat", tl);
@@ -967,52 +1013,21 @@ static int plot_run(const struct plot_cli *c, const struct experiment *x, int id
 		default_vcpus(&x->runs[idx], sel, &nsel);
 	}
 	if (rerun(c, x, idx, sel, nsel, tl_dat, cr_dat, &r, &samples, e))
-		goto fail;
+		goto out;
 	to = c->to < r.sim_ns ? c->to : r.sim_ns;
 	run_title(x, idx, title, sizeof(title));
-	ndoms = r.ndoms < 64 ? r.ndoms : 64;
-	for (int d = 0; d < ndoms; d++)
-		doms[d] = r.doms[d].name;
-
-	if (script_open(&sc, c, tl, 1200, 170 + 24 * (ncpus < 96 ? ncpus : 96), e))
-		goto fail;
-	fprintf(sc.f, "datafile = '%s'\nruntitle = ", tl_dat);
-	gp_string(sc.f, title);
-	fprintf(sc.f, "\nncpus = %d\nfrom_ms = %.6f\nto_ms = %.6f\nndoms = %d\n",
-		ncpus, c->from / 1e6, to / 1e6, ndoms);
-	script_array(sc.f, "domain", doms, ndoms);
-	if (script_close(&sc, c, "timeline", plot_gp_timeline, e) || run_gnuplot(c, tl, e))
-		goto fail;
-
+	if (timeline_script(c, x, &r, tl, title, to, e) || run_gnuplot(c, tl, e))
+		goto out;
 	if (samples == 0) {     /* the null scheduler keeps no credit */
 		fprintf(stderr, "schedsim: note: --plot: %s keeps no credit of these vCPUs; "
 			"no credit plot of run %d\n", r.scheduler, idx);
-		run_result_free(&r);
-		return 0;
+		rc = 0;
+		goto out;
 	}
-	scale = credit_scale(r.scheduler, &unit);
-	for (int i = 0; i < nsel; i++) {
-		snprintf(vname[i], sizeof(vname[i]), "%s v%d (d%dv%d)",
-			 domain_name(&r, sel[i].domid), sel[i].vcpu, sel[i].domid, sel[i].vcpu);
-		names[i] = vname[i];
-	}
-	if (script_open(&sc, c, cr, 1100, 480, e))
-		goto fail;
-	fprintf(sc.f, "datafile = '%s'\nruntitle = ", cr_dat);
-	gp_string(sc.f, title);
-	fprintf(sc.f, "\nfrom_ms = %.6f\nto_ms = %.6f\ncredit_scale = %.17g\ncredit_label = ",
-		c->from / 1e6, to / 1e6, scale);
-	gp_string(sc.f, unit);
-	fprintf(sc.f, "\nnvcpus = %d\n", nsel);
-	script_array(sc.f, "vcpu", names, nsel);
-	if (script_close(&sc, c, "credit", plot_gp_credit, e))
-		goto fail;
-	rc = run_gnuplot(c, cr, e);
+	rc = credit_script(c, &r, sel, nsel, cr, title, to, e) || run_gnuplot(c, cr, e) ? -1 : 0;
+out:
 	run_result_free(&r);
 	return rc;
-fail:
-	run_result_free(&r);
-	return -1;
 }
 
 int plot_experiment(const struct plot_cli *c, const struct experiment *x,
