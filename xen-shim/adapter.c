@@ -323,8 +323,7 @@ static void xs_adjust_affinity_op(struct scheduler *s, struct vcpu *v)
 
 static void xs_dump_op(struct scheduler *s, FILE *f)
 {
-	fflush(f);
-	xs_dump(ctx_of(s));
+	xs_dump(ctx_of(s), f);
 }
 
 #define CFG(f) offsetof(struct xs_config, f)

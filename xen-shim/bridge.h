@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The largest host the shim builds Xen's code for (its NR_CPUS). */
 #define XS_NR_CPUS 256
@@ -100,6 +101,7 @@ void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *prev, int64_t no
 void xs_adjust(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
 void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *v, const uint64_t *hard,
 			const uint64_t *soft);
-void xs_dump(struct xs_ctx *c);
+/* Xen's dump_settings and dump_cpu_state of every pCPU, printed to f. */
+void xs_dump(struct xs_ctx *c, FILE *f);
 
 #endif

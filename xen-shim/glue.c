@@ -62,7 +62,7 @@ struct xs_ctx {
 	void **timers;                  /* every timer event, freed at the end */
 	int nr_timers, cap_timers;
 	int cpu;                        /* pCPU whose code runs, -1: the simulator's */
-	bool dumping;                   /* printk goes to stderr */
+	FILE *dump;                     /* printk goes here while dumping, else nowhere */
 	struct xs_alloc allocs;         /* list head of Xen's allocations */
 };
 
@@ -197,10 +197,10 @@ void xs_printk(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!xs_cur || !xs_cur->dumping)
+	if (!xs_cur || !xs_cur->dump)
 		return;
 	va_start(ap, fmt);
-	xs_vprintk(stderr, fmt, ap);
+	xs_vprintk(xs_cur->dump, fmt, ap);
 	va_end(ap);
 }
 
@@ -1054,16 +1054,16 @@ void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *ha
 	leave(c, s);
 }
 
-void xs_dump(struct xs_ctx *c)
+void xs_dump(struct xs_ctx *c, FILE *f)
 {
 	struct xs_saved s = enter(c, 0);
 	int cpu;
 
-	c->dumping = true;
+	c->dump = f;
 	sched_dump_settings(&c->ops);
 	for (cpu = 0; cpu < c->h.nr_cpus; cpu++)
 		sched_dump_cpu_state(&c->ops, cpu);
-	c->dumping = false;
+	c->dump = NULL;
 	leave(c, s);
 }
 

@@ -31,8 +31,8 @@ struct vcpu;
 #define swap(a, b) do { __typeof__(a) t_ = (a); (a) = (b); (b) = t_; } while (0)
 
 /*
- * Console output: shown while dumping (--dump), dropped otherwise so that
- * boot banners do not clutter every run.
+ * Console output: printed while dumping (into the dump's stream), dropped
+ * otherwise so that boot banners do not clutter every run.
  */
 void xs_printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define printk(fmt, ...) xs_printk(fmt, ## __VA_ARGS__)
