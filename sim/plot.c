@@ -173,8 +173,9 @@ bool plot_find_program(const char *name, const char *path, char *out, size_t len
 
 		/* An empty entry is the current directory, as for execvp. */
 		if (n + strlen(name) + 2 < len) {
-			snprintf(out, len, "%.*s%s%s", (int)n, n ? p : ".", n ? "/" : "", name);
-			if (n == 0)
+			if (n)
+				snprintf(out, len, "%.*s/%s", (int)n, p, name);
+			else
 				snprintf(out, len, "./%s", name);
 			if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
 				return true;
