@@ -82,6 +82,7 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
+#include "sim/trace.h"
 #include "sim/xalloc.h"
 
 /* Basic constants (Xen's names). */
@@ -408,6 +409,9 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 	}
 
 tickle:
+	if (s->tracer)
+		for_each_cpu(c, mask)
+			trace_csched_tickle(s, this_cpu_or(prv, v), (int)c);
 	for_each_cpu(c, mask) {
 		/* A tickled pCPU counts as busy until it schedules (2017). */
 		if (prv->b.clear_idlers)
@@ -502,6 +506,7 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 
 	if (commit && spc)
 		spc->idle_bias = cpu;
+	trace_csched_picked_cpu(s, v, cpu);
 	return cpu;
 }
 
@@ -526,6 +531,7 @@ static void __csched_unit_acct_start(struct csched_private *prv, struct csched_u
 	prv->weight += sdom->weight;
 	if (clist_empty(&sdom->active_sdom_elem))
 		clist_add_after(&sdom->active_sdom_elem, &prv->active_sdom);
+	trace_csched_account(prv->sim, true, svc->vcpu, sdom->active_unit_count);
 }
 
 static void __csched_unit_acct_stop_locked(struct csched_private *prv,
@@ -538,6 +544,7 @@ static void __csched_unit_acct_stop_locked(struct csched_private *prv,
 	prv->weight -= sdom->weight;
 	if (clist_empty(&sdom->active_unit))
 		clist_del_init(&sdom->active_sdom_elem);
+	trace_csched_account(prv->sim, false, svc->vcpu, sdom->active_unit_count);
 }
 
 /*
@@ -552,8 +559,10 @@ static void csched_unit_acct(struct csched_private *prv, int cpu)
 	struct csched_unit *svc = CSCHED_UNIT(curr);
 	int new_cpu;
 
-	if (svc->pri == CSCHED_PRI_TS_BOOST)
+	if (svc->pri == CSCHED_PRI_TS_BOOST) {
 		svc->pri = CSCHED_PRI_TS_UNDER;
+		trace_csched_boost(s, false, curr);
+	}
 	burn_credits(svc, sim_now(s));
 
 	if (clist_empty(&svc->active_unit_elem)) {
@@ -640,8 +649,10 @@ static void csched_unit_wake(struct scheduler *sch, struct vcpu *v)
 	migrating = svc->flags & CSCHED_FLAG_UNIT_MIGRATING;
 	svc->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
 	if (!migrating && svc->pri == CSCHED_PRI_TS_UNDER &&
-	    !(svc->flags & CSCHED_FLAG_UNIT_PARKED))
+	    !(svc->flags & CSCHED_FLAG_UNIT_PARKED)) {
+		trace_csched_boost(prv->sim, true, v);
 		svc->pri = CSCHED_PRI_TS_BOOST;
+	}
 
 	runq_insert(prv, svc);
 	__runq_tickle(prv, svc);
@@ -912,6 +923,7 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 			continue;
 		affinity_balance_cpumask(v, balance_step, prv->st_scratch);
 		if (__csched_unit_is_migrateable(prv, speer, cpu, prv->st_scratch)) {
+			trace_csched_stolen(s, cpu, peer_cpu, v);
 			runq_remove(prv, speer);
 			v->processor = cpu;
 			inc_nr_runnable(prv, cpu);
@@ -959,8 +971,11 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 				struct csched_unit *speer;
 
 				if (prv->b.lb_skip_single &&
-				    CSCHED_PCPU(prv, peer_cpu)->nr_runnable <= 1)
+				    CSCHED_PCPU(prv, peer_cpu)->nr_runnable <= 1) {
+					trace_csched_steal_check(s, cpu, peer_cpu, false);
 					goto next_cpu;
+				}
+				trace_csched_steal_check(s, cpu, peer_cpu, true);
 				speer = cpumask_test(s->online, (unsigned)peer_cpu) ?
 					csched_runq_steal(prv, peer_cpu, cpu, snext->pri, bstep) :
 					NULL;
@@ -992,6 +1007,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 	stime_t runtime, tslice;
 	bool migrated = false;
 
+	trace_csched_schedule(prv->sim, cpu, tasklet_work_scheduled, is_idle_vcpu(curr));
 	runtime = now - curr->state_entry_time;
 	if (runtime < 0)
 		runtime = 0;
@@ -1021,6 +1037,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 		} else {
 			tslice = prv->ratelimit;
 		}
+		trace_csched_ratelimit(prv->sim, cpu, curr, runtime);
 		goto out;
 	}
 	tslice = prv->tslice;
@@ -1034,6 +1051,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 	do {
 		snext = __runq_elem(spc->runq.next);
 		if (tasklet_work_scheduled) {
+			trace_words(prv->sim, cpu, TRC_CSCHED_SCHED_TASKLET, 0, NULL);
 			snext = CSCHED_UNIT(prv->sim->pcpus[cpu].idle);
 			snext->pri = CSCHED_PRI_TS_BOOST;
 		}

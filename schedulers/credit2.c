@@ -102,6 +102,7 @@
 #include <stdlib.h>
 
 #include "schedulers/credit2.h"
+#include "sim/trace.h"
 #include "sim/xalloc.h"
 
 /* --- small list helpers (Xen's list.h) --- */
@@ -223,6 +224,23 @@ static int test_or_cycle(int cpu, const struct cpumask *m)
 	return (int)cpumask_cycle(cpu, m);
 }
 
+/* The pCPU whose trace buffer gets a record: the one running the code, else cpu. */
+static int trace_cpu_or(const struct sim *s, int cpu)
+{
+	return s->this_cpu >= 0 ? s->this_cpu : cpu;
+}
+
+/* update_max_weight's record; the callers have the svc that leads to the sim. */
+static void trace_max_weight(const struct csched2_unit *svc,
+			     const struct csched2_runqueue_data *rqd)
+{
+	struct sim *s = svc->sdom->ops->sim;
+
+	if (s->tracer)
+		trace_csched2_max_weight(s, trc_cpu(s, svc->unit), (unsigned)rqd->id,
+					 (unsigned)rqd->max_weight);
+}
+
 /* --- SMT idleness (smt_idle holds whole cores that are idle and untickled) --- */
 
 static void smt_idle_mask_set(struct scheduler *ops, int cpu, const struct cpumask *idlers,
@@ -278,11 +296,14 @@ static void burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rq
 		return;
 	delta = now - svc->start_time;
 	if (delta <= 0)
-		return;
+		goto out;
 	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : prv->idle_credit + 1);
 	if (has_cap(svc))
 		svc->budget -= delta;
 	svc->start_time = now;
+out:
+	trace_csched2_burn(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, svc->credit,
+			   has_cap(svc) ? (int)svc->budget : INT_MIN, (int)delta);
 }
 
 /* --- runqueue membership and load --- */
@@ -332,6 +353,11 @@ static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data
 	}
 	rqd->load += change;
 	rqd->load_last_update = now;
+	if (ops->sim->tracer)
+		trace_csched2_runq_load(ops->sim,
+					trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
+					(unsigned)rqd->id, (unsigned)rqd->load, (uint64_t)rqd->avgload,
+					(uint64_t)rqd->b_avgload, P);
 }
 
 /*
@@ -361,11 +387,16 @@ static void update_svc_load(struct scheduler *ops, struct csched2_unit *svc,
 		svc->avgload += ((delta * (sample << P)) >> W) - ((delta * svc->avgload) >> W);
 	}
 	svc->load_last_update = now;
+	trace_csched2_unit_load(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit,
+				(uint64_t)svc->avgload, P);
 }
 
 static void update_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
 			struct csched2_unit *svc, int change, stime_t now)
 {
+	if (ops->sim->tracer)
+		trace_words(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
+			    TRC_CSCHED2_UPDATE_LOAD, 0, NULL);
 	update_runq_load(ops, rqd, change, now);
 	if (svc)
 		update_svc_load(ops, svc, change, now);
@@ -376,8 +407,13 @@ static void _runq_assign(struct csched2_unit *svc, struct csched2_runqueue_data 
 	svc->rqd = rqd;
 	c2_list_add_tail(&svc->rqd_elem, &rqd->svc);
 	update_max_weight(rqd, svc->weight, 0);
+	trace_max_weight(svc, rqd);
 	/* Anticipate the load this vCPU brings, for placement and balancing. */
 	rqd->b_avgload += svc->avgload;
+	if (svc->sdom->ops->sim->tracer)
+		trace_csched2_runq_assign(svc->sdom->ops->sim,
+					  trc_cpu(svc->sdom->ops->sim, svc->unit), svc->unit,
+					  (unsigned)rqd->id);
 }
 
 static void runq_assign(struct scheduler *ops, struct vcpu *v)
@@ -393,6 +429,7 @@ static void _runq_deassign(struct csched2_unit *svc)
 
 	c2_list_del_init(&svc->rqd_elem);
 	update_max_weight(rqd, 0, svc->weight);
+	trace_max_weight(svc, rqd);
 	rqd->b_avgload -= svc->avgload;
 	if (rqd->b_avgload < 0)
 		rqd->b_avgload = 0;
@@ -409,6 +446,13 @@ static void runq_insert(struct scheduler *ops, struct csched2_unit *svc)
 		if (svc->credit > runq_elem(it)->credit)
 			break;
 	c2_list_add_tail(&svc->runq_elem, it);
+	if (ops->sim->tracer) {
+		unsigned pos = 0;
+
+		for (it = rqd->runq.next; it != &svc->runq_elem; it = it->next)
+			pos++;
+		trace_csched2_runq_pos(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, pos);
+	}
 }
 
 static void runq_remove(struct csched2_unit *svc)
@@ -459,12 +503,15 @@ static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_u
 		if (!c2_in_soft(ops, cur->unit, cpu))
 			score += CSCHED2_CREDIT_INIT;
 	}
+	trace_csched2_tickle_check(ops->sim, trace_cpu_or(ops->sim, cpu), cur->unit, cur->credit,
+				   (int)score);
 	return score;
 }
 
 static void tickle_and_record(struct scheduler *ops, struct csched2_unit *new, int ipid,
 			      struct csched2_runqueue_data *rqd)
 {
+	trace_csched2_tickle(ops->sim, trc_cpu(ops->sim, new->unit), ipid);
 	tickle_cpu(ops, ipid, rqd);
 	new->tickled_cpu = ipid;
 }
@@ -549,6 +596,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	stime_t max = 0, score;
 	unsigned c;
 
+	trace_csched2_tickle_new(s, trc_cpu(s, v), v, new->credit);
 	if (!prv->tickle_score) {
 		runq_tickle_2016(ops, new, now);
 		return;
@@ -651,6 +699,8 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 		credit = svc->credit + add;
 		if (credit > CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX)
 			credit = CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX;
+		trace_csched2_credit_reset(ops->sim, trace_cpu_or(ops->sim, cpu), svc->unit,
+					   svc->credit, (int)credit);
 		svc->credit = (int)credit;
 		svc->start_time = now;
 	}
@@ -811,6 +861,8 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 			cpumask_and(m, hard, svc->migrate_rqd->active);
 			new_cpu = (int)cpumask_cycle(svc->migrate_rqd->pick_bias, m);
 			svc->migrate_rqd->pick_bias = new_cpu;
+			trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
+						 (uint64_t)min_avgload, 0xffffu, new_cpu);
 			return new_cpu;
 		}
 	}
@@ -851,10 +903,17 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 	} else if (min_rqd) {
 		cpumask_and(m, hard, min_rqd->active);
 	} else {
-		return get_fallback_cpu(ops, svc);
+		new_cpu = get_fallback_cpu(ops, svc);
+		if (ops->sim->tracer)
+			trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
+						 (uint64_t)c2rqd(ops, new_cpu)->b_avgload,
+						 (unsigned)c2rqd(ops, new_cpu)->id, new_cpu);
+		return new_cpu;
 	}
 	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
 	min_rqd->pick_bias = new_cpu;
+	trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
+				 (unsigned)min_rqd->id, new_cpu);
 	return new_cpu;
 }
 
@@ -907,6 +966,8 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 	struct vcpu *v = svc->unit;
 	int cpu = v->processor;
 
+	trace_csched2_migrate(ops->sim, trc_cpu(ops->sim, v), v, (unsigned)svc->rqd->id,
+			      (unsigned)trqd->id);
 	if (svc->flags & CSFLAG_scheduled) {
 		svc->migrate_rqd = trqd;
 		sched_set_pause_flags(v, VPF_MIGRATING);
@@ -991,6 +1052,8 @@ static void balance_load(struct scheduler *ops, int cpu, stime_t now)
 	if (st.orqd->b_avgload > load_max)
 		load_max = st.orqd->b_avgload;
 	cpus_max = st.lrqd->nr_cpus > st.orqd->nr_cpus ? st.lrqd->nr_cpus : st.orqd->nr_cpus;
+	trace_csched2_load_check(ops->sim, trace_cpu_or(ops->sim, cpu), (unsigned)st.lrqd->id,
+				 (unsigned)st.orqd->id, (uint32_t)st.load_delta);
 	if (load_max < ((stime_t)cpus_max << P)) {
 		if (st.load_delta < (1LL << (P + 0)))    /* credit2_balance_under = 0 */
 			return;
@@ -999,6 +1062,9 @@ static void balance_load(struct scheduler *ops, int cpu, stime_t now)
 	}
 
 	st.orqd = max_delta_rqd;
+	trace_csched2_load_balance(ops->sim, trace_cpu_or(ops->sim, cpu),
+				   (uint64_t)st.lrqd->b_avgload, (uint64_t)st.orqd->b_avgload,
+				   (unsigned)st.lrqd->id, (unsigned)st.orqd->id);
 	for (push_it = st.lrqd->svc.next; push_it != &st.lrqd->svc; push_it = push_it->next) {
 		struct csched2_unit *push_svc = rqd_elem(push_it);
 
@@ -1061,8 +1127,11 @@ static struct csched2_unit *runq_candidate(struct scheduler *ops,
 	scurr->flags &= ~CSFLAG_unit_yield;
 
 	if (!yield && prv->ratelimit_us && vcpu_runnable(scurr->unit) &&
-	    now - scurr->unit->state_entry_time < USEC(prv->ratelimit_us))
+	    now - scurr->unit->state_entry_time < USEC(prv->ratelimit_us)) {
+		trace_csched2_ratelimit(s, trace_cpu_or(s, cpu), scurr->unit,
+					now - scurr->unit->state_entry_time);
 		return scurr;
+	}
 
 	/* Running outside its soft affinity while a pCPU of it idles? Let it go. */
 	if (c2_has_soft(ops, scurr->unit)) {
@@ -1085,6 +1154,14 @@ check_runq:
 	for (it = rqd->runq.next; it != &rqd->runq; it = it->next) {
 		struct csched2_unit *svc = runq_elem(it);
 
+		/*
+		 * Xen stops at the first entry with no more credit than snext
+		 * (the queue is sorted); we look further but skip all of those,
+		 * so only the first is one that Xen looks at.
+		 */
+		if (s->tracer && (yield || svc->credit > snext->credit || it->prev == &rqd->runq ||
+				  runq_elem(it->prev)->credit > snext->credit))
+			trace_csched2_cand_check(s, trace_cpu_or(s, cpu), svc->unit);
 		if (!vcpu_runnable(svc->unit))
 			continue;
 		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
@@ -1107,6 +1184,8 @@ check_runq:
 			snext = svc;
 		break;
 	}
+	trace_csched2_candidate(s, trace_cpu_or(s, cpu), snext->unit, snext->tickled_cpu,
+				snext->credit);
 	return snext;
 }
 
@@ -1165,14 +1244,18 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
 	struct csched2_unit *scurr = csched2_unit(ops, currunit), *snext;
 	struct cpumask *m = prv->scratch;
-	bool migrated = false, has_inflight = false;
+	bool migrated = false, has_inflight = false, tickled = false;
 	int skipped = 0, inflight = 0;
 
 	if (cpumask_test(rqd->tickled, (unsigned)cpu)) {
 		cpumask_clear_cpu(rqd->tickled, (unsigned)cpu);
 		cpumask_andnot(m, rqd->idle, rqd->tickled);
 		smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
+		tickled = true;
 	}
+	trace_csched2_schedule(s, cpu, (unsigned)rqd->id, tasklet_work_scheduled,
+			       is_idle_unit(scurr), cpumask_test(rqd->smt_idle, (unsigned)cpu),
+			       tickled);
 
 	burn_credits(ops, rqd, scurr, now);
 	if (scurr->budget <= 0)
@@ -1180,6 +1263,7 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 
 	if (tasklet_work_scheduled) {
 		scurr->flags &= ~CSFLAG_unit_yield;
+		trace_words(s, cpu, TRC_CSCHED2_SCHED_TASKLET, 0, NULL);
 		snext = idle_svc(ops, cpu);
 	} else {
 		snext = runq_candidate(ops, rqd, scurr, cpu, now, &skipped);
@@ -1417,8 +1501,10 @@ static void csched2_dom_cntl(struct scheduler *ops, struct domain *d)
 			if (!svc)
 				continue;
 			svc->weight = sdom->weight;
-			if (svc->rqd)
+			if (svc->rqd) {
 				update_max_weight(svc->rqd, svc->weight, old_weight);
+				trace_max_weight(svc, svc->rqd);
+			}
 		}
 	}
 	if (cap > 0)
