@@ -85,6 +85,13 @@
 #include "sim/trace.h"
 #include "sim/xalloc.h"
 
+/*
+ * Trace points (sim/trace.h): without --trace each costs one test of
+ * s->tracer, marked unlikely so that the record's arguments are not
+ * worked out ahead of it.
+ */
+#define TRACING(s) __builtin_expect((s)->tracer != NULL, 0)
+
 /* Basic constants (Xen's names). */
 #define CSCHED_DEFAULT_WEIGHT     256
 #define CSCHED_TICKS_PER_TSLICE   3
@@ -409,7 +416,7 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 	}
 
 tickle:
-	if (s->tracer)
+	if (TRACING(s))
 		for_each_cpu(c, mask)
 			trace_csched_tickle(s, this_cpu_or(prv, v), (int)c);
 	for_each_cpu(c, mask) {
@@ -506,7 +513,8 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 
 	if (commit && spc)
 		spc->idle_bias = cpu;
-	trace_csched_picked_cpu(s, v, cpu);
+	if (TRACING(s))
+		trace_csched_picked_cpu(s, v, cpu);
 	return cpu;
 }
 
@@ -531,7 +539,8 @@ static void __csched_unit_acct_start(struct csched_private *prv, struct csched_u
 	prv->weight += sdom->weight;
 	if (clist_empty(&sdom->active_sdom_elem))
 		clist_add_after(&sdom->active_sdom_elem, &prv->active_sdom);
-	trace_csched_account(prv->sim, true, svc->vcpu, sdom->active_unit_count);
+	if (TRACING(prv->sim))
+		trace_csched_account(prv->sim, true, svc->vcpu, sdom->active_unit_count);
 }
 
 static void __csched_unit_acct_stop_locked(struct csched_private *prv,
@@ -544,7 +553,8 @@ static void __csched_unit_acct_stop_locked(struct csched_private *prv,
 	prv->weight -= sdom->weight;
 	if (clist_empty(&sdom->active_unit))
 		clist_del_init(&sdom->active_sdom_elem);
-	trace_csched_account(prv->sim, false, svc->vcpu, sdom->active_unit_count);
+	if (TRACING(prv->sim))
+		trace_csched_account(prv->sim, false, svc->vcpu, sdom->active_unit_count);
 }
 
 /*
@@ -561,7 +571,8 @@ static void csched_unit_acct(struct csched_private *prv, int cpu)
 
 	if (svc->pri == CSCHED_PRI_TS_BOOST) {
 		svc->pri = CSCHED_PRI_TS_UNDER;
-		trace_csched_boost(s, false, curr);
+		if (TRACING(s))
+			trace_csched_boost(s, false, curr);
 	}
 	burn_credits(svc, sim_now(s));
 
@@ -650,7 +661,8 @@ static void csched_unit_wake(struct scheduler *sch, struct vcpu *v)
 	svc->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
 	if (!migrating && svc->pri == CSCHED_PRI_TS_UNDER &&
 	    !(svc->flags & CSCHED_FLAG_UNIT_PARKED)) {
-		trace_csched_boost(prv->sim, true, v);
+		if (TRACING(prv->sim))
+			trace_csched_boost(prv->sim, true, v);
 		svc->pri = CSCHED_PRI_TS_BOOST;
 	}
 
@@ -923,7 +935,8 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 			continue;
 		affinity_balance_cpumask(v, balance_step, prv->st_scratch);
 		if (__csched_unit_is_migrateable(prv, speer, cpu, prv->st_scratch)) {
-			trace_csched_stolen(s, cpu, peer_cpu, v);
+			if (TRACING(s))
+				trace_csched_stolen(s, cpu, peer_cpu, v);
 			runq_remove(prv, speer);
 			v->processor = cpu;
 			inc_nr_runnable(prv, cpu);
@@ -972,10 +985,12 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 
 				if (prv->b.lb_skip_single &&
 				    CSCHED_PCPU(prv, peer_cpu)->nr_runnable <= 1) {
-					trace_csched_steal_check(s, cpu, peer_cpu, false);
+					if (TRACING(s))
+						trace_csched_steal_check(s, cpu, peer_cpu, false);
 					goto next_cpu;
 				}
-				trace_csched_steal_check(s, cpu, peer_cpu, true);
+				if (TRACING(s))
+					trace_csched_steal_check(s, cpu, peer_cpu, true);
 				speer = cpumask_test(s->online, (unsigned)peer_cpu) ?
 					csched_runq_steal(prv, peer_cpu, cpu, snext->pri, bstep) :
 					NULL;
@@ -1007,7 +1022,8 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 	stime_t runtime, tslice;
 	bool migrated = false;
 
-	trace_csched_schedule(prv->sim, cpu, tasklet_work_scheduled, is_idle_vcpu(curr));
+	if (TRACING(prv->sim))
+		trace_csched_schedule(prv->sim, cpu, tasklet_work_scheduled, is_idle_vcpu(curr));
 	runtime = now - curr->state_entry_time;
 	if (runtime < 0)
 		runtime = 0;
@@ -1037,7 +1053,8 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 		} else {
 			tslice = prv->ratelimit;
 		}
-		trace_csched_ratelimit(prv->sim, cpu, curr, runtime);
+		if (TRACING(prv->sim))
+			trace_csched_ratelimit(prv->sim, cpu, curr, runtime);
 		goto out;
 	}
 	tslice = prv->tslice;
@@ -1051,7 +1068,8 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 	do {
 		snext = __runq_elem(spc->runq.next);
 		if (tasklet_work_scheduled) {
-			trace_words(prv->sim, cpu, TRC_CSCHED_SCHED_TASKLET, 0, NULL);
+			if (TRACING(prv->sim))
+				trace_words(prv->sim, cpu, TRC_CSCHED_SCHED_TASKLET, 0, NULL);
 			snext = CSCHED_UNIT(prv->sim->pcpus[cpu].idle);
 			snext->pri = CSCHED_PRI_TS_BOOST;
 		}

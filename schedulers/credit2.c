@@ -230,15 +230,119 @@ static int trace_cpu_or(const struct sim *s, int cpu)
 	return s->this_cpu >= 0 ? s->this_cpu : cpu;
 }
 
+/*
+ * Trace points (sim/trace.h): without --trace each costs one test of
+ * s->tracer, marked unlikely so that the record's arguments are not worked
+ * out ahead of it.  The records of the small functions on the hot path are
+ * built out of line (cold), so that those functions stay leaves.
+ */
+#define TRACING(s) __builtin_expect((s)->tracer != NULL, 0)
+#define TRACE_COLD __attribute__((cold, noinline))
+
 /* update_max_weight's record; the callers have the svc that leads to the sim. */
 static void trace_max_weight(const struct csched2_unit *svc,
 			     const struct csched2_runqueue_data *rqd)
 {
 	struct sim *s = svc->sdom->ops->sim;
 
-	if (s->tracer)
+	if (TRACING(s))
 		trace_csched2_max_weight(s, trc_cpu(s, svc->unit), (unsigned)rqd->id,
 					 (unsigned)rqd->max_weight);
+}
+
+static TRACE_COLD void trace_burn(struct scheduler *ops, const struct csched2_unit *svc,
+				  stime_t delta)
+{
+	trace_csched2_burn(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, svc->credit,
+			   has_cap(svc) ? (int)svc->budget : INT_MIN, (int)delta);
+}
+
+static TRACE_COLD void trace_runq_load(struct scheduler *ops,
+				       const struct csched2_runqueue_data *rqd)
+{
+	trace_csched2_runq_load(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
+				(unsigned)rqd->id, (unsigned)rqd->load, (uint64_t)rqd->avgload,
+				(uint64_t)rqd->b_avgload, csched2_priv(ops)->load_precision_shift);
+}
+
+static TRACE_COLD void trace_svc_load(struct scheduler *ops, const struct csched2_unit *svc)
+{
+	trace_csched2_unit_load(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit,
+				(uint64_t)svc->avgload, csched2_priv(ops)->load_precision_shift);
+}
+
+/* update_load's record (no payload). */
+static TRACE_COLD void trace_update_load(struct scheduler *ops,
+					 const struct csched2_runqueue_data *rqd)
+{
+	trace_words(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
+		    TRC_CSCHED2_UPDATE_LOAD, 0, NULL);
+}
+
+static TRACE_COLD void trace_tickle_check(struct sim *s, int cpu, const struct csched2_unit *cur,
+					  stime_t score)
+{
+	trace_csched2_tickle_check(s, trace_cpu_or(s, cpu), cur->unit, cur->credit, (int)score);
+}
+
+static TRACE_COLD void trace_tickle_new(struct sim *s, const struct csched2_unit *new)
+{
+	trace_csched2_tickle_new(s, trc_cpu(s, new->unit), new->unit, new->credit);
+}
+
+static TRACE_COLD void trace_tickle(struct sim *s, const struct csched2_unit *new, int ipid)
+{
+	trace_csched2_tickle(s, trc_cpu(s, new->unit), ipid);
+}
+
+static TRACE_COLD void trace_ratelimit(struct sim *s, int cpu, const struct vcpu *v,
+				       stime_t now)
+{
+	trace_csched2_ratelimit(s, trace_cpu_or(s, cpu), v, now - v->state_entry_time);
+}
+
+/*
+ * runq_candidate looks at it, if Xen would: Xen stops at the first entry
+ * with no more credit than snext (the queue is sorted); we look further
+ * but skip all of those, so only the first is one that Xen looks at.
+ */
+static TRACE_COLD void trace_cand_check(struct sim *s, int cpu,
+					const struct csched2_runqueue_data *rqd,
+					const struct c2_list *it, const struct csched2_unit *snext,
+					bool yield)
+{
+	const struct csched2_unit *svc = runq_elem(it);
+
+	if (yield || svc->credit > snext->credit || it->prev == &rqd->runq ||
+	    runq_elem(it->prev)->credit > snext->credit)
+		trace_csched2_cand_check(s, trace_cpu_or(s, cpu), svc->unit);
+}
+
+static TRACE_COLD void trace_candidate(struct sim *s, int cpu, const struct csched2_unit *snext)
+{
+	trace_csched2_candidate(s, trace_cpu_or(s, cpu), snext->unit, snext->tickled_cpu,
+				snext->credit);
+}
+
+static TRACE_COLD void trace_schedule(struct sim *s, int cpu,
+				      const struct csched2_runqueue_data *rqd,
+				      bool tasklet, bool idle, bool tickled)
+{
+	trace_csched2_schedule(s, cpu, (unsigned)rqd->id, tasklet, idle,
+			       cpumask_test(rqd->smt_idle, (unsigned)cpu), tickled);
+}
+
+/* runq_insert's record: the position svc took in rqd's queue. */
+static TRACE_COLD void trace_runq_pos(struct scheduler *ops,
+				      const struct csched2_runqueue_data *rqd,
+				      const struct csched2_unit *svc)
+{
+	const struct c2_list *it;
+	unsigned pos = 0;
+
+	for (it = rqd->runq.next; it != &svc->runq_elem; it = it->next)
+		pos++;
+	trace_csched2_runq_pos(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, pos);
 }
 
 /* --- SMT idleness (smt_idle holds whole cores that are idle and untickled) --- */
@@ -302,8 +406,8 @@ static void burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rq
 		svc->budget -= delta;
 	svc->start_time = now;
 out:
-	trace_csched2_burn(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, svc->credit,
-			   has_cap(svc) ? (int)svc->budget : INT_MIN, (int)delta);
+	if (TRACING(ops->sim))
+		trace_burn(ops, svc, delta);
 }
 
 /* --- runqueue membership and load --- */
@@ -353,11 +457,8 @@ static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data
 	}
 	rqd->load += change;
 	rqd->load_last_update = now;
-	if (ops->sim->tracer)
-		trace_csched2_runq_load(ops->sim,
-					trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
-					(unsigned)rqd->id, (unsigned)rqd->load, (uint64_t)rqd->avgload,
-					(uint64_t)rqd->b_avgload, P);
+	if (TRACING(ops->sim))
+		trace_runq_load(ops, rqd);
 }
 
 /*
@@ -387,16 +488,15 @@ static void update_svc_load(struct scheduler *ops, struct csched2_unit *svc,
 		svc->avgload += ((delta * (sample << P)) >> W) - ((delta * svc->avgload) >> W);
 	}
 	svc->load_last_update = now;
-	trace_csched2_unit_load(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit,
-				(uint64_t)svc->avgload, P);
+	if (TRACING(ops->sim))
+		trace_svc_load(ops, svc);
 }
 
 static void update_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
 			struct csched2_unit *svc, int change, stime_t now)
 {
-	if (ops->sim->tracer)
-		trace_words(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
-			    TRC_CSCHED2_UPDATE_LOAD, 0, NULL);
+	if (TRACING(ops->sim))
+		trace_update_load(ops, rqd);
 	update_runq_load(ops, rqd, change, now);
 	if (svc)
 		update_svc_load(ops, svc, change, now);
@@ -410,7 +510,7 @@ static void _runq_assign(struct csched2_unit *svc, struct csched2_runqueue_data 
 	trace_max_weight(svc, rqd);
 	/* Anticipate the load this vCPU brings, for placement and balancing. */
 	rqd->b_avgload += svc->avgload;
-	if (svc->sdom->ops->sim->tracer)
+	if (TRACING(svc->sdom->ops->sim))
 		trace_csched2_runq_assign(svc->sdom->ops->sim,
 					  trc_cpu(svc->sdom->ops->sim, svc->unit), svc->unit,
 					  (unsigned)rqd->id);
@@ -446,13 +546,8 @@ static void runq_insert(struct scheduler *ops, struct csched2_unit *svc)
 		if (svc->credit > runq_elem(it)->credit)
 			break;
 	c2_list_add_tail(&svc->runq_elem, it);
-	if (ops->sim->tracer) {
-		unsigned pos = 0;
-
-		for (it = rqd->runq.next; it != &svc->runq_elem; it = it->next)
-			pos++;
-		trace_csched2_runq_pos(ops->sim, trc_cpu(ops->sim, svc->unit), svc->unit, pos);
-	}
+	if (TRACING(ops->sim))
+		trace_runq_pos(ops, rqd, svc);
 }
 
 static void runq_remove(struct csched2_unit *svc)
@@ -503,15 +598,16 @@ static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_u
 		if (!c2_in_soft(ops, cur->unit, cpu))
 			score += CSCHED2_CREDIT_INIT;
 	}
-	trace_csched2_tickle_check(ops->sim, trace_cpu_or(ops->sim, cpu), cur->unit, cur->credit,
-				   (int)score);
+	if (TRACING(ops->sim))
+		trace_tickle_check(ops->sim, cpu, cur, score);
 	return score;
 }
 
 static void tickle_and_record(struct scheduler *ops, struct csched2_unit *new, int ipid,
 			      struct csched2_runqueue_data *rqd)
 {
-	trace_csched2_tickle(ops->sim, trc_cpu(ops->sim, new->unit), ipid);
+	if (TRACING(ops->sim))
+		trace_tickle(ops->sim, new, ipid);
 	tickle_cpu(ops, ipid, rqd);
 	new->tickled_cpu = ipid;
 }
@@ -596,7 +692,8 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	stime_t max = 0, score;
 	unsigned c;
 
-	trace_csched2_tickle_new(s, trc_cpu(s, v), v, new->credit);
+	if (TRACING(s))
+		trace_tickle_new(s, new);
 	if (!prv->tickle_score) {
 		runq_tickle_2016(ops, new, now);
 		return;
@@ -699,8 +796,9 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 		credit = svc->credit + add;
 		if (credit > CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX)
 			credit = CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX;
-		trace_csched2_credit_reset(ops->sim, trace_cpu_or(ops->sim, cpu), svc->unit,
-					   svc->credit, (int)credit);
+		if (TRACING(ops->sim))
+			trace_csched2_credit_reset(ops->sim, trace_cpu_or(ops->sim, cpu), svc->unit,
+						   svc->credit, (int)credit);
 		svc->credit = (int)credit;
 		svc->start_time = now;
 	}
@@ -861,8 +959,9 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 			cpumask_and(m, hard, svc->migrate_rqd->active);
 			new_cpu = (int)cpumask_cycle(svc->migrate_rqd->pick_bias, m);
 			svc->migrate_rqd->pick_bias = new_cpu;
-			trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
-						 (uint64_t)min_avgload, 0xffffu, new_cpu);
+			if (TRACING(ops->sim))
+				trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
+							 (uint64_t)min_avgload, 0xffffu, new_cpu);
 			return new_cpu;
 		}
 	}
@@ -904,7 +1003,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 		cpumask_and(m, hard, min_rqd->active);
 	} else {
 		new_cpu = get_fallback_cpu(ops, svc);
-		if (ops->sim->tracer)
+		if (TRACING(ops->sim))
 			trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
 						 (uint64_t)c2rqd(ops, new_cpu)->b_avgload,
 						 (unsigned)c2rqd(ops, new_cpu)->id, new_cpu);
@@ -912,8 +1011,9 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 	}
 	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
 	min_rqd->pick_bias = new_cpu;
-	trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
-				 (unsigned)min_rqd->id, new_cpu);
+	if (TRACING(ops->sim))
+		trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
+					 (unsigned)min_rqd->id, new_cpu);
 	return new_cpu;
 }
 
@@ -966,8 +1066,9 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 	struct vcpu *v = svc->unit;
 	int cpu = v->processor;
 
-	trace_csched2_migrate(ops->sim, trc_cpu(ops->sim, v), v, (unsigned)svc->rqd->id,
-			      (unsigned)trqd->id);
+	if (TRACING(ops->sim))
+		trace_csched2_migrate(ops->sim, trc_cpu(ops->sim, v), v, (unsigned)svc->rqd->id,
+				      (unsigned)trqd->id);
 	if (svc->flags & CSFLAG_scheduled) {
 		svc->migrate_rqd = trqd;
 		sched_set_pause_flags(v, VPF_MIGRATING);
@@ -1052,8 +1153,10 @@ static void balance_load(struct scheduler *ops, int cpu, stime_t now)
 	if (st.orqd->b_avgload > load_max)
 		load_max = st.orqd->b_avgload;
 	cpus_max = st.lrqd->nr_cpus > st.orqd->nr_cpus ? st.lrqd->nr_cpus : st.orqd->nr_cpus;
-	trace_csched2_load_check(ops->sim, trace_cpu_or(ops->sim, cpu), (unsigned)st.lrqd->id,
-				 (unsigned)st.orqd->id, (uint32_t)st.load_delta);
+	if (TRACING(ops->sim))
+		trace_csched2_load_check(ops->sim, trace_cpu_or(ops->sim, cpu),
+					 (unsigned)st.lrqd->id, (unsigned)st.orqd->id,
+					 (uint32_t)st.load_delta);
 	if (load_max < ((stime_t)cpus_max << P)) {
 		if (st.load_delta < (1LL << (P + 0)))    /* credit2_balance_under = 0 */
 			return;
@@ -1062,9 +1165,10 @@ static void balance_load(struct scheduler *ops, int cpu, stime_t now)
 	}
 
 	st.orqd = max_delta_rqd;
-	trace_csched2_load_balance(ops->sim, trace_cpu_or(ops->sim, cpu),
-				   (uint64_t)st.lrqd->b_avgload, (uint64_t)st.orqd->b_avgload,
-				   (unsigned)st.lrqd->id, (unsigned)st.orqd->id);
+	if (TRACING(ops->sim))
+		trace_csched2_load_balance(ops->sim, trace_cpu_or(ops->sim, cpu),
+					   (uint64_t)st.lrqd->b_avgload, (uint64_t)st.orqd->b_avgload,
+					   (unsigned)st.lrqd->id, (unsigned)st.orqd->id);
 	for (push_it = st.lrqd->svc.next; push_it != &st.lrqd->svc; push_it = push_it->next) {
 		struct csched2_unit *push_svc = rqd_elem(push_it);
 
@@ -1128,8 +1232,8 @@ static struct csched2_unit *runq_candidate(struct scheduler *ops,
 
 	if (!yield && prv->ratelimit_us && vcpu_runnable(scurr->unit) &&
 	    now - scurr->unit->state_entry_time < USEC(prv->ratelimit_us)) {
-		trace_csched2_ratelimit(s, trace_cpu_or(s, cpu), scurr->unit,
-					now - scurr->unit->state_entry_time);
+		if (TRACING(s))
+			trace_ratelimit(s, cpu, scurr->unit, now);
 		return scurr;
 	}
 
@@ -1154,14 +1258,8 @@ check_runq:
 	for (it = rqd->runq.next; it != &rqd->runq; it = it->next) {
 		struct csched2_unit *svc = runq_elem(it);
 
-		/*
-		 * Xen stops at the first entry with no more credit than snext
-		 * (the queue is sorted); we look further but skip all of those,
-		 * so only the first is one that Xen looks at.
-		 */
-		if (s->tracer && (yield || svc->credit > snext->credit || it->prev == &rqd->runq ||
-				  runq_elem(it->prev)->credit > snext->credit))
-			trace_csched2_cand_check(s, trace_cpu_or(s, cpu), svc->unit);
+		if (TRACING(s))
+			trace_cand_check(s, cpu, rqd, it, snext, yield);
 		if (!vcpu_runnable(svc->unit))
 			continue;
 		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
@@ -1184,8 +1282,8 @@ check_runq:
 			snext = svc;
 		break;
 	}
-	trace_csched2_candidate(s, trace_cpu_or(s, cpu), snext->unit, snext->tickled_cpu,
-				snext->credit);
+	if (TRACING(s))
+		trace_candidate(s, cpu, snext);
 	return snext;
 }
 
@@ -1253,9 +1351,8 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 		smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
 		tickled = true;
 	}
-	trace_csched2_schedule(s, cpu, (unsigned)rqd->id, tasklet_work_scheduled,
-			       is_idle_unit(scurr), cpumask_test(rqd->smt_idle, (unsigned)cpu),
-			       tickled);
+	if (TRACING(s))
+		trace_schedule(s, cpu, rqd, tasklet_work_scheduled, is_idle_unit(scurr), tickled);
 
 	burn_credits(ops, rqd, scurr, now);
 	if (scurr->budget <= 0)
@@ -1263,7 +1360,8 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 
 	if (tasklet_work_scheduled) {
 		scurr->flags &= ~CSFLAG_unit_yield;
-		trace_words(s, cpu, TRC_CSCHED2_SCHED_TASKLET, 0, NULL);
+		if (TRACING(s))
+			trace_words(s, cpu, TRC_CSCHED2_SCHED_TASKLET, 0, NULL);
 		snext = idle_svc(ops, cpu);
 	} else {
 		snext = runq_candidate(ops, rqd, scurr, cpu, now, &skipped);
