@@ -257,10 +257,21 @@ static TRACE_COLD void trace_burn(struct scheduler *ops, const struct csched2_un
 			   has_cap(svc) ? (int)svc->budget : INT_MIN, (int)delta);
 }
 
-static TRACE_COLD void trace_runq_load(struct scheduler *ops,
-				       const struct csched2_runqueue_data *rqd)
+/*
+ * Outside any pCPU's code (a wake from a device or timer), a runqueue's
+ * records go where the vCPU concerned (svc, if any) is, as its own do.
+ */
+static int trace_rqd_cpu(struct sim *s, const struct csched2_runqueue_data *rqd,
+			 const struct csched2_unit *svc)
 {
-	trace_csched2_runq_load(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
+	return trace_cpu_or(s, svc ? svc->unit->processor : (int)cpumask_first(rqd->active));
+}
+
+static TRACE_COLD void trace_runq_load(struct scheduler *ops,
+				       const struct csched2_runqueue_data *rqd,
+				       const struct csched2_unit *svc)
+{
+	trace_csched2_runq_load(ops->sim, trace_rqd_cpu(ops->sim, rqd, svc),
 				(unsigned)rqd->id, (unsigned)rqd->load, (uint64_t)rqd->avgload,
 				(uint64_t)rqd->b_avgload, csched2_priv(ops)->load_precision_shift);
 }
@@ -273,10 +284,10 @@ static TRACE_COLD void trace_svc_load(struct scheduler *ops, const struct csched
 
 /* update_load's record (no payload). */
 static TRACE_COLD void trace_update_load(struct scheduler *ops,
-					 const struct csched2_runqueue_data *rqd)
+					 const struct csched2_runqueue_data *rqd,
+					 const struct csched2_unit *svc)
 {
-	trace_words(ops->sim, trace_cpu_or(ops->sim, (int)cpumask_first(rqd->active)),
-		    TRC_CSCHED2_UPDATE_LOAD, 0, NULL);
+	trace_words(ops->sim, trace_rqd_cpu(ops->sim, rqd, svc), TRC_CSCHED2_UPDATE_LOAD, 0, NULL);
 }
 
 static TRACE_COLD void trace_tickle_check(struct sim *s, int cpu, const struct csched2_unit *cur,
@@ -437,8 +448,8 @@ static void update_max_weight(struct csched2_runqueue_data *rqd, int new_weight,
  * new sample has been in force for delta of the last W, so it weighs
  * delta/W; after a whole window of silence the sample alone counts.
  */
-static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
-			     int change, stime_t now)
+static void __update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+			       int change, stime_t now)
 {
 	struct csched2_private *prv = csched2_priv(ops);
 	unsigned W = prv->load_window_shift, P = prv->load_precision_shift;
@@ -457,8 +468,15 @@ static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data
 	}
 	rqd->load += change;
 	rqd->load_last_update = now;
+}
+
+/* With its record; update_load writes its own, on svc's pCPU outside pCPU code. */
+static void update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+			     int change, stime_t now)
+{
+	__update_runq_load(ops, rqd, change, now);
 	if (TRACING(ops->sim))
-		trace_runq_load(ops, rqd);
+		trace_runq_load(ops, rqd, NULL);
 }
 
 /*
@@ -496,8 +514,10 @@ static void update_load(struct scheduler *ops, struct csched2_runqueue_data *rqd
 			struct csched2_unit *svc, int change, stime_t now)
 {
 	if (TRACING(ops->sim))
-		trace_update_load(ops, rqd);
-	update_runq_load(ops, rqd, change, now);
+		trace_update_load(ops, rqd, svc);
+	__update_runq_load(ops, rqd, change, now);
+	if (TRACING(ops->sim))
+		trace_runq_load(ops, rqd, svc);
 	if (svc)
 		update_svc_load(ops, svc, change, now);
 }
@@ -881,6 +901,8 @@ static void replenish_domain_budget(struct timer *t, void *data)
 	stime_t now = sim_now(c2sim(ops));
 	struct c2_list parked;
 
+	/* Xen's timer fires on the pCPU it was bound to: its tickles are local there. */
+	c2sim(ops)->this_cpu = sdom->repl_cpu;
 	c2_list_init(&parked);
 	do_replenish(prv, sdom);
 	/* Late by whole periods: each missed one still adds its budget. */
@@ -995,10 +1017,16 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 		}
 	}
 
+	/*
+	 * With a soft-affinity runqueue chosen, Xen still cycles from (and
+	 * updates) the pick_bias of min_rqd, the least loaded runqueue overall,
+	 * not min_s_rqd's: it looks unintended, but it is what every Xen since
+	 * 4.10 does, so the model does it too (the xen-diff soft-affinity
+	 * scenario diverged on it).
+	 */
 	if (has_soft && min_s_rqd) {
 		cpumask_and(m, hard, v->soft);
 		cpumask_and(m, m, min_s_rqd->active);
-		min_rqd = min_s_rqd;
 	} else if (min_rqd) {
 		cpumask_and(m, hard, min_rqd->active);
 	} else {
@@ -1619,6 +1647,8 @@ static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
 	sdom->ops = ops;
 	sdom->weight = d->weight > 0 ? d->weight : CSCHED2_DEFAULT_WEIGHT;
 	timer_init(&sdom->repl_timer, replenish_domain_budget, sdom);
+	/* Xen binds the timer to cpumask_any(pool) for every domain, capped or not. */
+	sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
 	c2_list_init(&sdom->parked_units);
 	return sdom;
 }
