@@ -112,6 +112,7 @@ struct csched2_dom {
 	struct scheduler *ops;
 	stime_t tot_budget, budget;
 	struct timer repl_timer;
+	int repl_cpu;          /* pCPU the timer fires on (cpumask_any at creation) */
 	stime_t next_repl;
 	struct c2_list parked_units;
 	int weight, cap, nr_units;

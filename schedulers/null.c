@@ -156,14 +156,7 @@ static int pick_res(struct scheduler *s, const struct vcpu *v)
 	}
 	/* No free pCPU: any pCPU of the hard affinity (Xen's cpumask_any is random). */
 	cpumask_and(m, s->sim->online, v->hard);
-	{
-		unsigned w = cpumask_weight(m), k = (unsigned)rng_below(&s->sim->rng, w);
-
-		new_cpu = cpumask_first(m);
-		while (k--)
-			new_cpu = cpumask_next((int)new_cpu, m);
-	}
-	return (int)new_cpu;
+	return sim_cpumask_any(s->sim, m);
 }
 
 static void unit_assign(struct scheduler *s, struct vcpu *v, int cpu)

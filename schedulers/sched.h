@@ -101,5 +101,11 @@ bool has_soft_affinity(const struct sim *s, const struct vcpu *v);
 /* SOFT: soft ∩ hard (hard if that is empty); HARD: hard.  Written into mask. */
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 			      struct cpumask *mask);
+/*
+ * Xen's cpumask_any: the first pCPU of m, moved on by get_random() % weight
+ * places when m has more than one; get_random() is the upper half of a
+ * draw from the run's core generator.  m must not be empty.
+ */
+int sim_cpumask_any(struct sim *s, const struct cpumask *m);
 
 #endif

@@ -25,6 +25,21 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 	}
 }
 
+int sim_cpumask_any(struct sim *s, const struct cpumask *m)
+{
+	unsigned cpu = cpumask_first(m), w = cpumask_weight(m);
+
+	if (w > 1)
+		for (w = (unsigned)(rng_next(&s->rng) >> 32) % w; w--;) {
+			unsigned next = cpumask_next((int)cpu, m);
+
+			if (next >= m->nbits)
+				break;
+			cpu = next;
+		}
+	return (int)cpu;
+}
+
 struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e)
 {
 	const struct sched_ops *ops = sched_find(spec->name);
