@@ -23,7 +23,13 @@ while IFS="$tab" read -r args expected; do
 	status=$?
 	got=$(cat err)
 	lines=$(wc -l < err)
-	if [ "$status" -ne 2 ] || [ -s out ] || [ "$lines" -ne 1 ] || [ "$got" != "$expected" ]; then
+	# An expected line ending in '*' is a prefix (lists that grow with the
+	# build, e.g. the xen-* schedulers of --with-xen-source).
+	case $expected in
+	*'*') prefix=${expected%'*'}; [ "${got#"$prefix"}" != "$got" ] && same=1 || same=0 ;;
+	*) [ "$got" = "$expected" ] && same=1 || same=0 ;;
+	esac
+	if [ "$status" -ne 2 ] || [ -s out ] || [ "$lines" -ne 1 ] || [ "$same" -ne 1 ]; then
 		failed=$((failed + 1))
 		echo "FAIL: schedsim $args"
 		echo "  status $status (want 2), stdout $(wc -c < out) bytes (want 0), stderr $lines lines (want 1)"
