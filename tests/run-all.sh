@@ -2,23 +2,32 @@
 # The whole test suite: unit and scenario tests (make check) in this build,
 # then make distcheck, which builds the release tarball in a separate
 # directory with AddressSanitizer and UndefinedBehaviorSanitizer
-# (--enable-sanitizers) and runs every test again there.
+# (--enable-sanitizers) and runs every test again there.  When Xen's
+# source can be had (tests/xen-source.sh: Debian's source package, cached
+# outside the repo), that second build also compiles Xen's own schedulers
+# (--with-xen-source) and so runs the differential tests against them.
 # Ends with one summary line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
 [ -f Makefile ] || { autoreconf -fi && ./configure; } || exit 2
 
-count() {   # sums the :test-result: lines of the .trs files under $1
-	find "$1" -name '*.trs' -exec cat {} + 2>/dev/null |
-		awk -v want="$2" '$1 == ":test-result:" && $2 == want { n++ } END { print n + 0 }'
-}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
-make -j2 check
-check_status=$?
-make -j2 distcheck
-dist_status=$?
+make -j2 check 2>&1 | tee -a "$log"
+check_status=${PIPESTATUS[0]}
+xen_flags=
+if xen_src=$(sh tests/xen-source.sh); then
+	xen_flags="--with-xen-source=$xen_src"
+	echo "run-all: the sanitizer build also compiles Xen's schedulers from $xen_src"
+else
+	echo "run-all: without Xen's source: the differential tests will SKIP"
+fi
+make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS="$xen_flags" 2>&1 | tee -a "$log"
+dist_status=${PIPESTATUS[0]}
 
-pass=$(count . PASS); fail=$(count . FAIL); skip=$(count . SKIP); xerr=$(count . ERROR)
-echo "make check: exit $check_status; make distcheck (sanitizers): exit $dist_status"
-echo "tests: $pass passed, $((fail + xerr)) failed, $skip skipped"
+# automake's summaries of both runs ("# PASS:  12" ...), added up.
+sum() { awk -v k="# $1:" 'index($0, k) == 1 { n += $NF } END { print n + 0 }' "$log"; }
+echo "make check: exit $check_status; make distcheck (sanitizers${xen_flags:+ and Xen schedulers}): exit $dist_status"
+echo "tests: $(sum PASS) passed, $(( $(sum FAIL) + $(sum ERROR) + $(sum XPASS) )) failed, $(sum SKIP) skipped"
 [ "$check_status" -eq 0 ] && [ "$dist_status" -eq 0 ]
