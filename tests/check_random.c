@@ -334,8 +334,10 @@ static void report(const struct gen *g, const char *sched, const char *fmt, ...)
 /*
  * Schedulers known to leave pCPUs idle while uncapped hogs wait, reported
  * to their owner and counted instead of failing, until fixed: credit2
- * with two runqueues of 9 pCPUs and 13 hogs keeps only ~10 pCPUs busy
- * (seed 8552638292551677760; runqueue=core or one runqueue are fine).
+ * with two runqueues of 9 pCPUs (18 pCPUs, max_cpus_runqueue=16) and 13
+ * hogs keeps only ~10 pCPUs busy (seed 8552638292551677760); with 9 hogs,
+ * three of them share pCPUs 16-17 for the whole run while four pCPUs of
+ * the same runqueue idle.  runqueue=core or one runqueue are fine.
  */
 static bool known_idler(const char *sched)
 {
