@@ -71,9 +71,9 @@ static bool always_zero(const struct dist *d)
 }
 
 /*
- * Known and reported (fuzz/known-bugs/README.md): a phases workload whose
- * phases all take no time, run and sleep, loops forever at one instant.
- * Such inputs are not run, so that the fuzzer looks for other problems.
+ * A phases workload whose phases all take no time, run and sleep, used to
+ * loop forever at one instant (fuzz/regressions/); sim_build refuses it
+ * now, and the harness still skips it rather than spend runs on it.
  */
 static bool known_hang(const struct scenario *sc)
 {

@@ -539,7 +539,9 @@ int main(int argc, char **argv)
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("schedsim %s\n", PACKAGE_VERSION); return 0;
 		default:
-			if (optopt)
+			/* A long option (unknown, or missing its value) is named as
+			 * written; optopt then holds its internal code, not a letter. */
+			if (strncmp(argv[optind - 1], "--", 2) != 0 && optopt)
 				return bad("option '-%c' is not valid (see --help)", (char[]){ (char)optopt, 0 });
 			return bad("option '%s' is not valid or lacks its value (see --help)",
 				   argv[optind - 1]);

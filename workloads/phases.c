@@ -60,6 +60,13 @@ static int phases_setup(struct workload *w, struct err *e)
 	if (w->spec->nphases < 1)
 		return err_set(e, "%s:%d: workload 'phases' needs at least one <phase run=\"..\" sleep=\"..\"/>",
 			       w->source, w->spec->line);
+	/* Phases that take no time at all would repeat forever at one instant. */
+	for (i = 0; i < w->spec->nphases; i++)
+		if (dist_mean(&w->spec->phases[i].run) > 0 || dist_mean(&w->spec->phases[i].sleep) > 0)
+			break;
+	if (i == w->spec->nphases)
+		return err_set(e, "%s:%d: workload 'phases': every phase has zero run and sleep time; give one of them a length",
+			       w->source, w->spec->phases[0].line ? w->spec->phases[0].line : w->spec->line);
 	p = xcalloc(1, sizeof(*p));
 	p->tasks = xcalloc((size_t)n, sizeof(*p->tasks));
 	w->priv = p;
