@@ -127,6 +127,7 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	t->next = *pp;
 	*pp = t;
 	gv->nr_rq++;
+	gv->g->nr_queued++;
 }
 
 static struct task *rq_pop(struct guest_vcpu *gv)
@@ -146,6 +147,7 @@ static struct task *rq_pop(struct guest_vcpu *gv)
 		gv->rq = t->next;
 		t->next = NULL;
 		gv->nr_rq--;
+		gv->g->nr_queued--;
 	}
 	return t;
 }
@@ -158,6 +160,9 @@ static struct task *pull_task(struct guest_vcpu *to)
 	struct task **pp, *t;
 	int i;
 
+	/* Most of the time nothing waits anywhere: skip the scan. */
+	if (g->nr_queued - to->nr_rq <= 0)
+		return NULL;
 	for (i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
 
@@ -173,6 +178,7 @@ static struct task *pull_task(struct guest_vcpu *to)
 		*pp = t->next;
 		t->next = NULL;
 		busiest->nr_rq--;
+		g->nr_queued--;
 		t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 		t->cpu = to->idx;
 		return t;

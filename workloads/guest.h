@@ -81,6 +81,7 @@ struct guest {
 	struct guest_vcpu **cpus;
 	struct task **tasks;
 	int nr_tasks, cap_tasks;
+	int nr_queued;                /* ready normal tasks queued on all guest CPUs */
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 };
 
