@@ -1246,7 +1246,7 @@ static struct csched2_unit *runq_candidate(struct scheduler *ops,
 	struct csched2_private *prv = csched2_priv(ops);
 	struct sim *s = c2sim(ops);
 	struct csched2_unit *snext;
-	struct c2_list *it;
+	struct c2_list *it, *next;
 	bool yield = false, soft_aff_preempt = false;
 
 	*skipped = 0;
@@ -1283,11 +1283,37 @@ static struct csched2_unit *runq_candidate(struct scheduler *ops,
 		snext = idle_svc(ops, cpu);
 
 check_runq:
-	for (it = rqd->runq.next; it != &rqd->runq; it = it->next) {
+	for (it = rqd->runq.next; it != &rqd->runq; it = next) {
 		struct csched2_unit *svc = runq_elem(it);
 
+		next = it->next;      /* a failed budget grab parks svc: off the list */
 		if (TRACING(s))
 			trace_cand_check(s, cpu, rqd, it, snext, yield);
+		/*
+		 * Xen since the 2020 rework of this loop (with the top-credit reset
+		 * test; 4.17 has it): stop at the first entry not better than
+		 * snext, skip entries that cannot run here, and skip a capped one
+		 * that finds no budget, looking on.  Before (4.8): every check
+		 * counts a skipped entry, and the first entry passing them ends
+		 * the scan, taken only if better and, when capped, with budget.
+		 */
+		if (prv->reset_top) {
+			if (!yield && svc->credit <= snext->credit)
+				break;
+			if (!vcpu_runnable(svc->unit) ||
+			    !cpumask_test(svc->unit->hard, (unsigned)cpu))
+				continue;
+			if (svc->tickled_cpu != -1 && svc->tickled_cpu != cpu &&
+			    cpumask_test(rqd->tickled, (unsigned)svc->tickled_cpu))
+				continue;
+			if (svc->unit->processor != cpu &&
+			    (int64_t)snext->credit + prv->migrate_resist > svc->credit)
+				continue;
+			if (has_cap(svc) && !unit_grab_budget(ops, svc))
+				continue;
+			snext = svc;
+			break;
+		}
 		if (!vcpu_runnable(svc->unit))
 			continue;
 		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
