@@ -28,7 +28,9 @@ void *xreallocarray(void *p, size_t nmemb, size_t size)
 {
 	if (size && nmemb > SIZE_MAX / size)
 		check(NULL);
-	return check(realloc(p, nmemb * size ? nmemb * size : 1));
+	size_t bytes = nmemb * size;
+
+	return check(realloc(p, bytes ? bytes : 1));
 }
 
 char *xstrdup(const char *s)
