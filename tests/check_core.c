@@ -173,6 +173,89 @@ START_TEST(guest_tasks_share_a_vcpu)
 }
 END_TEST
 
+/*
+ * Wake-up preemption decided while the current task's own step runs.
+ * "A" burns 3 ms, then (in its step) wakes "B" on the same (only) vCPU and
+ * goes on running.  B's wake must be judged once A's next move is known:
+ * as soon as A's step returns, B preempts A (an interrupt-class B always,
+ * a normal B when A's vruntime leads B's by more than the wake-up
+ * granularity: 3 ms - 0 > 1 ms).  B runs 100 us and records when it ends.
+ */
+struct wake_probe {
+	struct task *a, *b;
+	int a_steps, b_steps;
+	stime_t b_done;
+};
+
+static void probe_a_step(struct sim *s, struct task *t)
+{
+	struct wake_probe *p = t->ctx;
+
+	if (p->a_steps++ == 0) {
+		task_run(s, t, MSEC(3));
+		return;
+	}
+	task_wake(s, p->b);
+	task_run(s, t, STIME_MAX);
+}
+
+static void probe_b_step(struct sim *s, struct task *t)
+{
+	struct wake_probe *p = t->ctx;
+
+	switch (p->b_steps++) {
+	case 0:
+		task_block(s, t);
+		return;
+	case 1:
+		task_run(s, t, USEC(100));
+		return;
+	default:
+		p->b_done = sim_now(s);
+		task_block(s, t);
+	}
+}
+
+static stime_t wake_in_step(enum task_class b_class)
+{
+	static const char xml[] =
+		"<scenario duration=\"20ms\">"
+		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"a\" vcpus=\"1\"/>"
+		"</scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct wake_probe p = { NULL, NULL, 0, 0, -1 };
+	struct guest *g;
+	struct sim *s;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	p.b = task_create(g, "b", b_class, 0, true, probe_b_step, &p, 0);
+	p.a = task_create(g, "a", TASK_NORMAL, 0, true, probe_a_step, &p, 0);
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(p.b_steps, 3);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+	return p.b_done;
+}
+
+START_TEST(wake_during_current_step_preempts_after_it)
+{
+	/* Before the fix the interrupt task starved behind A's endless burst. */
+	ck_assert_int_eq(wake_in_step(TASK_IRQ), MSEC(3) + USEC(100));
+	/* ... and the normal one waited for A's 6 ms slice to run out. */
+	ck_assert_int_eq(wake_in_step(TASK_NORMAL), MSEC(3) + USEC(100));
+}
+END_TEST
+
 /* The checker is not a test that cannot fail: corrupt a state and see it caught. */
 START_TEST(invariant_checker_catches_violations)
 {
@@ -243,6 +326,7 @@ int main(void)
 	tcase_add_test(tc, guest_tasks_share_a_vcpu);
 	tcase_add_test(tc, invariant_checker_catches_violations);
 	tcase_add_test(tc, remote_wake_pays_ipi_latency);
+	tcase_add_test(tc, wake_during_current_step_preempts_after_it);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

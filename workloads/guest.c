@@ -31,6 +31,12 @@ struct guest_vcpu {
 	stime_t progress_from;        /* curr progresses from here while on_pcpu */
 	stime_t slice_left;           /* curr's remaining guest slice */
 	stime_t min_vruntime;
+	/*
+	 * A woken task should preempt curr but cannot yet: curr's own step
+	 * is running, or Xen has the vCPU descheduled.  Linux's
+	 * need_resched, acted on when the step returns or the vCPU runs.
+	 */
+	bool need_resched;
 	struct timer work_timer;
 };
 
@@ -192,6 +198,7 @@ static void resched(struct guest_vcpu *gv)
 	struct sim *s = gv->g->sim;
 	struct task *t = rq_pop(gv);
 
+	gv->need_resched = false;
 	if (!t && gv->on_pcpu && gv->g->idle_pull)
 		t = pull_task(gv);
 	gv->curr = t;
@@ -272,13 +279,19 @@ static void make_ready(struct sim *s, struct task *t)
 			vcpu_unblock(s, gv->v);
 		return;
 	}
-	/* While curr's own step runs, its next move is not known yet: decide after. */
-	if (gv->curr->in_step)
+	if (!should_preempt(gv, t)) {
+		if (!gv->curr->in_step)
+			arm(gv);
 		return;
-	if (gv->on_pcpu && should_preempt(gv, t))
-		preempt_curr(gv);
-	else
-		arm(gv);
+	}
+	/* While curr's own step runs, its next move is not known yet: decide after. */
+	if (gv->curr->in_step || !gv->on_pcpu) {
+		gv->need_resched = true;
+		if (!gv->curr->in_step)
+			arm(gv);
+		return;
+	}
+	preempt_curr(gv);
 }
 
 static void run_step(struct sim *s, struct task *t)
@@ -376,7 +389,8 @@ static void work_timer_fn(struct timer *tm, void *arg)
 		}
 		gv->slice_left = vmax(gv->slice_left, 0);
 	}
-	if (gv->curr->cls == TASK_NORMAL && gv->nr_rq > 0 && gv->slice_left <= 0)
+	if (gv->curr->cls == TASK_NORMAL &&
+	    (gv->need_resched || (gv->nr_rq > 0 && gv->slice_left <= 0)))
 		preempt_curr(gv);
 	else
 		arm(gv);
@@ -415,7 +429,7 @@ static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 		resched(gv);
 		return;
 	}
-	if (gv->curr->cls == TASK_NORMAL && gv->irq_head)
+	if (gv->curr->cls == TASK_NORMAL && (gv->irq_head || gv->need_resched))
 		preempt_curr(gv);
 	else
 		arm(gv);
