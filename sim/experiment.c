@@ -8,9 +8,10 @@
  * instead of the whole experiment.
  *
  * The parent hands out run indices one at a time over a pipe per worker
- * and reads back each result, serialized as raw bytes (doubles and times
- * travel exactly).  Results land at their index in x->runs, so the output
- * is the same whatever the order of completion.
+ * and reads back each result in its byte encoding (run_result_pack(),
+ * field by field, so doubles and times travel exactly).  Results land at
+ * their index in x->runs, so the output is the same whatever the order of
+ * completion.
  *
  * SIGINT: the one piece of process-wide state in schedsim is the flag the
  * handler sets, since a signal handler can reach nothing else.  The parent
@@ -20,6 +21,7 @@
 #include "sim/experiment.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -131,138 +133,475 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
 
 /* ------------------------------------------------------- serialization */
 
-struct sbuf {
-	char *p;
+/*
+ * The byte form of a run result, encoding version RUN_RESULT_ENCODING.
+ *
+ * Why an explicit encoding and not the structures' bytes: the same bytes
+ * travel from a worker to its parent and, in base64, in the parts that
+ * `schedsim merge` reads on another machine (sim/shard.c).  Raw structures
+ * would carry heap addresses and padding out of the process and tie a part
+ * to one build's struct layout.  Here every field is written on its own,
+ * fixed width, little-endian, whatever the host; doubles as their IEEE 754
+ * bits, so every figure travels exactly and merge prints what the single
+ * process prints, to the byte.
+ *
+ *   header   "SSRR", u32 version
+ *   run      str scheduler, str label, str workload, str dom0_load,
+ *            i32 iteration, u64 seed, i64 sim_ns, u64 events, metric,
+ *            str check_error, u32 ndoms, ndoms x domain
+ *   metric   u8 valid, str name, str unit, f64 value, u8 higher_better
+ *   domain   str name, i32 domid, i32 weight, i32 cap, metric,
+ *            u32 nvcpus, nvcpus x vcpu
+ *   vcpu     i32 id, i64 run_ns, i64 runnable_ns, i64 blocked_ns,
+ *            i64 offline_ns, u64 wakeups, i64 wake_p50, i64 wake_p95,
+ *            i64 wake_p99, i64 wake_max, u64 migrations,
+ *            u64 context_switches, i64 soft_affinity_run_ns,
+ *            u32 npcpus, npcpus x i32, hist
+ *   hist     u64 count, i64 max, i64 sum, u32 n, n x (u32 bucket, u64 count)
+ *            (the non-zero buckets only, in ascending order)
+ *   str      u32 length, the bytes (no NUL; shorter than the field)
+ *   trailer  u64 FNV-1a 64 of every byte before it
+ *
+ * The decoder takes nothing on trust: a length or count is checked against
+ * the bytes left before anything is allocated, every read is bounded, and
+ * a value the encoder cannot produce (a bool that is not 0 or 1, a bucket
+ * out of order) is refused, so an accepted input is exactly the encoding
+ * of what it decodes to.  The checksum catches damage that would still
+ * parse (a flipped bit in a figure).
+ */
+
+_Static_assert(sizeof(double) == sizeof(uint64_t), "doubles travel as 64-bit words");
+_Static_assert(INT_MAX == INT32_MAX, "int fields travel as 32 bits");
+
+static const char rr_magic[4] = { 'S', 'S', 'R', 'R' };
+
+static uint64_t fnv1a64(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t k = 0; k < n; k++) {
+		h ^= p[k];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+struct enc {
+	unsigned char *p;
 	size_t len, cap;
 };
 
-static void sput(struct sbuf *b, const void *p, size_t n)
+static void put_bytes(struct enc *b, const void *p, size_t n)
 {
 	if (b->len + n > b->cap) {
 		b->cap = 2 * (b->len + n) + 256;
 		b->p = xreallocarray(b->p, b->cap, 1);
 	}
-	memcpy(b->p + b->len, p, n);
+	if (n)
+		memcpy(b->p + b->len, p, n);
 	b->len += n;
 }
 
-struct rbuf {
-	const char *p;
-	size_t len, off;
-};
-
-static int rget(struct rbuf *b, void *p, size_t n)
+static void put_u64(struct enc *b, uint64_t v)
 {
-	if (b->len - b->off < n)
-		return -1;
-	memcpy(p, b->p + b->off, n);
-	b->off += n;
-	return 0;
+	unsigned char c[8];
+
+	for (int k = 0; k < 8; k++)
+		c[k] = (unsigned char)(v >> 8 * k);
+	put_bytes(b, c, sizeof(c));
 }
 
-static void pack_hist(struct sbuf *b, const struct hist *h)
+static void put_u32(struct enc *b, uint32_t v)
+{
+	unsigned char c[4];
+
+	for (int k = 0; k < 4; k++)
+		c[k] = (unsigned char)(v >> 8 * k);
+	put_bytes(b, c, sizeof(c));
+}
+
+static void put_u8(struct enc *b, unsigned v)
+{
+	unsigned char c = (unsigned char)v;
+
+	put_bytes(b, &c, 1);
+}
+
+static void put_i32(struct enc *b, int v)
+{
+	put_u32(b, (uint32_t)v);
+}
+
+static void put_i64(struct enc *b, int64_t v)
+{
+	put_u64(b, (uint64_t)v);
+}
+
+static void put_f64(struct enc *b, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	put_u64(b, u);
+}
+
+/* A fixed-size field's text, up to its NUL (cap - 1 bytes at most). */
+static void put_str(struct enc *b, const char *s, size_t cap)
+{
+	size_t n = strnlen(s, cap - 1);
+
+	put_u32(b, (uint32_t)n);
+	put_bytes(b, s, n);
+}
+
+static void put_metric(struct enc *b, const struct metric *m)
+{
+	put_u8(b, m->valid);
+	put_str(b, m->name, sizeof(m->name));
+	put_str(b, m->unit, sizeof(m->unit));
+	put_f64(b, m->value);
+	put_u8(b, m->higher_better);
+}
+
+static void put_hist(struct enc *b, const struct hist *h)
 {
 	uint32_t nz = 0;
 
-	if (h->buckets)
-		for (int i = 0; i < HIST_BUCKETS; i++)
-			nz += h->buckets[i] != 0;
-	sput(b, &nz, sizeof(nz));
+	put_u64(b, h->count);
+	put_i64(b, h->max);
+	put_i64(b, h->sum);
+	for (int i = 0; h->buckets && i < HIST_BUCKETS; i++)
+		nz += h->buckets[i] != 0;
+	put_u32(b, nz);
 	for (int i = 0; h->buckets && i < HIST_BUCKETS; i++)
 		if (h->buckets[i]) {
-			uint32_t k = (uint32_t)i;
-
-			sput(b, &k, sizeof(k));
-			sput(b, &h->buckets[i], sizeof(h->buckets[i]));
+			put_u32(b, (uint32_t)i);
+			put_u64(b, h->buckets[i]);
 		}
 }
 
-static int unpack_hist(struct rbuf *b, struct hist *h)
+static void put_vcpu(struct enc *b, const struct vcpu_result *vr)
 {
-	uint32_t nz;
+	put_i32(b, vr->id);
+	put_i64(b, vr->run_ns);
+	put_i64(b, vr->runnable_ns);
+	put_i64(b, vr->blocked_ns);
+	put_i64(b, vr->offline_ns);
+	put_u64(b, vr->wakeups);
+	put_i64(b, vr->wake_p50);
+	put_i64(b, vr->wake_p95);
+	put_i64(b, vr->wake_p99);
+	put_i64(b, vr->wake_max);
+	put_u64(b, vr->migrations);
+	put_u64(b, vr->context_switches);
+	put_i64(b, vr->soft_affinity_run_ns);
+	put_u32(b, (uint32_t)vr->npcpus);
+	for (int k = 0; k < vr->npcpus; k++)
+		put_i32(b, vr->pcpus[k]);
+	put_hist(b, &vr->wake_latency);
+}
 
-	h->buckets = NULL;
-	if (rget(b, &nz, sizeof(nz)) || nz > HIST_BUCKETS)
+static void put_domain(struct enc *b, const struct domain_result *dr)
+{
+	put_str(b, dr->name, sizeof(dr->name));
+	put_i32(b, dr->domid);
+	put_i32(b, dr->weight);
+	put_i32(b, dr->cap);
+	put_metric(b, &dr->metric);
+	put_u32(b, (uint32_t)dr->nvcpus);
+	for (int v = 0; v < dr->nvcpus; v++)
+		put_vcpu(b, &dr->vcpus[v]);
+}
+
+void run_result_pack(const struct run_result *r, char **buf, size_t *len)
+{
+	struct enc b = { NULL, 0, 0 };
+
+	put_bytes(&b, rr_magic, sizeof(rr_magic));
+	put_u32(&b, RUN_RESULT_ENCODING);
+	put_str(&b, r->scheduler, sizeof(r->scheduler));
+	put_str(&b, r->label, sizeof(r->label));
+	put_str(&b, r->workload, sizeof(r->workload));
+	put_str(&b, r->dom0_load, sizeof(r->dom0_load));
+	put_i32(&b, r->iteration);
+	put_u64(&b, r->seed);
+	put_i64(&b, r->sim_ns);
+	put_u64(&b, r->events);
+	put_metric(&b, &r->metric);
+	put_str(&b, r->check_error, sizeof(r->check_error));
+	put_u32(&b, (uint32_t)r->ndoms);
+	for (int d = 0; d < r->ndoms; d++)
+		put_domain(&b, &r->doms[d]);
+	put_u64(&b, fnv1a64(b.p, b.len));
+	*buf = (char *)b.p;
+	*len = b.len;
+}
+
+/*
+ * The reader: after the first failure every read returns 0 and the error
+ * (the first one, with its byte offset) stays, so the field-by-field code
+ * below checks it only where a value decides what comes next.
+ */
+struct dec {
+	const unsigned char *p;
+	size_t len, off;
+	bool bad;
+	struct err *e;
+};
+
+static int dec_fail(struct dec *d, const char *what)
+{
+	if (!d->bad)
+		err_set(d->e, "%s at byte %zu", what, d->off);
+	d->bad = true;
+	return -1;
+}
+
+static const unsigned char *take(struct dec *d, size_t n)
+{
+	const unsigned char *p;
+
+	if (d->bad)
+		return NULL;
+	if (d->len - d->off < n) {
+		dec_fail(d, "truncated");
+		return NULL;
+	}
+	p = d->p + d->off;
+	d->off += n;
+	return p;
+}
+
+static uint64_t get_u64(struct dec *d)
+{
+	const unsigned char *c = take(d, 8);
+	uint64_t v = 0;
+
+	for (int k = 7; c && k >= 0; k--)
+		v = v << 8 | c[k];
+	return v;
+}
+
+static uint32_t get_u32(struct dec *d)
+{
+	const unsigned char *c = take(d, 4);
+	uint32_t v = 0;
+
+	for (int k = 3; c && k >= 0; k--)
+		v = v << 8 | c[k];
+	return v;
+}
+
+/* Two's complement back to a signed value without relying on the cast. */
+static int get_i32(struct dec *d)
+{
+	uint32_t u = get_u32(d);
+
+	return u <= INT32_MAX ? (int)u : -(int)(~u) - 1;
+}
+
+static int64_t get_i64(struct dec *d)
+{
+	uint64_t u = get_u64(d);
+
+	return u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+}
+
+static double get_f64(struct dec *d)
+{
+	uint64_t u = get_u64(d);
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+static bool get_bool(struct dec *d)
+{
+	const unsigned char *c = take(d, 1);
+
+	if (c && *c > 1)
+		dec_fail(d, "a flag that is neither 0 nor 1");
+	return c && *c;
+}
+
+static void get_str(struct dec *d, char *dst, size_t cap)
+{
+	uint32_t n = get_u32(d);
+	const unsigned char *c;
+
+	if (!d->bad && n >= cap) {
+		dec_fail(d, "a text longer than its field");
+		return;
+	}
+	c = take(d, n);
+	if (!c)
+		return;
+	if (memchr(c, '\0', n)) {
+		dec_fail(d, "a NUL inside a text");
+		return;
+	}
+	memcpy(dst, c, n);
+	dst[n] = '\0';
+}
+
+/*
+ * A count of items of at least min bytes each: no more than the bytes left
+ * can hold, so a damaged count never makes us allocate more than a few
+ * times the input.
+ */
+static int get_count(struct dec *d, size_t min)
+{
+	uint32_t n = get_u32(d);
+
+	if (d->bad)
 		return -1;
+	if (n > INT32_MAX || n > (d->len - d->off) / min)
+		return dec_fail(d, "a count larger than the bytes left");
+	return (int)n;
+}
+
+static void get_metric(struct dec *d, struct metric *m)
+{
+	m->valid = get_bool(d);
+	get_str(d, m->name, sizeof(m->name));
+	get_str(d, m->unit, sizeof(m->unit));
+	m->value = get_f64(d);
+	m->higher_better = get_bool(d);
+}
+
+static int get_hist(struct dec *d, struct hist *h)
+{
+	int nz, last = -1;
+
+	h->count = get_u64(d);
+	h->max = get_i64(d);
+	h->sum = get_i64(d);
+	nz = get_count(d, 12);
+	if (nz < 0)
+		return -1;
+	if (nz > HIST_BUCKETS)
+		return dec_fail(d, "more histogram buckets than there are");
 	if (nz)
 		h->buckets = xcalloc(HIST_BUCKETS, sizeof(*h->buckets));
-	for (uint32_t j = 0; j < nz; j++) {
-		uint32_t k;
+	for (int j = 0; j < nz; j++) {
+		uint32_t k = get_u32(d);
+		uint64_t n = get_u64(d);
 
-		if (rget(b, &k, sizeof(k)) || k >= HIST_BUCKETS ||
-		    rget(b, &h->buckets[k], sizeof(h->buckets[k])))
+		if (d->bad)
+			return -1;
+		if (k >= HIST_BUCKETS || (int)k <= last)
+			return dec_fail(d, "histogram buckets out of range or order");
+		if (!n)
+			return dec_fail(d, "an empty histogram bucket listed");
+		h->buckets[k] = n;
+		last = (int)k;
+	}
+	return 0;
+}
+
+static int get_vcpu(struct dec *d, struct vcpu_result *vr)
+{
+	vr->id = get_i32(d);
+	vr->run_ns = get_i64(d);
+	vr->runnable_ns = get_i64(d);
+	vr->blocked_ns = get_i64(d);
+	vr->offline_ns = get_i64(d);
+	vr->wakeups = get_u64(d);
+	vr->wake_p50 = get_i64(d);
+	vr->wake_p95 = get_i64(d);
+	vr->wake_p99 = get_i64(d);
+	vr->wake_max = get_i64(d);
+	vr->migrations = get_u64(d);
+	vr->context_switches = get_u64(d);
+	vr->soft_affinity_run_ns = get_i64(d);
+	vr->npcpus = get_count(d, 4);
+	if (vr->npcpus < 0) {
+		vr->npcpus = 0;
+		return -1;
+	}
+	vr->pcpus = xcalloc((size_t)vr->npcpus + 1, sizeof(*vr->pcpus));
+	for (int k = 0; k < vr->npcpus; k++)
+		vr->pcpus[k] = get_i32(d);
+	return get_hist(d, &vr->wake_latency);
+}
+
+static int get_domain(struct dec *d, struct domain_result *dr)
+{
+	int n;
+
+	get_str(d, dr->name, sizeof(dr->name));
+	dr->domid = get_i32(d);
+	dr->weight = get_i32(d);
+	dr->cap = get_i32(d);
+	get_metric(d, &dr->metric);
+	n = get_count(d, 4);
+	if (n < 0)
+		return -1;
+	dr->vcpus = xcalloc((size_t)n + 1, sizeof(*dr->vcpus));
+	for (int v = 0; v < n; v++) {
+		dr->nvcpus = v + 1;     /* what run_result_free() must see */
+		if (get_vcpu(d, &dr->vcpus[v]))
 			return -1;
 	}
 	return 0;
 }
 
-void run_result_pack(const struct run_result *r, char **buf, size_t *len)
+static int get_run(struct dec *d, struct run_result *r)
 {
-	struct sbuf b = { NULL, 0, 0 };
+	const unsigned char *magic = take(d, sizeof(rr_magic));
+	uint32_t version = get_u32(d);
+	int n;
 
-	sput(&b, r, sizeof(*r));
-	for (int d = 0; d < r->ndoms; d++) {
-		const struct domain_result *dr = &r->doms[d];
-
-		sput(&b, dr, sizeof(*dr));
-		for (int v = 0; v < dr->nvcpus; v++) {
-			const struct vcpu_result *vr = &dr->vcpus[v];
-
-			sput(&b, vr, sizeof(*vr));
-			sput(&b, vr->pcpus, vr->npcpus * sizeof(*vr->pcpus));
-			pack_hist(&b, &vr->wake_latency);
-		}
+	if (!d->bad && memcmp(magic, rr_magic, sizeof(rr_magic)))
+		return dec_fail(d, "not a run result (no \"SSRR\")");
+	if (!d->bad && version != RUN_RESULT_ENCODING)
+		return err_set(d->e, "encoding version %u, this schedsim reads %d", version,
+			       RUN_RESULT_ENCODING);
+	get_str(d, r->scheduler, sizeof(r->scheduler));
+	get_str(d, r->label, sizeof(r->label));
+	get_str(d, r->workload, sizeof(r->workload));
+	get_str(d, r->dom0_load, sizeof(r->dom0_load));
+	r->iteration = get_i32(d);
+	r->seed = get_u64(d);
+	r->sim_ns = get_i64(d);
+	r->events = get_u64(d);
+	get_metric(d, &r->metric);
+	get_str(d, r->check_error, sizeof(r->check_error));
+	n = get_count(d, 4);
+	if (n < 0)
+		return -1;
+	r->doms = xcalloc((size_t)n + 1, sizeof(*r->doms));
+	for (int k = 0; k < n; k++) {
+		r->ndoms = k + 1;
+		if (get_domain(d, &r->doms[k]))
+			return -1;
 	}
-	*buf = b.p;
-	*len = b.len;
+	if (d->bad)
+		return -1;
+	if (d->off != d->len)
+		return dec_fail(d, "bytes left over");
+	return 0;
 }
 
-int run_result_unpack(const char *buf, size_t len, struct run_result *r)
+int run_result_unpack(const char *buf, size_t len, struct run_result *r, struct err *e)
 {
-	struct rbuf b = { buf, len, 0 };
+	const unsigned char *p = (const unsigned char *)buf;
+	struct dec d = { p, 0, 0, false, e };
+	uint64_t sum = 0;
 
-	if (rget(&b, r, sizeof(*r)) || r->ndoms < 0 || r->ndoms > 1 << 20)
-		goto bad_top;
-	r->doms = xcalloc(r->ndoms + 1, sizeof(*r->doms));
-	for (int d = 0; d < r->ndoms; d++) {
-		struct domain_result *dr = &r->doms[d];
-
-		if (rget(&b, dr, sizeof(*dr)) || dr->nvcpus < 0 || dr->nvcpus > 1 << 20) {
-			dr->vcpus = NULL;       /* the sender's pointer */
-			dr->nvcpus = 0;
-			r->ndoms = d + 1;
-			goto bad;
-		}
-		dr->vcpus = xcalloc(dr->nvcpus + 1, sizeof(*dr->vcpus));
-		for (int v = 0; v < dr->nvcpus; v++) {
-			struct vcpu_result *vr = &dr->vcpus[v];
-
-			if (rget(&b, vr, sizeof(*vr)) || vr->npcpus < 0 || vr->npcpus > 1 << 20) {
-				memset(vr, 0, sizeof(*vr));
-				goto bad_at;
-			}
-			vr->pcpus = NULL;               /* the sender's pointers */
-			vr->wake_latency.buckets = NULL;
-			vr->pcpus = xcalloc(vr->npcpus + 1, sizeof(*vr->pcpus));
-			if (rget(&b, vr->pcpus, vr->npcpus * sizeof(*vr->pcpus)) ||
-			    unpack_hist(&b, &vr->wake_latency))
-				goto bad_at;
-			continue;
-bad_at:
-			dr->nvcpus = v + 1;
-			r->ndoms = d + 1;
-			goto bad;
-		}
-	}
-	if (b.off != len)
-		goto bad;
-	return 0;
-bad_top:
-	r->ndoms = 0;
-	r->doms = NULL;
-	return -1;
-bad:
+	memset(r, 0, sizeof(*r));
+	if (len < sizeof(rr_magic) + 4 + 8)
+		return err_set(e, "truncated: %zu bytes", len);
+	d.len = len - 8;
+	for (int k = 7; k >= 0; k--)
+		sum = sum << 8 | p[d.len + k];
+	if (sum != fnv1a64(p, d.len))
+		return err_set(e, "checksum mismatch (damaged or truncated)");
+	if (get_run(&d, r) == 0)
+		return 0;
 	run_result_free(r);
+	memset(r, 0, sizeof(*r));
 	return -1;
 }
 
@@ -494,7 +833,7 @@ static int collect(struct experiment *x, struct worker *wk, struct err *e)
 		free(buf);
 		return -1;
 	}
-	if (run_result_unpack(buf, h.len, &x->runs[h.index])) {
+	if (run_result_unpack(buf, h.len, &x->runs[h.index], NULL)) {
 		free(buf);
 		return 1;
 	}

@@ -73,8 +73,19 @@ uint64_t experiment_seed(uint64_t base, int iteration);
 /* Groups the runs' metrics into a table (columns: schedulers). */
 void experiment_table(const struct experiment *x, struct report_table *t);
 
-/* Serialized run results, the form the workers send back (exact bytes). */
+/*
+ * Run results as bytes: the form the workers send back and the parts of a
+ * sharded sweep carry (sim/shard.h).  Every field is encoded on its own,
+ * fixed width and little-endian, with a version and a checksum (the format
+ * is described in experiment.c): no pointer or padding leaves the process,
+ * and the bytes mean the same on any machine.
+ */
+#define RUN_RESULT_ENCODING 1
 void run_result_pack(const struct run_result *r, char **buf, size_t *len);
-int run_result_unpack(const char *buf, size_t len, struct run_result *r);
+/*
+ * Decodes into *r (overwritten).  Any truncated, damaged or foreign input
+ * gives -1, e (may be NULL) set to what is wrong and where, and *r empty.
+ */
+int run_result_unpack(const char *buf, size_t len, struct run_result *r, struct err *e);
 
 #endif

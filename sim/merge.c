@@ -4,7 +4,7 @@
  * The first part's "matrix" is the reference: every other part must carry
  * the same one, member by member, so a part of another sweep (another
  * seed, scenario, list of schedulers...) is named with what differs.  The
- * results come from the parts' exact bytes (see shard.c for why), each at
+ * results come from the parts' encoded bytes (see shard.c for why), each at
  * its index in the matrix, after checking that it is the run that index
  * stands for.
  */
@@ -124,8 +124,8 @@ static void jval_show(const struct jval *v, char *buf, size_t len)
 static int check_part(const char *path, const struct jval *doc, struct err *e)
 {
 	const char *version = jval_get_string(doc, "version", NULL);
-	const struct jval *mx = jval_get(doc, "matrix"), *sh = jval_get(doc, "shard");
-	char layout[128];
+	const struct jval *mx = jval_get(doc, "matrix"), *sh = jval_get(doc, "shard"), *enc;
+	char shown[200];
 
 	if (!version)
 		return err_set(e, "%s: not a schedsim result (no \"version\")", path);
@@ -135,11 +135,12 @@ static int check_part(const char *path, const struct jval *doc, struct err *e)
 	if (strcmp(version, PACKAGE_VERSION))
 		return err_set(e, "%s: written by schedsim %s, this is %s: merge with the "
 			       "version that ran the parts", path, version, PACKAGE_VERSION);
-	shard_layout(layout, sizeof(layout));
-	if (strcmp(jval_get_string(mx, "layout", ""), layout))
-		return err_set(e, "%s: results laid out as %s, here %s: merge on the kind of "
-			       "machine that ran the parts", path, jval_get_string(mx, "layout", ""),
-			       layout);
+	enc = jval_get(mx, "result_encoding");
+	if (!enc || enc->type != JVAL_NUMBER || enc->num != RUN_RESULT_ENCODING) {
+		jval_show(enc, shown, sizeof(shown));
+		return err_set(e, "%s: results in encoding %s, this schedsim reads %d: merge with "
+			       "the version that ran the parts", path, shown, RUN_RESULT_ENCODING);
+	}
 	return 0;
 }
 
@@ -278,6 +279,7 @@ static int take_runs(char **paths, int part, const struct jval *doc, struct merg
 		return err_set(e, "%s: \"shard\" needs \"runs\" and \"results\" of one length", path);
 	for (int j = 0; j < idx->n; j++) {
 		struct run_result *r;
+		struct err why = { "" };
 		char *buf;
 		size_t len;
 		int k;
@@ -295,11 +297,10 @@ static int take_runs(char **paths, int part, const struct jval *doc, struct merg
 			return err_set(e, "%s:%d: the result of %s is not base64", path,
 				       res->items[j].line, what);
 		r = &m->x.runs[k];
-		if (run_result_unpack(buf, len, r)) {
+		if (run_result_unpack(buf, len, r, &why)) {
 			free(buf);
-			memset(r, 0, sizeof(*r));
-			return err_set(e, "%s:%d: the result of %s is damaged", path,
-				       res->items[j].line, what);
+			return err_set(e, "%s:%d: the result of %s is damaged (%s)", path,
+				       res->items[j].line, what, why.msg);
 		}
 		free(buf);
 		owner[k] = part;

@@ -8,12 +8,13 @@
  * The table holds events per run measured on the embedded scenario; the
  * slicing only needs the ratios to be roughly right.
  *
- * Why the results travel as raw bytes: merge must print the tables as the
- * single process would, to the byte, and the JSON "runs" round numbers
- * (nine digits) for people.  The bytes are those the worker processes
- * already send to the parent (run_result_pack), so the merged matrix holds
- * the very structures the single process held.  The layout string guards
- * against merging parts from machines whose structures differ.
+ * Why the results travel as bytes beside the JSON "runs": merge must print
+ * the tables as the single process would, to the byte, and the JSON "runs"
+ * round numbers (nine digits) for people.  The bytes are those the worker
+ * processes already send to the parent (run_result_pack(), an explicit
+ * field-by-field encoding, sim/experiment.h), so the merged matrix holds
+ * the very figures the single process held, and a part written on one
+ * machine merges on any other running the same schedsim version.
  */
 #include "sim/shard.h"
 
@@ -407,24 +408,13 @@ int base64_decode(const char *in, char **out, size_t *len)
 	return 0;
 }
 
-void shard_layout(char *buf, size_t len)
-{
-	const uint16_t one = 1;
-
-	snprintf(buf, len, "%s/%zu/%zu/%zu/%zu/%d", *(const char *)&one ? "le" : "be",
-		 sizeof(struct run_result), sizeof(struct domain_result),
-		 sizeof(struct vcpu_result), sizeof(*((struct hist *)0)->buckets),
-		 HIST_BUCKETS);
-}
-
 /* ---------------------------------------------------------------- output */
 
 static void matrix_json(struct json *j, const struct shard_cli *c, const struct experiment *x)
 {
-	char seed[32], layout[128];
+	char seed[32];
 
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)x->seed);
-	shard_layout(layout, sizeof(layout));
 	json_object_begin(j, "matrix");
 	json_string(j, "seed", seed);
 	json_string(j, "scenario", c->source);
@@ -445,70 +435,8 @@ static void matrix_json(struct json *j, const struct shard_cli *c, const struct 
 	json_array_end(j);
 	json_int(j, "iterations", x->iterations);
 	json_int(j, "runs", c->total);
-	json_string(j, "layout", layout);
+	json_int(j, "result_encoding", RUN_RESULT_ENCODING);
 	json_object_end(j);
-}
-
-/* Zeroes a pointer field of the structure at p (when apply is set). */
-static void zero_at(char *buf, size_t p, size_t field, bool apply)
-{
-	if (apply)
-		memset(buf + p + field, 0, sizeof(void *));
-}
-
-/* Walks run_result_pack()'s order; true when it accounts for every byte. */
-static bool walk_packed(char *buf, size_t len, bool apply)
-{
-	struct run_result r;
-	size_t p = sizeof(r);
-
-	if (len < sizeof(r))
-		return false;
-	memcpy(&r, buf, sizeof(r));
-	zero_at(buf, 0, offsetof(struct run_result, doms), apply);
-	for (int d = 0; d < r.ndoms; d++) {
-		struct domain_result dr;
-
-		if (p + sizeof(dr) > len)
-			return false;
-		memcpy(&dr, buf + p, sizeof(dr));
-		zero_at(buf, p, offsetof(struct domain_result, vcpus), apply);
-		p += sizeof(dr);
-		for (int v = 0; v < dr.nvcpus; v++) {
-			struct vcpu_result vr;
-			uint32_t nz;
-
-			if (p + sizeof(vr) > len)
-				return false;
-			memcpy(&vr, buf + p, sizeof(vr));
-			zero_at(buf, p, offsetof(struct vcpu_result, pcpus), apply);
-			zero_at(buf, p, offsetof(struct vcpu_result, wake_latency) +
-				offsetof(struct hist, buckets), apply);
-			p += sizeof(vr) + (size_t)vr.npcpus * sizeof(*vr.pcpus);
-			if (vr.npcpus < 0 || p + sizeof(nz) > len)
-				return false;
-			memcpy(&nz, buf + p, sizeof(nz));
-			p += sizeof(nz) + nz * (sizeof(uint32_t) + sizeof(*vr.wake_latency.buckets));
-			if (p > len)
-				return false;
-		}
-	}
-	return p == len;
-}
-
-/*
- * The packed bytes carry the structures whole, pointers included: heap
- * addresses, which differ from process to process.  Zeroing them keeps a
- * part the same bytes for the same seed (unpacking never reads them).  A
- * buffer the walk does not account for exactly (the packing changed) is
- * left as it is: still correct, only not reproducible.
- */
-bool shard_scrub_pointers(char *buf, size_t len)
-{
-	if (!walk_packed(buf, len, false))
-		return false;
-	walk_packed(buf, len, true);
-	return true;
 }
 
 static void part_json(struct json *j, const struct shard_cli *c, const struct experiment *x)
@@ -531,7 +459,6 @@ static void part_json(struct json *j, const struct shard_cli *c, const struct ex
 		size_t len;
 
 		run_result_pack(&x->runs[c->only[k]], &buf, &len);
-		shard_scrub_pointers(buf, len);
 		text = xmalloc(4 * ((len + 2) / 3) + 1);
 		base64_encode(buf, len, text);
 		json_string(j, NULL, text);

@@ -14,7 +14,8 @@
  * A run keeps its index, and so its seed, whichever slice it lands in.  The
  * part a slice writes is the usual experiment JSON (its own runs and their
  * summary) plus "matrix" (what defines the whole matrix, compared by merge)
- * and "shard" (the run indices and each result's exact bytes, base64).
+ * and "shard" (the run indices and each result's encoding, base64:
+ * run_result_pack(), portable across machines).
  */
 #ifndef SCHEDSIM_SHARD_H
 #define SCHEDSIM_SHARD_H
@@ -102,15 +103,7 @@ int shard_total(const struct experiment *x);
 void base64_encode(const void *in, size_t len, char *out);
 /* Decodes into a new buffer (*out, *len); -1 on bad input. */
 int base64_decode(const char *in, char **out, size_t *len);
-/*
- * Zeroes the heap addresses inside run_result_pack()'s bytes, so that a part
- * is the same bytes for the same seed; false (nothing changed) when the
- * bytes are not laid out as expected.
- */
-bool shard_scrub_pointers(char *buf, size_t len);
 /* FNV-1a 64 of a file's bytes, 16 hex digits into out[17]; -1 with e set. */
 int shard_file_digest(const char *path, char *out, struct err *e);
-/* "byte order/sizes" of the structures a part carries as raw bytes. */
-void shard_layout(char *buf, size_t len);
 
 #endif

@@ -1,8 +1,11 @@
 /*
  * The experiment layer without running a simulation: the matrix order and
  * the paired seeds, the grouping of run figures into table cells, and the
- * byte form in which workers send results back (a round trip keeps every
- * field; a truncated message is refused, never read past its end).
+ * byte encoding in which workers send results back and parts carry them:
+ * a round trip keeps every field, the bytes of a small result are the ones
+ * worked out by hand from the format (experiment.c), and every truncated
+ * or bit-flipped encoding is refused without reading past its end (run
+ * under --enable-sanitizers to have the reads checked).
  */
 #include <check.h>
 #include <stdlib.h>
@@ -10,6 +13,24 @@
 
 #include "sim/experiment.h"
 #include "sim/xalloc.h"
+
+/* FNV-1a 64, written here from its definition, for the encoding's trailer. */
+static uint64_t fnv(const unsigned char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void put_le64(unsigned char *p, uint64_t v)
+{
+	for (int k = 0; k < 8; k++)
+		p[k] = (unsigned char)(v >> 8 * k);
+}
 
 static void fake_run(struct run_result *r, int ndoms)
 {
@@ -60,7 +81,7 @@ START_TEST(test_pack_roundtrip)
 
 	fake_run(&a, 3);
 	run_result_pack(&a, &buf, &len);
-	ck_assert_int_eq(run_result_unpack(buf, len, &b), 0);
+	ck_assert_int_eq(run_result_unpack(buf, len, &b, NULL), 0);
 	ck_assert_str_eq(b.label, a.label);
 	ck_assert_str_eq(b.dom0_load, "on");
 	ck_assert_int_eq(b.iteration, 4);
@@ -80,18 +101,207 @@ START_TEST(test_pack_roundtrip)
 	run_result_free(&b);
 	/* every truncation is refused */
 	for (size_t cut = 0; cut < len; cut++) {
-		memset(&b, 0, sizeof(b));
-		ck_assert_int_eq(run_result_unpack(buf, cut, &b), -1);
+		char *part = xmalloc(cut + 1);     /* exactly cut bytes to read */
+		struct err e = { "" };
+
+		memcpy(part, buf, cut);
+		ck_assert_int_eq(run_result_unpack(part, cut, &b, &e), -1);
 		ck_assert_ptr_null(b.doms);
+		ck_assert(e.msg[0]);
+		free(part);
 	}
 	/* and so is trailing garbage */
 	buf = xreallocarray(buf, len + 1, 1);
 	buf[len] = 0;
-	memset(&b, 0, sizeof(b));
-	ck_assert_int_eq(run_result_unpack(buf, len + 1, &b), -1);
+	ck_assert_int_eq(run_result_unpack(buf, len + 1, &b, NULL), -1);
 	ck_assert_ptr_null(b.doms);
 	free(buf);
 	run_result_free(&a);
+}
+END_TEST
+
+#define Z4 0, 0, 0, 0
+#define Z8 Z4, Z4
+
+/* The format, byte by byte, for a small result worked out by hand. */
+START_TEST(test_pack_bytes)
+{
+	static const unsigned char want[] = {
+		'S', 'S', 'R', 'R', 1, 0, 0, 0,                 /* magic, version 1 */
+		2, 0, 0, 0, 'c', '2',                           /* scheduler */
+		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
+		Z4,                                             /* workload "" */
+		2, 0, 0, 0, 'o', 'n',                           /* dom0_load */
+		2, 0, 0, 0,                                     /* iteration */
+		8, 7, 6, 5, 4, 3, 2, 1,                         /* seed */
+		0xe8, 3, 0, 0, Z4,                              /* sim_ns 1000 */
+		7, 0, 0, 0, Z4,                                 /* events */
+		1, 1, 0, 0, 0, 't', 1, 0, 0, 0, 's',            /* metric: valid, name, unit */
+		Z4, 0, 0, 0xf8, 0x3f, 1,                        /* 1.5, higher_better */
+		Z4,                                             /* check_error "" */
+		1, 0, 0, 0,                                     /* ndoms */
+		2, 0, 0, 0, 'd', '0', Z4, 0, 1, 0, 0, 50, 0, 0, 0, /* name, domid, weight 256, cap */
+		0, Z4, Z4, Z8, 0,                               /* metric, all zero */
+		1, 0, 0, 0,                                     /* nvcpus */
+		Z4, 5, 0, 0, 0, Z4, Z8, Z8, Z8,                 /* id, run_ns 5, runnable, blocked, offline */
+		1, 0, 0, 0, Z4, Z8, Z8, Z8,                     /* wakeups 1, p50, p95, p99 */
+		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* wake_max -2 */
+		Z8, 3, 0, 0, 0, Z4, Z8,                         /* migrations, switches 3, soft */
+		2, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,             /* npcpus 2: 1 and 256 */
+		1, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, /* hist count 1, max 5, sum 5 */
+		1, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, Z4,         /* one bucket: #5 holds 1 */
+	};
+	struct domain_result dom;
+	struct vcpu_result vc;
+	struct run_result r, back;
+	uint64_t buckets[HIST_BUCKETS] = { 0 };
+	int pcpus[2] = { 1, 256 };
+	char *buf, *again;
+	size_t len, len2;
+
+	/* the checksum as its definition's test vector has it */
+	ck_assert(fnv((const unsigned char *)"a", 1) == 0xaf63dc4c8601ec8cull);
+	memset(&r, 0, sizeof(r));
+	memset(&dom, 0, sizeof(dom));
+	memset(&vc, 0, sizeof(vc));
+	strcpy(r.scheduler, "c2");
+	strcpy(r.label, "c2:x=1");
+	strcpy(r.dom0_load, "on");
+	r.iteration = 2;
+	r.seed = 0x0102030405060708ull;
+	r.sim_ns = 1000;
+	r.events = 7;
+	r.metric.valid = true;
+	strcpy(r.metric.name, "t");
+	strcpy(r.metric.unit, "s");
+	r.metric.value = 1.5;
+	r.metric.higher_better = true;
+	strcpy(r.label + 7, "junk after the NUL, not sent");
+	r.ndoms = 1;
+	r.doms = &dom;
+	strcpy(dom.name, "d0");
+	dom.weight = 256;
+	dom.cap = 50;
+	dom.nvcpus = 1;
+	dom.vcpus = &vc;
+	vc.run_ns = 5;
+	vc.wakeups = 1;
+	vc.wake_max = -2;
+	vc.context_switches = 3;
+	vc.npcpus = 2;
+	vc.pcpus = pcpus;
+	buckets[5] = 1;
+	vc.wake_latency = (struct hist){ 1, 5, 5, buckets };
+	run_result_pack(&r, &buf, &len);
+	ck_assert_uint_eq(len, sizeof(want) + 8);
+	ck_assert(memcmp(buf, want, sizeof(want)) == 0);
+	for (size_t k = 0; k < sizeof(want); k++)
+		ck_assert_msg((unsigned char)buf[k] == want[k], "byte %zu", k);
+	{
+		unsigned char sum[8];
+
+		put_le64(sum, fnv(want, sizeof(want)));
+		ck_assert(memcmp(buf + sizeof(want), sum, 8) == 0);
+	}
+	/* the same figures at other addresses are the same bytes */
+	ck_assert_int_eq(run_result_unpack(buf, len, &back, NULL), 0);
+	ck_assert_int_eq(back.doms[0].vcpus[0].pcpus[1], 256);
+	ck_assert_int_eq(back.doms[0].vcpus[0].wake_max, -2);
+	ck_assert_uint_eq(back.doms[0].vcpus[0].wake_latency.buckets[5], 1);
+	run_result_pack(&back, &again, &len2);
+	ck_assert_uint_eq(len2, len);
+	ck_assert(memcmp(again, buf, len) == 0);
+	run_result_free(&back);
+	free(again);
+	/* another version is named as such */
+	{
+		struct err e = { "" };
+
+		buf[4] = 2;
+		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
+		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
+		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 1"), "%s", e.msg);
+	}
+	free(buf);
+}
+END_TEST
+
+/* Unpacks a copy of exactly len bytes; a result must re-encode to them. */
+static int try_unpack(const unsigned char *p, size_t len)
+{
+	char *copy = xmalloc(len + 1), *again;
+	struct run_result r;
+	struct err e = { "" };
+	size_t len2;
+	int rc;
+
+	memcpy(copy, p, len);
+	rc = run_result_unpack(copy, len, &r, &e);
+	if (rc) {
+		ck_assert_ptr_null(r.doms);
+		ck_assert_int_eq(r.ndoms, 0);
+		ck_assert_msg(e.msg[0] && !strchr(e.msg, '\n'), "message '%s'", e.msg);
+	} else {
+		run_result_pack(&r, &again, &len2);
+		ck_assert_uint_eq(len2, len);
+		ck_assert(memcmp(again, p, len) == 0);
+		free(again);
+		run_result_free(&r);
+	}
+	free(copy);
+	return rc;
+}
+
+/*
+ * Damage: every single bit flipped is caught by the checksum; with the
+ * checksum made right again (damage the checksum cannot see), the decoder
+ * must still refuse every broken structure without reading out of bounds,
+ * and whatever it accepts must be a faithful encoding.
+ */
+START_TEST(test_unpack_damage)
+{
+	struct run_result a;
+	unsigned char *buf, *m;
+	size_t len;
+	int refused = 0, accepted = 0;
+
+	fake_run(&a, 3);
+	snprintf(a.check_error, sizeof(a.check_error), "d1v0 ran on two pCPUs");
+	run_result_pack(&a, (char **)&buf, &len);
+	run_result_free(&a);
+	m = xmalloc(len);
+	for (size_t bit = 0; bit < 8 * len; bit++) {
+		memcpy(m, buf, len);
+		m[bit / 8] ^= (unsigned char)(1u << bit % 8);
+		ck_assert_int_eq(try_unpack(m, len), -1);
+		if (bit / 8 >= len - 8)
+			continue;
+		put_le64(m + len - 8, fnv(m, len - 8));
+		if (try_unpack(m, len))
+			refused++;
+		else
+			accepted++;
+	}
+	/* counts, lengths, flags and bucket indices are checked; figures are not */
+	ck_assert_int_gt(refused, 100);
+	ck_assert_int_gt(accepted, 100);
+	/* a body cut anywhere, with a checksum of its own, is refused */
+	for (size_t cut = 0; cut < len - 8; cut++) {
+		memcpy(m, buf, cut);
+		put_le64(m + cut, fnv(m, cut));
+		ck_assert_int_eq(try_unpack(m, cut + 8), -1);
+	}
+	/* huge counts and lengths (0xffffffff) anywhere, with a right checksum */
+	refused = 0;
+	for (size_t at = 0; at + 4 <= len - 8; at++) {
+		memcpy(m, buf, len);
+		memset(m + at, 0xff, 4);
+		put_le64(m + len - 8, fnv(m, len - 8));
+		refused += try_unpack(m, len) != 0;
+	}
+	ck_assert_int_gt(refused, 50);
+	free(m);
+	free(buf);
 }
 END_TEST
 
@@ -195,6 +405,8 @@ static Suite *experiment_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_pack_roundtrip);
+	tcase_add_test(tc, test_pack_bytes);
+	tcase_add_test(tc, test_unpack_damage);
 	tcase_add_test(tc, test_index_and_seeds);
 	tcase_add_test(tc, test_table);
 	suite_add_tcase(s, tc);
