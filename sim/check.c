@@ -3,8 +3,9 @@
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, and each vCPU's runstate times add
- * up to the simulated time.  The first violation is kept in
- * s->check_error; later ones are not looked for.
+ * up to the simulated time; then the guest layer's own checks (a hook).
+ * The first violation is kept in s->check_error; later ones are not
+ * looked for.
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,5 +66,5 @@ bool sim_check_invariants(struct sim *s)
 		for (i = 0; i < s->domains[d]->nr_vcpus; i++)
 			if (!check_vcpu(s, s->domains[d]->vcpus[i]))
 				return false;
-	return true;
+	return !s->hooks.check || s->hooks.check(s);
 }

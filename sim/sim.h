@@ -94,10 +94,15 @@ struct pcpu {
 	stime_t idle_ns;
 };
 
-/* Called by the core when a vCPU starts and stops running on a pCPU. */
+/*
+ * Called by the core when a vCPU starts and stops running on a pCPU; check
+ * (optional) is the layer's own part of the invariant checker: it returns
+ * false and fills s->check_error at a violation.
+ */
 struct sim_hooks {
 	void (*vcpu_start)(struct sim *s, struct vcpu *v, stime_t work_from);
 	void (*vcpu_stop)(struct sim *s, struct vcpu *v);
+	bool (*check)(struct sim *s);
 };
 
 /*

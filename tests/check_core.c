@@ -287,6 +287,22 @@ START_TEST(invariant_checker_catches_violations)
 	ck_assert(!sim_check_invariants(s));
 	ck_assert_msg(strstr(s->check_error, "add up"), "%s", s->check_error);
 	v->st.runstate_ns[RUNSTATE_RUNNING] -= 1;
+	ck_assert(sim_check_invariants(s));
+	/* The guest layer's part: a halted vCPU whose hog still has work. */
+	v->pause_flags |= VPF_BLOCKED;
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "halted while its guest CPU has work"), "%s",
+		      s->check_error);
+	v->pause_flags &= ~VPF_BLOCKED;
+	s->check_error[0] = '\0';
+	/* ... and a vCPU the guest believes runs while Xen runs the idle vCPU. */
+	s->pcpus[0].curr = s->pcpus[0].idle;
+	s->pcpus[0].idle->is_running = true;
+	s->pcpus[0].idle->runstate = RUNSTATE_RUNNING;
+	v->is_running = false;
+	v->runstate = RUNSTATE_RUNNABLE;
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "on-pCPU flag disagrees"), "%s", s->check_error);
 	sim_destroy(s);
 	sched_spec_free(&spec);
 	scenario_free(&sc);

@@ -444,6 +444,44 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	timer_stop(&s->q, &gv->work_timer);
 }
 
+static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what)
+{
+	snprintf(s->check_error, sizeof(s->check_error),
+		 "invariant violated at %lld ns: %s (d%dv%d, pCPU %d)",
+		 (long long)sim_now(s), what, gv->v->dom->domid, gv->v->vcpu_id,
+		 gv->v->processor);
+	return false;
+}
+
+/*
+ * The guest layer's invariants, after every event under --check: a
+ * halted vCPU has nothing to run (else a wake-up was lost), the guest
+ * believes its vCPU runs exactly when Xen runs it, and no task's work
+ * timer is armed on a vCPU that Xen does not run (no progress while
+ * descheduled).
+ */
+static bool guest_check(struct sim *s)
+{
+	int d, i;
+
+	for (d = 0; d < s->nr_domains; d++) {
+		struct guest *g = s->domains[d]->guest;
+
+		for (i = 0; g && i < g->nr_cpus; i++) {
+			const struct guest_vcpu *gv = g->cpus[i];
+			const struct vcpu *v = gv->v;
+
+			if ((v->pause_flags & VPF_BLOCKED) && (gv->curr || gv->irq_head || gv->nr_rq))
+				return check_fail(s, gv, "vCPU halted while its guest CPU has work");
+			if (gv->on_pcpu != (curr_on(s, v->processor) == v))
+				return check_fail(s, gv, "guest's on-pCPU flag disagrees with Xen");
+			if (!gv->on_pcpu && timer_pending(&gv->work_timer))
+				return check_fail(s, gv, "work timer armed while the vCPU is descheduled");
+		}
+	}
+	return true;
+}
+
 /* Linux scales its CFS tunables by 1 + log2(min(nr_cpus, 8)). */
 static void default_params(struct guest_params *p, int nr_cpus)
 {
@@ -487,6 +525,7 @@ void guest_attach_all(struct sim *s)
 	}
 	s->hooks.vcpu_start = hook_start;
 	s->hooks.vcpu_stop = hook_stop;
+	s->hooks.check = guest_check;
 }
 
 void guest_free_all(struct sim *s)
