@@ -597,7 +597,7 @@ int run_result_unpack(const char *buf, size_t len, struct run_result *r, struct 
 	for (int k = 7; k >= 0; k--)
 		sum = sum << 8 | p[d.len + k];
 	if (sum != fnv1a64(p, d.len))
-		return err_set(e, "checksum mismatch (damaged or truncated)");
+		return err_set(e, "checksum does not match the bytes");
 	if (get_run(&d, r) == 0)
 		return 0;
 	run_result_free(r);
