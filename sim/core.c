@@ -195,14 +195,20 @@ void vcpu_wake(struct sim *s, struct vcpu *v)
 	}
 }
 
-void vcpu_sleep_nosync(struct sim *s, struct vcpu *v)
+/* Xen's vcpu_sleep_nosync_locked: what migration start shares with sleep, no trace record. */
+static void sleep_nosync_locked(struct sim *s, struct vcpu *v)
 {
-	trace_vcpu_event(s, TRC_SCHED_SLEEP, v);
 	if (vcpu_runnable(v))
 		return;
 	if (v->runstate == RUNSTATE_RUNNABLE)
 		runstate_change(s, v, RUNSTATE_OFFLINE);
 	s->sched->ops->sleep(s->sched, v);
+}
+
+void vcpu_sleep_nosync(struct sim *s, struct vcpu *v)
+{
+	trace_vcpu_event(s, TRC_SCHED_SLEEP, v);
+	sleep_nosync_locked(s, v);
 }
 
 void vcpu_block(struct sim *s, struct vcpu *v)
@@ -243,7 +249,7 @@ void vcpu_unpause(struct sim *s, struct vcpu *v)
 void vcpu_migrate(struct sim *s, struct vcpu *v)
 {
 	sched_set_pause_flags(v, VPF_MIGRATING);
-	vcpu_sleep_nosync(s, v);
+	sleep_nosync_locked(s, v);
 	if (!v->is_running)
 		migrate_finish(s, v);
 }

@@ -11,6 +11,7 @@
 #include "sim/build.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #include "workloads/guest.h"
 
 static void load(struct scenario *sc, const char *xml)
@@ -256,6 +257,63 @@ START_TEST(wake_during_current_step_preempts_after_it)
 }
 END_TEST
 
+/* A tracer that counts the records of one event. */
+struct count_tracer {
+	struct tracer t;
+	uint32_t event;
+	int n;
+};
+
+static void count_record(struct tracer *t, int cpu, stime_t now, uint32_t event, int n,
+			 const uint32_t *data)
+{
+	struct count_tracer *c = (struct count_tracer *)t;
+
+	(void)cpu;
+	(void)now;
+	(void)n;
+	(void)data;
+	if (event == c->event)
+		c->n++;
+}
+
+/*
+ * Xen's sched_unit_migrate_start puts the vCPU to sleep through
+ * vcpu_sleep_nosync_locked, which writes no TRC_SCHED_SLEEP record; only
+ * the public vcpu_sleep_nosync (as vcpu_pause_nosync calls it) does.
+ */
+START_TEST(migration_writes_no_sleep_record)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct count_tracer ct = { { count_record, NULL, NULL }, TRC_SCHED_SLEEP, 0 };
+	struct cpumask *hard;
+	struct vcpu *v;
+	struct sim *s;
+
+	load(&sc, three_hogs);
+	ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	sim_run_until(s, MSEC(10));
+	s->tracer = &ct.t;
+	v = s->domains[0]->vcpus[0];
+	hard = cpumask_alloc((unsigned)s->nr_cpus);
+	cpumask_set(hard, 1);
+	ck_assert_int_eq(vcpu_set_affinity(s, v, hard, NULL), 0);
+	ck_assert_int_eq(ct.n, 0);
+	vcpu_pause_nosync(s, v);
+	ck_assert_int_eq(ct.n, 1);
+	vcpu_unpause(s, v);
+	s->tracer = NULL;
+	cpumask_free(hard);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* The checker is not a test that cannot fail: corrupt a state and see it caught. */
 START_TEST(invariant_checker_catches_violations)
 {
@@ -343,6 +401,7 @@ int main(void)
 	tcase_add_test(tc, invariant_checker_catches_violations);
 	tcase_add_test(tc, remote_wake_pays_ipi_latency);
 	tcase_add_test(tc, wake_during_current_step_preempts_after_it);
+	tcase_add_test(tc, migration_writes_no_sleep_record);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
