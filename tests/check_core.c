@@ -314,6 +314,68 @@ START_TEST(migration_writes_no_sleep_record)
 }
 END_TEST
 
+static void hog_forever(struct sim *s, struct task *t)
+{
+	task_run(s, t, STIME_MAX);
+}
+
+/* Runs 1 ms, then sleeps for the rest of the test. */
+static void run_then_sleep(struct sim *s, struct task *t)
+{
+	int *steps = t->ctx;
+
+	if ((*steps)++ == 0)
+		task_run(s, t, MSEC(1));
+	else
+		task_sleep(s, t, SEC(1));
+}
+
+/*
+ * An idle guest CPU pulls from the busiest CPU that has a movable task.
+ * Guest CPU 0 runs three tasks bound to it (two queued), CPU 1 a bound hog
+ * with the movable "e" queued behind it, CPU 2 a task that sleeps at 1 ms.
+ * CPU 2 must then take "e", although CPU 0 has the longer queue.
+ */
+START_TEST(idle_pull_passes_over_an_all_bound_queue)
+{
+	static const char xml[] =
+		"<scenario duration=\"5ms\">"
+		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"a\" vcpus=\"3\"/>"
+		"</scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct guest *g;
+	struct task *movable_task;
+	struct sim *s;
+	int steps = 0;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	task_create(g, "f", TASK_NORMAL, 2, true, run_then_sleep, &steps, 0);
+	task_create(g, "a", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	task_create(g, "b", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	task_create(g, "c", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	task_create(g, "d", TASK_NORMAL, 1, true, hog_forever, NULL, 0);
+	movable_task = task_create(g, "e", TASK_NORMAL, 1, false, hog_forever, NULL, 0);
+	sim_run_until(s, USEC(500));
+	ck_assert_int_eq(movable_task->cpu, 1);
+	ck_assert_int_eq(movable_task->state, TASK_READY);
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(movable_task->cpu, 2);
+	ck_assert_int_eq(movable_task->state, TASK_RUNNING);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* The checker is not a test that cannot fail: corrupt a state and see it caught. */
 START_TEST(invariant_checker_catches_violations)
 {
@@ -402,6 +464,7 @@ int main(void)
 	tcase_add_test(tc, remote_wake_pays_ipi_latency);
 	tcase_add_test(tc, wake_during_current_step_preempts_after_it);
 	tcase_add_test(tc, migration_writes_no_sleep_record);
+	tcase_add_test(tc, idle_pull_passes_over_an_all_bound_queue);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

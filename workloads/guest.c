@@ -158,12 +158,27 @@ static struct task *rq_pop(struct guest_vcpu *gv)
 	return t;
 }
 
-/* Takes a movable ready task off another guest CPU, for an idle one. */
+/* The first task of gv's queue that may move, or NULL. */
+static struct task **movable(struct guest_vcpu *gv)
+{
+	struct task **pp;
+
+	for (pp = &gv->rq; *pp; pp = &(*pp)->next)
+		if (!(*pp)->bound)
+			return pp;
+	return NULL;
+}
+
+/*
+ * Takes a movable ready task off another guest CPU, for an idle one: from
+ * the busiest CPU that has one.  A CPU whose queued tasks are all bound is
+ * passed over, as Linux's balancer retries without an all-pinned CPU.
+ */
 static struct task *pull_task(struct guest_vcpu *to)
 {
 	struct guest *g = to->g;
 	struct guest_vcpu *busiest = NULL;
-	struct task **pp, *t;
+	struct task **pp = NULL, **cand, *t;
 	int i;
 
 	/* Most of the time nothing waits anywhere: skip the scan. */
@@ -172,24 +187,24 @@ static struct task *pull_task(struct guest_vcpu *to)
 	for (i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
 
-		if (o != to && o->nr_rq > 0 && (!busiest || o->nr_rq > busiest->nr_rq))
+		if (o == to || o->nr_rq == 0 || (busiest && o->nr_rq <= busiest->nr_rq))
+			continue;
+		cand = movable(o);
+		if (cand) {
 			busiest = o;
+			pp = cand;
+		}
 	}
 	if (!busiest)
 		return NULL;
-	for (pp = &busiest->rq; *pp; pp = &(*pp)->next) {
-		if ((*pp)->bound)
-			continue;
-		t = *pp;
-		*pp = t->next;
-		t->next = NULL;
-		busiest->nr_rq--;
-		g->nr_queued--;
-		t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-		t->cpu = to->idx;
-		return t;
-	}
-	return NULL;
+	t = *pp;
+	*pp = t->next;
+	t->next = NULL;
+	busiest->nr_rq--;
+	g->nr_queued--;
+	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+	t->cpu = to->idx;
+	return t;
 }
 
 /* Guest CPU without a current task: pick one, or go idle (halt the vCPU). */
