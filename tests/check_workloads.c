@@ -300,6 +300,96 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 }
 END_TEST
 
+/* The dom0 worker: 1 us of work per delivery; records when the work is done. */
+struct local_probe {
+	struct evtchn *ev;
+	stime_t done_at;
+	int sends;
+};
+
+static stime_t local_poll(struct sim *s, struct worker *w)
+{
+	struct local_probe *p = w->ctx;
+
+	(void)s;
+	return evtchn_test_and_clear(p->ev) ? USEC(1) : 0;
+}
+
+static void local_done(struct sim *s, struct worker *w)
+{
+	struct local_probe *p = w->ctx;
+
+	p->done_at = sim_now(s);
+}
+
+static void send_one(struct timer *t, void *arg)
+{
+	(void)t;
+	evtchn_send(arg);
+}
+
+/* The guest's sender: starts at 1 ms, runs 14 ms, then notifies dom0 and runs on. */
+static void sender_step(struct sim *s, struct task *t)
+{
+	struct local_probe *p = t->ctx;
+
+	if (p->sends++ == 1)
+		evtchn_send(p->ev);
+	task_run(s, t, p->sends == 1 ? MSEC(14) : STIME_MAX);
+}
+
+/*
+ * Xen's EVTCHNOP_send wakes the target vCPU from inside the sender's
+ * hypercall, so the tickle it causes is raised on the sender's own pCPU
+ * when that is the pCPU picked: local, no IPI.  One pCPU, Credit1, a 7 us
+ * IPI.  A send from no pCPU at 0 has dom0's vCPU run once (a vCPU's
+ * first wake after insert_unit gets no BOOST, as in Xen); the guest
+ * starts at 1 ms, its BOOST-free run is UNDER at 15 ms when it sends.
+ * dom0's vCPU wakes with BOOST, the tickle goes to the guest's (the
+ * sender's) pCPU at once, dom0 runs at 15 ms + 5 us (the channel's
+ * latency) and finishes its 1 us at 15.006 ms.
+ */
+START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
+{
+	static const char xml[] =
+		"<scenario duration=\"30ms\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"7us\" context-switch=\"0\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct evtchn ev;
+	struct local_probe p = { &ev, -1, 0 };
+	struct worker *w;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	w = worker_create(guest_of(s->domains[0]), "probe", TASK_IRQ, 0, true,
+			  local_poll, local_done, &p);
+	evtchn_init(&ev, s, w, USEC(5));
+	task_create(guest_of(s->domains[1]), "sender", TASK_NORMAL, 0, true, sender_step, &p,
+		    MSEC(1));
+	timer_init(&send_timer, send_one, &ev);
+	timer_set(&s->q, &send_timer, 0);
+	sim_run_until(s, MSEC(1));
+	/* From no pCPU: the IPI is paid (5 us + 7 us, then 1 us of work). */
+	ck_assert_int_eq(p.done_at, USEC(13));
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_uint_eq(ev.delivered, 2);
+	ck_assert_int_eq(p.done_at, MSEC(15) + USEC(5) + USEC(1));
+	evtchn_close(&ev);
+	sim_destroy(s);
+	worker_free(w);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* A host where every vCPU has a pCPU and switches are free: timings are exact. */
 #define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\"/>"
 
@@ -591,6 +681,7 @@ static Suite *suite(void)
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);
+	tcase_add_test(sim, evtchn_wake_tickles_from_the_senders_pcpu);
 	tcase_add_test(sim, makexen_stage_barrier_timing);
 	tcase_add_test(sim, makexen_jobs_limit_parallelism);
 	tcase_add_test(sim, makexen_reads_go_through_blkback);

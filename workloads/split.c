@@ -158,13 +158,14 @@ static void evtchn_fire(struct timer *t, void *arg)
 	(void)t;
 	ev->pending = true;
 	ev->delivered++;
+	ev->sim->this_cpu = ev->from_cpu;
 	worker_kick(ev->sim, ev->target);
 }
 
 void evtchn_init(struct evtchn *ev, struct sim *s, struct worker *target,
 		 stime_t latency)
 {
-	*ev = (struct evtchn){ .sim = s, .target = target, .latency = latency };
+	*ev = (struct evtchn){ .sim = s, .target = target, .latency = latency, .from_cpu = -1 };
 	timer_init(&ev->timer, evtchn_fire, ev);
 }
 
@@ -173,6 +174,7 @@ void evtchn_send(struct evtchn *ev)
 	ev->sent++;
 	if (timer_pending(&ev->timer))
 		return;
+	ev->from_cpu = ev->sim->this_cpu;
 	timer_set(&ev->sim->q, &ev->timer, sim_now(ev->sim) + ev->latency);
 }
 

@@ -22,7 +22,9 @@
  * worker bound to a vCPU of the receiving domain.  Sending marks it
  * pending and, after 'latency' (hypercall, upcall), kicks the worker: the
  * guest layer wakes the vCPU through the scheduler's wake path.  Sends
- * while a delivery is pending coalesce, as Xen's pending bit does.
+ * while a delivery is pending coalesce, as Xen's pending bit does.  The
+ * wake runs as the sender's pCPU, as Xen's EVTCHNOP_send does inside the
+ * hypercall: a tickle of that pCPU is local, without an IPI.
  */
 #ifndef SCHEDSIM_SPLIT_H
 #define SCHEDSIM_SPLIT_H
@@ -96,6 +98,7 @@ struct evtchn {
 	struct worker *target;
 	stime_t latency;
 	bool pending;          /* delivered, not yet acknowledged by the handler */
+	int from_cpu;          /* pCPU of the send being delivered (-1: none) */
 	uint64_t sent, delivered;
 };
 
