@@ -376,6 +376,95 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 }
 END_TEST
 
+/* Sleeps 10 ms, then records where and when it runs 100 us. */
+struct timer_probe {
+	int steps;
+	int cpu;
+	stime_t done;
+};
+
+static void sleeper_step(struct sim *s, struct task *t)
+{
+	struct timer_probe *p = t->ctx;
+
+	switch (p->steps++) {
+	case 0:
+		task_sleep(s, t, MSEC(10));
+		return;
+	case 1:
+		task_run(s, t, USEC(100));
+		return;
+	default:
+		p->cpu = t->cpu;
+		p->done = sim_now(s);
+		task_block(s, t);
+	}
+}
+
+static void pause_fn(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_pause_nosync(v->dom->guest->sim, v);
+}
+
+static void unpause_fn(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_unpause(v->dom->guest->sim, v);
+}
+
+/*
+ * A guest timer interrupt reaches the guest only when Xen runs the vCPU
+ * the timer is on.  Null scheduler, a pCPU per vCPU: guest CPU 0 and 2
+ * run hogs, CPU 1 is idle; a sleeper on CPU 2 sleeps 10 ms from 0.  Xen
+ * takes vCPU 2 off its pCPU (paused) from 5 ms to 20 ms.  The sleeper's
+ * timer expires at 10 ms, but its vCPU only takes the interrupt at 20 ms;
+ * then the sleeper wakes onto the idle CPU 1 and is done at 20.1 ms.  It
+ * must not run on CPU 1 at 10 ms while the vCPU its timer is on is off.
+ */
+START_TEST(timer_wake_waits_for_its_vcpu)
+{
+	static const char xml[] =
+		"<scenario duration=\"50ms\">"
+		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"a\" vcpus=\"3\"/>"
+		"</scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct timer_probe p = { 0, -1, -1 };
+	struct timer pause_t, unpause_t;
+	struct guest *g;
+	struct sim *s;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	task_create(g, "hog0", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	task_create(g, "hog2", TASK_NORMAL, 2, true, hog_forever, NULL, 0);
+	task_create(g, "sleeper", TASK_NORMAL, 2, false, sleeper_step, &p, 0);
+	timer_init(&pause_t, pause_fn, s->domains[0]->vcpus[2]);
+	timer_init(&unpause_t, unpause_fn, s->domains[0]->vcpus[2]);
+	timer_set(&s->q, &pause_t, MSEC(5));
+	timer_set(&s->q, &unpause_t, MSEC(20));
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(p.steps, 3);
+	ck_assert_int_eq(p.cpu, 1);
+	ck_assert_int_eq(p.done, MSEC(20) + USEC(100));
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* The checker is not a test that cannot fail: corrupt a state and see it caught. */
 START_TEST(invariant_checker_catches_violations)
 {
@@ -465,6 +554,7 @@ int main(void)
 	tcase_add_test(tc, wake_during_current_step_preempts_after_it);
 	tcase_add_test(tc, migration_writes_no_sleep_record);
 	tcase_add_test(tc, idle_pull_passes_over_an_all_bound_queue);
+	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -37,7 +37,13 @@ struct guest_vcpu {
 	 * need_resched, acted on when the step returns or the vCPU runs.
 	 */
 	bool need_resched;
+	/*
+	 * Tasks whose sleep timer expired while Xen did not run this vCPU:
+	 * the guest's timer interrupt is taken when the vCPU next runs.
+	 */
+	struct task *tq_head, *tq_tail;
 	struct timer work_timer;
+	struct timer upcall_timer;    /* takes the pending timer interrupts */
 };
 
 static struct guest_vcpu *gcpu(const struct task *t)
@@ -228,7 +234,7 @@ static void resched(struct guest_vcpu *gv)
 		return;
 	}
 	timer_stop(&s->q, &gv->work_timer);
-	if (gv->on_pcpu && !(gv->v->pause_flags & VPF_BLOCKED))
+	if (gv->on_pcpu && !gv->tq_head && !(gv->v->pause_flags & VPF_BLOCKED))
 		vcpu_block(s, gv->v);
 }
 
@@ -379,13 +385,50 @@ void task_wake(struct sim *s, struct task *t)
 	run_step(s, t);
 }
 
+/*
+ * A task's sleep ends: its guest CPU's timer interrupt.  Xen raises it on
+ * the vCPU's pCPU; the guest takes it only while the vCPU runs.  So the
+ * step runs now if Xen runs the vCPU, else when it next does (a halted
+ * vCPU is woken for it, as Xen's timer event does).
+ */
 static void sleep_timer_fn(struct timer *tm, void *arg)
 {
 	struct task *t = arg;
+	struct guest_vcpu *gv = gcpu(t);
 	struct sim *s = t->g->sim;
 
-	set_this_cpu(gcpu(t));
-	run_step(s, t);
+	set_this_cpu(gv);
+	if (gv->on_pcpu) {
+		run_step(s, t);
+		return;
+	}
+	t->next = NULL;
+	if (gv->tq_tail)
+		gv->tq_tail->next = t;
+	else
+		gv->tq_head = t;
+	gv->tq_tail = t;
+	if (gv->v->pause_flags & VPF_BLOCKED)
+		vcpu_unblock(s, gv->v);
+}
+
+/* The vCPU runs again: the timer interrupts that waited for it. */
+static void upcall_timer_fn(struct timer *tm, void *arg)
+{
+	struct guest_vcpu *gv = arg;
+	struct sim *s = gv->g->sim;
+	struct task *t;
+
+	set_this_cpu(gv);
+	while ((t = gv->tq_head)) {
+		gv->tq_head = t->next;
+		if (!gv->tq_head)
+			gv->tq_tail = NULL;
+		t->next = NULL;
+		run_step(s, t);
+	}
+	if (!gv->curr)
+		resched(gv);
 }
 
 static void work_timer_fn(struct timer *tm, void *arg)
@@ -440,6 +483,8 @@ static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 
 	gv->on_pcpu = true;
 	gv->progress_from = work_from;
+	if (gv->tq_head)
+		timer_set(&s->q, &gv->upcall_timer, work_from);
 	if (!gv->curr) {
 		resched(gv);
 		return;
@@ -457,6 +502,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	account(gv, sim_now(s));
 	gv->on_pcpu = false;
 	timer_stop(&s->q, &gv->work_timer);
+	timer_stop(&s->q, &gv->upcall_timer);
 }
 
 static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what)
@@ -486,11 +532,13 @@ static bool guest_check(struct sim *s)
 			const struct guest_vcpu *gv = g->cpus[i];
 			const struct vcpu *v = gv->v;
 
-			if ((v->pause_flags & VPF_BLOCKED) && (gv->curr || gv->irq_head || gv->nr_rq))
+			if ((v->pause_flags & VPF_BLOCKED) &&
+			    (gv->curr || gv->irq_head || gv->nr_rq || gv->tq_head))
 				return check_fail(s, gv, "vCPU halted while its guest CPU has work");
 			if (gv->on_pcpu != (curr_on(s, v->processor) == v))
 				return check_fail(s, gv, "guest's on-pCPU flag disagrees with Xen");
-			if (!gv->on_pcpu && timer_pending(&gv->work_timer))
+			if (!gv->on_pcpu &&
+			    (timer_pending(&gv->work_timer) || timer_pending(&gv->upcall_timer)))
 				return check_fail(s, gv, "work timer armed while the vCPU is descheduled");
 		}
 	}
@@ -533,6 +581,7 @@ void guest_attach_all(struct sim *s)
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
 			timer_init(&gv->work_timer, work_timer_fn, gv);
+			timer_init(&gv->upcall_timer, upcall_timer_fn, gv);
 			g->cpus[i] = gv;
 			dom->vcpus[i]->guest = gv;
 		}
@@ -558,6 +607,7 @@ void guest_free_all(struct sim *s)
 		}
 		for (i = 0; i < g->nr_cpus; i++) {
 			timer_stop(&s->q, &g->cpus[i]->work_timer);
+			timer_stop(&s->q, &g->cpus[i]->upcall_timer);
 			s->domains[d]->vcpus[i]->guest = NULL;
 			free(g->cpus[i]);
 		}
