@@ -14,7 +14,9 @@
  * A task's behaviour is a step function, called when the task needs to
  * decide what to do next: at start, when its CPU burst is done, when its
  * sleep ends and when it is woken from a block.  The step calls exactly
- * one of task_run, task_sleep, task_block or task_exit.
+ * one of task_run, task_sleep, task_block or task_exit.  Start and the
+ * end of a sleep are the guest CPU's timer interrupt: they are taken when
+ * Xen runs that CPU's vCPU, so a task's first step may come later.
  *
  * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
  * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
