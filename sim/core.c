@@ -130,7 +130,11 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	runstate_change(s, prev, (prev->pause_flags & VPF_BLOCKED) ? RUNSTATE_BLOCKED :
 				 vcpu_runnable(prev) ? RUNSTATE_RUNNABLE : RUNSTATE_OFFLINE);
 
-	next->processor = pc->id;
+	/*
+	 * Xen's core does not set next's processor: the scheduler does when it
+	 * takes a vCPU from another pCPU.  Left alone here, a scheduler that
+	 * forgets shows up in --check instead of being silently repaired.
+	 */
 	runstate_change(s, next, RUNSTATE_RUNNING);
 	next->is_running = true;
 	next->state_entry_time = now;
@@ -157,7 +161,6 @@ static void schedule(struct sim *s, struct pcpu *pc)
 	s->this_cpu = pc->id;
 	timer_stop(&s->q, &pc->s_timer);
 	timer_stop(&s->q, &pc->softirq);
-	s->nr_schedules++;
 	sch->ops->do_schedule(sch, prev, now, false, &d);
 	if (d.time_slice >= 0)
 		timer_set(&s->q, &pc->s_timer, now + d.time_slice);

@@ -91,7 +91,6 @@ struct pcpu {
 	void *sched_priv;
 	struct timer s_timer;          /* end of the current slice */
 	struct timer softirq;          /* delivery of a raised SCHEDULE_SOFTIRQ */
-	stime_t idle_ns;
 };
 
 /*
@@ -139,7 +138,6 @@ struct sim {
 	bool check;                    /* run the invariant checker */
 	stime_t ipi_latency;           /* remote SCHEDULE_SOFTIRQ delivery */
 	stime_t context_switch_cost;   /* guest work starts this long after a switch */
-	uint64_t nr_schedules;
 	bool stop_requested;           /* a workload finished its job */
 	char check_error[512];         /* first invariant violation, "" if none */
 };

@@ -617,14 +617,3 @@ void guest_free_all(struct sim *s)
 		s->domains[d]->guest = NULL;
 	}
 }
-
-int guest_cpu_load(const struct guest *g, int c)
-{
-	const struct guest_vcpu *gv = g->cpus[c];
-	const struct task *t;
-	int n = (gv->curr ? 1 : 0) + gv->nr_rq;
-
-	for (t = gv->irq_head; t; t = t->next)
-		n++;
-	return n;
-}

@@ -95,7 +95,5 @@ static inline struct guest *guest_of(struct domain *d)
 {
 	return d->guest;
 }
-/* Number of tasks ready or running on guest cpu c (for placement decisions). */
-int guest_cpu_load(const struct guest *g, int c);
 
 #endif
