@@ -16,7 +16,6 @@
 #include "workloads/guest.h"
 #include "workloads/workload.h"
 
-void sim_core_init_pcpu(struct sim *s, int cpu);
 
 static struct vcpu *vcpu_new(struct sim *s, struct domain *d, int id)
 {

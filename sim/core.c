@@ -292,8 +292,6 @@ int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 	return 0;
 }
 
-void sim_core_init_pcpu(struct sim *s, int cpu);
-
 void sim_core_init_pcpu(struct sim *s, int cpu)
 {
 	struct pcpu *pc = &s->pcpus[cpu];

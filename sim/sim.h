@@ -215,6 +215,8 @@ int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 /* Recomputes v->soft_aff_effective from v's masks. */
 void vcpu_update_soft_effective(struct vcpu *v);
 
+/* Sets up pCPU cpu's core state (its timers); sim_build calls it. */
+void sim_core_init_pcpu(struct sim *s, int cpu);
 /* Runs the simulation until 'until'; returns events handled. */
 uint64_t sim_run_until(struct sim *s, stime_t until);
 /* Closes the runstate accounting at now (before reading statistics). */
