@@ -257,6 +257,91 @@ START_TEST(wake_during_current_step_preempts_after_it)
 }
 END_TEST
 
+/*
+ * A task woken while its own step runs (here it wakes itself, as a
+ * worker whose done() kicks it would) must not have its step re-entered:
+ * Linux's try_to_wake_up on the running task only marks it runnable, so
+ * the block it then asks for does not sleep.  The wake is remembered and
+ * taken once the step has returned: step 3 starts after step 2 ended,
+ * at 2 ms (the timer's wake), and runs its 1 ms to end at 3 ms.
+ */
+struct self_wake {
+	struct task *t;
+	struct timer kick;
+	int steps;
+	bool step2_returned, nested;
+	stime_t step3_at, step4_at;
+};
+
+static void self_wake_step(struct sim *s, struct task *t)
+{
+	struct self_wake *p = t->ctx;
+
+	switch (++p->steps) {
+	case 1:
+		task_block(s, t);
+		return;
+	case 2:
+		task_wake(s, t);
+		if (p->steps != 2)
+			p->nested = true;
+		task_block(s, t);
+		p->step2_returned = true;
+		return;
+	case 3:
+		p->step3_at = sim_now(s);
+		task_run(s, t, MSEC(1));
+		return;
+	default:
+		p->step4_at = sim_now(s);
+		task_block(s, t);
+	}
+}
+
+static void self_wake_kick(struct timer *tm, void *arg)
+{
+	struct self_wake *p = arg;
+
+	(void)tm;
+	task_wake(p->t->g->sim, p->t);
+}
+
+START_TEST(wake_during_own_step_is_taken_after_it)
+{
+	static const char xml[] =
+		"<scenario duration=\"10ms\">"
+		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"a\" vcpus=\"1\"/>"
+		"</scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct self_wake p = { 0 };
+	struct sim *s;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	p.t = task_create(guest_of(s->domains[0]), "t", TASK_NORMAL, 0, true,
+			  self_wake_step, &p, 0);
+	timer_init(&p.kick, self_wake_kick, &p);
+	timer_set(&s->q, &p.kick, MSEC(2));
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert(!p.nested);
+	ck_assert(p.step2_returned);
+	ck_assert_int_eq(p.steps, 4);
+	ck_assert_int_eq(p.step3_at, MSEC(2));
+	ck_assert_int_eq(p.step4_at, MSEC(3));
+	ck_assert_int_eq(p.t->state, TASK_BLOCKED);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* A tracer that counts the records of one event. */
 struct count_tracer {
 	struct tracer t;
@@ -552,6 +637,7 @@ int main(void)
 	tcase_add_test(tc, invariant_checker_catches_violations);
 	tcase_add_test(tc, remote_wake_pays_ipi_latency);
 	tcase_add_test(tc, wake_during_current_step_preempts_after_it);
+	tcase_add_test(tc, wake_during_own_step_is_taken_after_it);
 	tcase_add_test(tc, migration_writes_no_sleep_record);
 	tcase_add_test(tc, idle_pull_passes_over_an_all_bound_queue);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);

@@ -315,12 +315,13 @@ static void make_ready(struct sim *s, struct task *t)
 	preempt_curr(gv);
 }
 
-static void run_step(struct sim *s, struct task *t)
+static void step_once(struct sim *s, struct task *t)
 {
 	struct guest_vcpu *gv = gcpu(t);
 	bool was_curr = gv->curr == t;
 
 	t->pending_action = ACT_NONE;
+	t->wake_pending = false;
 	t->in_step = true;
 	t->step(s, t);
 	t->in_step = false;
@@ -346,6 +347,14 @@ static void run_step(struct sim *s, struct task *t)
 	}
 	if (was_curr)
 		gv->curr = NULL;
+}
+
+/* Steps t, then takes a wake that came during the step if it blocked. */
+static void run_step(struct sim *s, struct task *t)
+{
+	do
+		step_once(s, t);
+	while (t->state == TASK_BLOCKED && t->wake_pending);
 }
 
 static void set_action(struct task *t, int action, stime_t arg)
@@ -378,8 +387,18 @@ void task_exit(struct sim *s, struct task *t)
 	set_action(t, ACT_EXIT, 0);
 }
 
+/*
+ * A task woken from inside its own step (its done() kicks something that
+ * kicks it back) must not be stepped re-entrantly: as Linux's wake of a
+ * running task only marks it runnable, the wake is remembered and, if
+ * the step then chose to block, taken at once after it returns.
+ */
 void task_wake(struct sim *s, struct task *t)
 {
+	if (t->in_step) {
+		t->wake_pending = true;
+		return;
+	}
 	if (t->state != TASK_BLOCKED)
 		return;
 	run_step(s, t);

@@ -50,6 +50,7 @@ struct task {
 	struct timer sleep_timer;
 	struct task *next;      /* run-queue link */
 	bool in_step;
+	bool wake_pending;      /* woken while its own step ran: taken after it */
 	int pending_action;     /* what the step asked for (guest.c) */
 	stime_t pending_arg;
 };
@@ -65,7 +66,11 @@ void task_sleep(struct sim *s, struct task *t, stime_t d);
 void task_block(struct sim *s, struct task *t);
 /* Next: nothing, ever. */
 void task_exit(struct sim *s, struct task *t);
-/* Wakes a blocked task (its step runs now); no-op when not blocked. */
+/*
+ * Wakes a blocked task (its step runs now); no-op when not blocked.  A
+ * wake during the task's own step is taken when the step returns: if the
+ * step chose to block, it steps again at once instead.
+ */
 void task_wake(struct sim *s, struct task *t);
 
 struct guest_params {
