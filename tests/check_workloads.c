@@ -286,12 +286,15 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 	ck_assert_int_eq(p.nseen, 1);
 	ck_assert_uint_eq(ev.sent, 3);
 	ck_assert_uint_eq(ev.delivered, 1);
-	/* The idle vCPU is woken (null: its own pCPU, no IPI or switch cost). */
-	ck_assert_int_eq(p.seen[0], MSEC(1) + USEC(5));
+	/*
+	 * The idle vCPU is woken (null: its own pCPU, no IPI or switch cost);
+	 * the worker claims once it has run its claim burst.
+	 */
+	ck_assert_int_eq(p.seen[0], MSEC(1) + USEC(5) + WORKER_CLAIM_NS);
 	timer_set(&s->q, &send_timer, MSEC(3));
 	sim_run_until(s, MSEC(4));
 	ck_assert_int_eq(p.nseen, 2);
-	ck_assert_int_eq(p.seen[1], MSEC(3) + USEC(5));
+	ck_assert_int_eq(p.seen[1], MSEC(3) + USEC(5) + WORKER_CLAIM_NS);
 	evtchn_close(&ev);
 	sim_destroy(s);
 	worker_free(w);
@@ -385,6 +388,113 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 	evtchn_close(&ev);
 	sim_destroy(s);
 	worker_free(w);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/* A ring stand-in: 'items' wait; each poll takes them all, 10 us each. */
+struct claim_probe {
+	struct worker *w;
+	int items;
+	int batch[4];
+	int nbatch;
+	stime_t done_at;
+	struct timer add, pause, unpause;
+	int adds;
+};
+
+static stime_t claim_poll(struct sim *s, struct worker *w)
+{
+	struct claim_probe *p = w->ctx;
+	int n = p->items;
+
+	(void)s;
+	if (!n)
+		return 0;
+	p->items = 0;
+	p->batch[p->nbatch++] = n;
+	return (stime_t)n * USEC(10);
+}
+
+static void claim_done(struct sim *s, struct worker *w)
+{
+	struct claim_probe *p = w->ctx;
+
+	p->done_at = sim_now(s);
+}
+
+/* 3 items and a kick at 2 ms, 2 more and a kick at 3 ms. */
+static void claim_add(struct timer *t, void *arg)
+{
+	struct claim_probe *p = arg;
+	struct sim *s = p->w->task->g->sim;
+
+	p->items += p->adds++ == 0 ? 3 : 2;
+	worker_kick(s, p->w);
+	if (p->adds == 1)
+		timer_set(&s->q, t, MSEC(3));
+}
+
+static void claim_pause(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_pause_nosync(v->dom->guest->sim, v);
+}
+
+static void claim_unpause(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_unpause(v->dom->guest->sim, v);
+}
+
+/*
+ * A worker claims its batch when its task runs, not when it is woken: a
+ * NAPI poll or kthread takes what the ring holds when its CPU gets to it.
+ * Null scheduler; the worker's vCPU is paused from 1 ms to 5 ms.  Kicked
+ * at 2 ms (3 items) and 3 ms (2 more), it first runs at 5 ms and must take
+ * all 5 in one batch of 50 us, done at 5.05 ms.  Claiming at the wake gave
+ * a batch of 3 and then one of 2.
+ */
+START_TEST(worker_claims_when_it_runs_not_when_woken)
+{
+	static const char xml[] =
+		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct claim_probe p = { 0 };
+	struct vcpu *v;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	v = s->domains[0]->vcpus[0];
+	p.w = worker_create(guest_of(s->domains[0]), "claim", TASK_IRQ, 0, true,
+			    claim_poll, claim_done, &p);
+	timer_init(&p.add, claim_add, &p);
+	timer_init(&p.pause, claim_pause, v);
+	timer_init(&p.unpause, claim_unpause, v);
+	timer_set(&s->q, &p.pause, MSEC(1));
+	timer_set(&s->q, &p.add, MSEC(2));
+	timer_set(&s->q, &p.unpause, MSEC(5));
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(p.nbatch, 1);
+	ck_assert_int_eq(p.batch[0], 5);
+	ck_assert_int_eq(p.done_at, MSEC(5) + USEC(50));
+	ck_assert_uint_eq(p.w->batches, 1);
+	sim_destroy(s);
+	worker_free(p.w);
 	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
@@ -682,6 +792,7 @@ static Suite *suite(void)
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);
 	tcase_add_test(sim, evtchn_wake_tickles_from_the_senders_pcpu);
+	tcase_add_test(sim, worker_claims_when_it_runs_not_when_woken);
 	tcase_add_test(sim, makexen_stage_barrier_timing);
 	tcase_add_test(sim, makexen_jobs_limit_parallelism);
 	tcase_add_test(sim, makexen_reads_go_through_blkback);

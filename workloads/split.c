@@ -106,24 +106,42 @@ bool ring_final_check_requests(struct ring *r)
  * A worker's step: finish the batch that just ran, then claim the next
  * one or sleep.  poll() returning 0 means "nothing to do", so a batch
  * whose modelled cost is zero must still claim at least a nanosecond.
+ *
+ * The step that follows a wake-up runs while the task is only woken, not
+ * yet running: its vCPU may wait for Xen, or the task for the guest CPU.
+ * A NAPI poll or a kthread takes what the ring holds when it runs, so
+ * that step only starts a claim burst of WORKER_CLAIM_NS; the claim is
+ * made when the burst ends, that is once the task has really run, and
+ * the burst is taken off the batch's cost so that costs per item stay.
  */
 static void worker_step(struct sim *s, struct task *t)
 {
 	struct worker *w = t->ctx;
-	stime_t cost;
+	stime_t cost, claimed = 0;
 
+	if (w->asleep) {
+		w->asleep = false;
+		w->claiming = true;
+		task_run(s, t, WORKER_CLAIM_NS);
+		return;
+	}
+	if (w->claiming) {
+		w->claiming = false;
+		claimed = WORKER_CLAIM_NS;
+	}
 	if (w->busy) {
 		w->busy = false;
 		w->done(s, w);
 	}
 	cost = w->poll(s, w);
 	if (cost <= 0) {
+		w->asleep = true;
 		task_block(s, t);
 		return;
 	}
 	w->busy = true;
 	w->batches++;
-	task_run(s, t, cost);
+	task_run(s, t, cost > claimed ? cost - claimed : 0);
 }
 
 struct worker *worker_create(struct guest *g, const char *name, enum task_class cls,

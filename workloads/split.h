@@ -13,7 +13,8 @@
  *
  * struct worker: a guest task that repeatedly claims a batch of work
  * (poll), burns the batch's CPU time, then makes its effects visible
- * (done), and blocks when poll finds nothing.  Every stage of a split
+ * (done), and blocks when poll finds nothing.  A woken worker claims its
+ * batch when its task runs, not when it is woken.  Every stage of a split
  * driver (netback's poll, blkback's kthread, an iperf sender) is one.
  * Effects happen at the end of the CPU burst, so a stage whose vCPU is
  * descheduled by Xen holds everything behind it.
@@ -68,6 +69,9 @@ void ring_queue_responses(struct ring *r, unsigned n);
 bool ring_push_responses(struct ring *r);
 bool ring_final_check_requests(struct ring *r);
 
+/* CPU a woken worker runs before it claims its batch (split.c). */
+#define WORKER_CLAIM_NS 1
+
 struct worker;
 /* Claims work; returns its CPU time, or 0 when there is none (then block). */
 typedef stime_t (*worker_poll_fn)(struct sim *s, struct worker *w);
@@ -80,6 +84,8 @@ struct worker {
 	worker_done_fn done;
 	void *ctx;
 	bool busy;             /* a claimed batch is being run */
+	bool asleep;           /* blocked: the next step is a wake-up */
+	bool claiming;         /* woken, running the claim burst */
 	uint64_t batches;
 	uint64_t kicks;
 };
