@@ -500,6 +500,121 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 }
 END_TEST
 
+/* An interrupt worker that always finds work: 'cost' per batch. */
+struct flood_probe {
+	struct worker *w;
+	stime_t cost;
+	int nclaims;
+	int first_normal;          /* index of the first claim made as ksoftirqd */
+	stime_t first_normal_at;
+	struct timer kick;
+};
+
+static stime_t flood_poll(struct sim *s, struct worker *w)
+{
+	struct flood_probe *p = w->ctx;
+
+	if (p->first_normal < 0 && w->task->cls == TASK_NORMAL) {
+		p->first_normal = p->nclaims;
+		p->first_normal_at = sim_now(s);
+	}
+	p->nclaims++;
+	return p->cost;
+}
+
+static void flood_done(struct sim *s, struct worker *w)
+{
+	(void)s;
+	(void)w;
+}
+
+static void flood_kick(struct timer *t, void *arg)
+{
+	struct flood_probe *p = arg;
+
+	(void)t;
+	worker_kick(p->w->task->g->sim, p->w);
+}
+
+static void hog_step(struct sim *s, struct task *t)
+{
+	task_run(s, t, STIME_MAX);
+}
+
+/*
+ * One vCPU (null scheduler, its own pCPU): a hog, and an interrupt worker
+ * kicked at 1 ms that always has work.  Returns the hog's CPU time by
+ * 20 ms; *p tells when the worker went on as ksoftirqd.
+ */
+static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
+{
+	static const char xml[] =
+		"<scenario duration=\"20ms\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	struct task *hog;
+	stime_t hog_ns;
+	struct guest *g;
+
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	hog = task_create(g, "hog", TASK_NORMAL, 0, true, hog_step, NULL, 0);
+	p->first_normal = -1;
+	p->w = worker_create(g, "flood", TASK_IRQ, 0, true, flood_poll, flood_done, p);
+	p->w->softirq_time = time;
+	p->w->softirq_restarts = restarts;
+	/* Its first step (at 0) claims: let that find nothing. */
+	p->cost = 0;
+	sim_run_until(s, USEC(500));
+	p->cost = USEC(500);
+	p->nclaims = 0;
+	timer_init(&p->kick, flood_kick, p);
+	timer_set(&s->q, &p->kick, MSEC(1));
+	sim_run_until(s, sc.duration);
+	ck_assert_str_eq(s->check_error, "");
+	hog_ns = hog->cpu_ns;
+	sim_destroy(s);
+	worker_free(p->w);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+	return hog_ns;
+}
+
+/*
+ * Softirq work is bounded as Linux's __do_softirq bounds it.  Claims are
+ * at 1 ms + 1 ns (the claim burst), 1.5, 2, 2.5 and 3 ms; at 3.5 ms the
+ * run has lasted 2 ms - 1 ns + 500 us >= 2 ms: the sixth claim is made as
+ * ksoftirqd, which then shares the vCPU with the hog under CFS (the hog
+ * gets its share: at least a quarter of the 20 ms).  With 10 restarts
+ * and no time bound, the eleventh claim is ksoftirqd's, at 6 ms.  Without
+ * a bound the hog never runs again after 1 ms.
+ */
+START_TEST(softirq_work_moves_to_ksoftirqd_after_its_bound)
+{
+	struct flood_probe p = { 0 };
+
+	ck_assert_int_ge(flood(&p, SOFTIRQ_TIME_DEFAULT, 0), MSEC(5));
+	ck_assert_int_eq(p.first_normal, 5);
+	ck_assert_int_eq(p.first_normal_at, MSEC(3) + USEC(500));
+	ck_assert_int_ge(flood(&p, 0, SOFTIRQ_RESTARTS_DEFAULT), MSEC(5));
+	ck_assert_int_eq(p.first_normal, 10);
+	ck_assert_int_eq(p.first_normal_at, MSEC(6));
+	ck_assert_int_eq(flood(&p, 0, 0), MSEC(1));
+	ck_assert_int_eq(p.first_normal, -1);
+	/* The defaults are Linux's. */
+	ck_assert_int_eq(SOFTIRQ_TIME_DEFAULT, MSEC(2));
+	ck_assert_int_eq(SOFTIRQ_RESTARTS_DEFAULT, 10);
+}
+END_TEST
+
 /* A host where every vCPU has a pCPU and switches are free: timings are exact. */
 #define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\"/>"
 
@@ -793,6 +908,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);
 	tcase_add_test(sim, evtchn_wake_tickles_from_the_senders_pcpu);
 	tcase_add_test(sim, worker_claims_when_it_runs_not_when_woken);
+	tcase_add_test(sim, softirq_work_moves_to_ksoftirqd_after_its_bound);
 	tcase_add_test(sim, makexen_stage_barrier_timing);
 	tcase_add_test(sim, makexen_jobs_limit_parallelism);
 	tcase_add_test(sim, makexen_reads_go_through_blkback);

@@ -405,6 +405,37 @@ void task_wake(struct sim *s, struct task *t)
 }
 
 /*
+ * Only from the task's own step, so t is either its CPU's current task or
+ * on no queue.  A task demoted while current is placed as a thread woken
+ * now (vruntime as make_ready gives a sleeper: its time as an interrupt
+ * task is not CFS time) and re-judged against the queue when the step
+ * returns, through need_resched.
+ */
+void task_set_class(struct sim *s, struct task *t, enum task_class cls)
+{
+	struct guest_vcpu *gv = gcpu(t);
+
+	if (!t->in_step) {
+		fprintf(stderr, "schedsim: internal error: task %s changed class outside its step\n",
+			t->name);
+		abort();
+	}
+	if (t->cls == cls)
+		return;
+	if (gv->curr == t && gv->on_pcpu)
+		account(gv, sim_now(s));
+	t->cls = cls;
+	if (cls != TASK_NORMAL)
+		return;
+	t->vruntime = gv->min_vruntime - gv->g->p.sched_latency / 2;
+	if (gv->curr == t) {
+		gv->slice_left = guest_slice(gv);
+		if (gv->irq_head || gv->nr_rq > 0)
+			gv->need_resched = true;
+	}
+}
+
+/*
  * A task's sleep ends: its guest CPU's timer interrupt.  Xen raises it on
  * the vCPU's pCPU; the guest takes it only while the vCPU runs.  So the
  * step runs now if Xen runs the vCPU, else when it next does (a halted

@@ -20,7 +20,9 @@
  *
  * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
  * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
- * and run before any normal task on it, preempting at once.
+ * and run before any normal task on it, preempting at once.  A step may
+ * move its task between the classes (task_set_class): softirq work past
+ * Linux's bound continues in ksoftirqd, a normal task.
  */
 #ifndef SCHEDSIM_GUEST_H
 #define SCHEDSIM_GUEST_H
@@ -72,6 +74,13 @@ void task_exit(struct sim *s, struct task *t);
  * step chose to block, it steps again at once instead.
  */
 void task_wake(struct sim *s, struct task *t);
+
+/*
+ * From inside t's own step: t runs as class cls from now on.  Softirq work
+ * that outlasts its bound moves to ksoftirqd (TASK_NORMAL); a demoted
+ * running task is placed as a woken thread and competes under CFS.
+ */
+void task_set_class(struct sim *s, struct task *t, enum task_class cls);
 
 struct guest_params {
 	stime_t sched_latency;        /* CFS target latency */

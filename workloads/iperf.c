@@ -8,7 +8,8 @@
  *          CPU; reaps TX completions as netfront's xmit path does; stops
  *          when the window or the TX ring is full.
  *   dom0   netback poll (interrupt/NAPI on the vif's vCPU): grant-copies
- *          segments into dom0's stack, answers the TX requests.
+ *          segments into dom0's stack, answers the TX requests; past
+ *          Linux's softirq bound it goes on in ksoftirqd under CFS.
  *   dom0   server (iperf -s): reads and consumes; each read sends an ACK
  *          that opens the window (the window counts bytes not yet read by
  *          the server: TCP's receive window and in-flight data in one).
@@ -53,9 +54,9 @@ uint64_t flow_in_flight(const struct tcp_flow *f)
 
 struct iperf_config {
 	long long segment, write_size, read_size, window;
-	long long ring_slots, slots_per_segment, napi_budget;
+	long long ring_slots, slots_per_segment, napi_budget, softirq_restarts;
 	stime_t tx_cost, gc_cost, netback_cost, server_cost, ack_cost, ack_rx_cost;
-	stime_t evtchn_latency, warmup, time;
+	stime_t evtchn_latency, softirq_time, warmup, time;
 	long long guest_vcpu, dom0_vcpu;
 	double noise, run_noise;
 };
@@ -77,6 +78,12 @@ static const struct param_def iperf_params[] = {
 	  "TX slots a segment takes (one per 4 KiB page and one header)", OFF(slots_per_segment) },
 	{ "napi_budget", PARAM_INT, "64", NULL, 1, 65536,
 	  "segments netback moves per poll", OFF(napi_budget) },
+	{ "softirq_time", PARAM_DURATION, "2ms", NULL, 0, 0,
+	  "netback's and netfront's softirq work goes on in ksoftirqd after this "
+	  "(Linux's MAX_SOFTIRQ_TIME; 0: no time bound)", OFF(softirq_time) },
+	{ "softirq_restarts", PARAM_INT, "10", NULL, 0, 1000000,
+	  "... or after this many polls (Linux's MAX_SOFTIRQ_RESTART; 0: no bound)",
+	  OFF(softirq_restarts) },
 	{ "tx_cost", PARAM_DURATION, "44500ns", NULL, 0, 0,
 	  "guest CPU per segment sent (copy from user, TCP, netfront xmit)", OFF(tx_cost) },
 	{ "gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,
@@ -404,6 +411,9 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL,
 				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, true,
 				rxk_poll, rxk_done, ip);
+	ip->netfront->softirq_time = ip->netback->softirq_time = c->softirq_time;
+	ip->netfront->softirq_restarts = (int)c->softirq_restarts;
+	ip->netback->softirq_restarts = (int)c->softirq_restarts;
 	evtchn_init(&ip->to_back, s, ip->netback, c->evtchn_latency);
 	evtchn_init(&ip->tx_to_front, s, ip->netfront, c->evtchn_latency);
 	evtchn_init(&ip->rx_to_front, s, ip->netfront, c->evtchn_latency);

@@ -103,6 +103,31 @@ bool ring_final_check_requests(struct ring *r)
 }
 
 /*
+ * Before an interrupt-class worker claims a batch: the first claim after
+ * it was woken starts a softirq run; a run that has lasted softirq_time
+ * (wall time, as Linux's jiffies: time its vCPU lost to Xen counts) or
+ * softirq_restarts batches goes on in ksoftirqd, a normal task, until the
+ * worker finds no work and blocks.
+ */
+static void softirq_bound(struct sim *s, struct worker *w)
+{
+	if (w->cls != TASK_IRQ || w->task->cls != TASK_IRQ)
+		return;
+	if (!w->in_softirq) {
+		w->in_softirq = true;
+		w->softirq_from = sim_now(s);
+		w->passes = 0;
+		return;
+	}
+	if ((w->softirq_restarts > 0 && w->passes >= w->softirq_restarts) ||
+	    (w->softirq_time > 0 && sim_now(s) - w->softirq_from >= w->softirq_time)) {
+		w->in_softirq = false;
+		w->handoffs++;
+		task_set_class(s, w->task, TASK_NORMAL);
+	}
+}
+
+/*
  * A worker's step: finish the batch that just ran, then claim the next
  * one or sleep.  poll() returning 0 means "nothing to do", so a batch
  * whose modelled cost is zero must still claim at least a nanosecond.
@@ -133,12 +158,17 @@ static void worker_step(struct sim *s, struct task *t)
 		w->busy = false;
 		w->done(s, w);
 	}
+	softirq_bound(s, w);
 	cost = w->poll(s, w);
 	if (cost <= 0) {
 		w->asleep = true;
+		w->in_softirq = false;
+		if (w->task->cls != w->cls)
+			task_set_class(s, t, w->cls);
 		task_block(s, t);
 		return;
 	}
+	w->passes++;
 	w->busy = true;
 	w->batches++;
 	task_run(s, t, cost > claimed ? cost - claimed : 0);
@@ -153,6 +183,9 @@ struct worker *worker_create(struct guest *g, const char *name, enum task_class 
 	w->poll = poll;
 	w->done = done;
 	w->ctx = ctx;
+	w->cls = cls;
+	w->softirq_time = SOFTIRQ_TIME_DEFAULT;
+	w->softirq_restarts = SOFTIRQ_RESTARTS_DEFAULT;
 	w->task = task_create(g, name, cls, cpu, bound || cls == TASK_IRQ, worker_step, w, 0);
 	return w;
 }

@@ -14,7 +14,9 @@
  * struct worker: a guest task that repeatedly claims a batch of work
  * (poll), burns the batch's CPU time, then makes its effects visible
  * (done), and blocks when poll finds nothing.  A woken worker claims its
- * batch when its task runs, not when it is woken.  Every stage of a split
+ * batch when its task runs, not when it is woken.  An interrupt-class
+ * worker's run of batches is bounded as Linux bounds softirq work; past
+ * the bound it goes on as a normal task (ksoftirqd) under the guest's CFS.  Every stage of a split
  * driver (netback's poll, blkback's kthread, an iperf sender) is one.
  * Effects happen at the end of the CPU burst, so a stage whose vCPU is
  * descheduled by Xen holds everything behind it.
@@ -71,6 +73,14 @@ bool ring_final_check_requests(struct ring *r);
 
 /* CPU a woken worker runs before it claims its batch (split.c). */
 #define WORKER_CLAIM_NS 1
+/*
+ * Linux's bound on softirq work (kernel/softirq.c): __do_softirq hands
+ * what is left to ksoftirqd after MAX_SOFTIRQ_TIME (2 ms) or
+ * MAX_SOFTIRQ_RESTART (10) passes.  A worker batch (one NAPI poll, up to
+ * its budget) counts as a pass.
+ */
+#define SOFTIRQ_TIME_DEFAULT MSEC(2)
+#define SOFTIRQ_RESTARTS_DEFAULT 10
 
 struct worker;
 /* Claims work; returns its CPU time, or 0 when there is none (then block). */
@@ -83,9 +93,22 @@ struct worker {
 	worker_poll_fn poll;
 	worker_done_fn done;
 	void *ctx;
+	enum task_class cls;   /* its class when woken */
 	bool busy;             /* a claimed batch is being run */
 	bool asleep;           /* blocked: the next step is a wake-up */
 	bool claiming;         /* woken, running the claim burst */
+	/*
+	 * An interrupt-class worker runs its batches back to back as softirq
+	 * for at most softirq_time or softirq_restarts batches (0: no bound)
+	 * after it first claims; then its task becomes a normal one (ksoftirqd)
+	 * until it finds no work.
+	 */
+	stime_t softirq_time;
+	int softirq_restarts;
+	bool in_softirq;       /* a softirq run is going on */
+	stime_t softirq_from;
+	int passes;            /* batches in this softirq run */
+	uint64_t handoffs;     /* runs handed to ksoftirqd */
 	uint64_t batches;
 	uint64_t kicks;
 };
