@@ -82,6 +82,8 @@ struct scheduler {
 
 /* Registered schedulers (schedulers/registry.c). */
 const struct sched_ops *sched_find(const char *name);
+/* sched_find, or NULL with "unknown scheduler 'x' (valid: ...)" in e. */
+const struct sched_ops *sched_lookup(const char *name, struct err *e);
 /* NULL-terminated list. */
 const struct sched_ops *const *sched_all(void);
 /* Creates an instance from a spec: validates parameters, calls init. */

@@ -40,24 +40,32 @@ int sim_cpumask_any(struct sim *s, const struct cpumask *m)
 	return (int)cpu;
 }
 
+const struct sched_ops *sched_lookup(const char *name, struct err *e)
+{
+	const struct sched_ops *ops = sched_find(name);
+	const struct sched_ops *const *all;
+	char names[256] = "";
+	int i;
+
+	if (ops)
+		return ops;
+	all = sched_all();
+	for (i = 0; all[i]; i++) {
+		if (i)
+			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+		strncat(names, all[i]->name, sizeof(names) - strlen(names) - 1);
+	}
+	err_set(e, "unknown scheduler '%s' (valid: %s)", name, names);
+	return NULL;
+}
+
 struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e)
 {
-	const struct sched_ops *ops = sched_find(spec->name);
+	const struct sched_ops *ops = sched_lookup(spec->name, e);
 	struct scheduler *sch;
 
-	if (!ops) {
-		const struct sched_ops *const *all = sched_all();
-		char names[256] = "";
-		int i;
-
-		for (i = 0; all[i]; i++) {
-			if (i)
-				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-			strncat(names, all[i]->name, sizeof(names) - strlen(names) - 1);
-		}
-		err_set(e, "unknown scheduler '%s' (valid: %s)", spec->name, names);
+	if (!ops)
 		return NULL;
-	}
 	sch = xcalloc(1, sizeof(*sch));
 	sch->ops = ops;
 	sch->sim = s;

@@ -619,17 +619,7 @@ int main(int argc, char **argv)
 			status = bad("--sched: %s", e.msg);
 			goto out;
 		}
-		if (!sched_find(specs[i].name)) {
-			const struct sched_ops *const *all = sched_all();
-			char names[256] = "";
-			int k;
-
-			for (k = 0; all[k]; k++) {
-				strncat(names, k ? ", " : "", sizeof(names) - strlen(names) - 1);
-				strncat(names, all[k]->name, sizeof(names) - strlen(names) - 1);
-			}
-			snprintf(e.msg, sizeof(e.msg), "unknown scheduler '%s' (valid: %s)",
-				 specs[i].name, names);
+		if (!sched_lookup(specs[i].name, &e)) {
 			status = bad("--sched: %s", e.msg);
 			goto out;
 		}
