@@ -15,6 +15,7 @@
  *   pick_resource  choose a pCPU for a vCPU (migration finish, insert)
  *   migrate        move a not-running vCPU to new_cpu (optional: the core
  *                  sets v->processor when absent)
+ *   adjust         XEN_DOMCTL_SCHEDOP_put(vcpu)info on a domain
  *
  * do_schedule returns its choice in struct sched_decision, like Xen's
  * prev->next_task / next_time / migrated.  Per-instance state lives in
@@ -64,7 +65,10 @@ struct sched_ops {
 			    bool tasklet_work_scheduled, struct sched_decision *out);
 	int (*pick_resource)(struct scheduler *s, struct vcpu *v);
 	void (*migrate)(struct scheduler *s, struct vcpu *v, int new_cpu);
-	/* Weight / cap changed on d (already stored in d->weight, d->cap). */
+	/*
+	 * Scheduling parameters of d changed, already stored: d->weight,
+	 * d->cap, and each vCPU's RTDS parameters (v->rt).
+	 */
 	void (*adjust)(struct scheduler *s, struct domain *d);
 	/* Affinities of v changed (already stored in v->hard, v->soft). */
 	void (*adjust_affinity)(struct scheduler *s, struct vcpu *v);

@@ -97,6 +97,30 @@ static int parse_affinities(struct sim *s, const struct domain_spec *ds, int id,
 }
 
 /*
+ * The RTDS parameters of vCPU 'id' of ds: its <vcpu> override's, else the
+ * domain's (each value on its own); all zero where neither gives one.
+ */
+static struct rt_params rt_params_of(const struct domain_spec *ds, int id)
+{
+	struct rt_params p = ds->rt;
+	int i;
+
+	for (i = 0; i < ds->nvcpu_over; i++) {
+		const struct rt_params *o = &ds->vcpu_over[i].rt;
+
+		if (ds->vcpu_over[i].id != id)
+			continue;
+		if (o->period)
+			p.period = o->period;
+		if (o->budget)
+			p.budget = o->budget;
+		if (o->extratime != RT_EXTRATIME_DEFAULT)
+			p.extratime = o->extratime;
+	}
+	return p;
+}
+
+/*
  * Xen's sched_select_initial_cpu for a new domain (node affinity still
  * "all"): vCPU 0 on the first pCPU of the pool, each next vCPU on the
  * pCPU after its predecessor's.
@@ -112,7 +136,8 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
  * Creates the domain the way Xen and xl do: every vCPU is inserted into
  * the scheduler with default affinities, then the configured affinities
  * are set (hard, then soft), each setting migrating the vCPU so that the
- * scheduler places it anew.
+ * scheduler places it anew.  The RTDS parameters are in place before the
+ * scheduler allocates the vCPU (see rtds.c).
  */
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			int domid, struct err *e)
@@ -136,6 +161,7 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 		v->processor = initial_cpu(s, d, v);
 		v->pause_flags = VPF_BLOCKED;
 		v->runstate = RUNSTATE_BLOCKED;
+		v->rt = rt_params_of(ds, i);
 		v->sched_priv = sch->ops->alloc_udata(sch, v, d->sched_priv);
 		sch->ops->insert_unit(sch, v);
 	}

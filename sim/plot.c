@@ -860,6 +860,10 @@ static double credit_scale(const char *sched, const char **unit)
 		*unit = "credit (ms of run time at the highest weight)";
 		return 1e-6;
 	}
+	if (!strcmp(sched, "rtds")) {
+		*unit = "budget left in the period (ms)";
+		return 1e-6;
+	}
 	*unit = "credit (the scheduler's units)";
 	return 1;
 }

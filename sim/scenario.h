@@ -16,6 +16,7 @@
 #include "sim/dist.h"
 #include "sim/err.h"
 #include "sim/params.h"
+#include "sim/rt_params.h"
 #include "sim/stime.h"
 
 struct phase_spec {
@@ -31,9 +32,10 @@ struct workload_spec {
 	int line;
 };
 
-struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".."/> overrides */
+struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".." period=".."/> overrides */
 	int id;
 	char *hard, *soft;            /* NULL: the domain's */
+	struct rt_params rt;          /* each value not given: the domain's */
 	int line;
 };
 
@@ -41,6 +43,7 @@ struct domain_spec {
 	char name[64];
 	int vcpus, weight, cap;
 	char *hard, *soft;            /* cpu lists; NULL: all */
+	struct rt_params rt;          /* period=, budget=, extratime= (RTDS) */
 	struct vcpu_spec *vcpu_over;
 	int nvcpu_over;
 	struct workload_spec *workloads;

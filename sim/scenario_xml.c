@@ -38,6 +38,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include "schedulers/rtds.h"
 #include "sim/xalloc.h"
 
 #define MAX_HOST_VALUE 65536
@@ -309,6 +310,35 @@ static int attr_dist(struct loader *l, const xmlNode *n, const char *name, struc
 	return ret;
 }
 
+static int attr_extratime(struct loader *l, const xmlNode *n, enum rt_extratime *out)
+{
+	char *v = attr(n, "extratime");
+	struct err e;
+	bool on;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	/* parse_bool's words, in lower case as the schema has them */
+	if (strspn(v, "abcdefghijklmnopqrstuvwxyz01") != strlen(v) || parse_bool(v, &on, &e) < 0)
+		ret = fail(l, line_of(n), "<%s> extratime: '%s' is not on|off|yes|no|true|false|1|0",
+			   (const char *)n->name, v);
+	else
+		*out = on ? RT_EXTRATIME_ON : RT_EXTRATIME_OFF;
+	xmlFree(v);
+	return ret;
+}
+
+/* period=, budget=, extratime=: RTDS's parameters of a domain or a vCPU. */
+static int attr_rt(struct loader *l, const xmlNode *n, struct rt_params *rt)
+{
+	if (attr_duration(l, n, "period", RTDS_MIN_PERIOD, RTDS_MAX_PARAM, &rt->period) < 0 ||
+	    attr_duration(l, n, "budget", RTDS_MIN_BUDGET, RTDS_MAX_PARAM, &rt->budget) < 0 ||
+	    attr_extratime(l, n, &rt->extratime) < 0)
+		return -1;
+	return 0;
+}
+
 /* A name as domains and workload types take: 1..max-1 of NAME_CHARS. */
 static int attr_name(struct loader *l, const xmlNode *n, const char *name, char *out,
 		     size_t size)
@@ -466,7 +496,8 @@ static int load_affinity(struct loader *l, const xmlNode *n, struct domain_spec 
 /* seen[id] is the line of the first <vcpu> with that id, 0 if none yet. */
 static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d, int *seen)
 {
-	static const char *const valid[] = { "id", "hard", "soft", NULL };
+	static const char *const valid[] = { "id", "hard", "soft", "period", "budget",
+					     "extratime", NULL };
 	struct vcpu_spec *v;
 	char *id;
 	int line = (int)line_of(n);
@@ -490,12 +521,13 @@ static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d, 
 	seen[v->id] = line;
 	v->hard = attr_dup(n, "hard");
 	v->soft = attr_dup(n, "soft");
-	return 0;
+	return attr_rt(l, n, &v->rt);
 }
 
 static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
-	static const char *const valid[] = { "name", "vcpus", "weight", "cap", NULL };
+	static const char *const valid[] = { "name", "vcpus", "weight", "cap", "period", "budget",
+					     "extratime", NULL };
 	struct domain_spec *other;
 
 	if (check_attrs(l, n, valid) < 0 ||
@@ -509,12 +541,42 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 	    attr_int(l, n, "weight", 1, 65535, &d->weight) < 0)
 		return -1;
 	/* Like xl: a cap is a percentage of one pCPU, 100 per vCPU at most. */
-	if (attr_int(l, n, "cap", 0, 100LL * d->vcpus, &d->cap) < 0)
+	if (attr_int(l, n, "cap", 0, 100LL * d->vcpus, &d->cap) < 0 ||
+	    attr_rt(l, n, &d->rt) < 0)
 		return -1;
 	l->total_vcpus += d->vcpus;
 	if (l->total_vcpus > SCENARIO_MAX_TOTAL_VCPUS)
 		return fail(l, d->line, "more than %d vCPUs in all domains",
 			    SCENARIO_MAX_TOTAL_VCPUS);
+	return 0;
+}
+
+/*
+ * Each vCPU's period and budget, its own over the domain's over RTDS's
+ * defaults, must pass Xen's putvcpuinfo checks: each <vcpu> that sets
+ * one of them at its line, and the domain's pair at the domain's line if
+ * some vCPU takes both from it.
+ */
+static int check_rt(struct loader *l, const struct domain_spec *d)
+{
+	stime_t period = d->rt.period ? d->rt.period : RTDS_DEFAULT_PERIOD;
+	stime_t budget = d->rt.budget ? d->rt.budget : RTDS_DEFAULT_BUDGET;
+	int own = 0;
+	struct err e;
+
+	for (int i = 0; i < d->nvcpu_over; i++) {
+		const struct vcpu_spec *v = &d->vcpu_over[i];
+
+		if (!v->rt.period && !v->rt.budget)
+			continue;
+		own++;
+		if (rtds_check_params(v->rt.period ? v->rt.period : period,
+				      v->rt.budget ? v->rt.budget : budget, &e) < 0)
+			return fail(l, v->line, "<vcpu id=\"%d\"> of domain '%s': %s", v->id,
+				    d->name, e.msg);
+	}
+	if (own < d->vcpus && rtds_check_params(period, budget, &e) < 0)
+		return fail(l, d->line, "<domain name=\"%s\">: %s", d->name, e.msg);
 	return 0;
 }
 
@@ -547,7 +609,7 @@ static int load_domain(struct loader *l, const xmlNode *n)
 			ret = stray_child(l, n, c, "affinity, vcpu, workload");
 	}
 	free(seen);
-	return ret;
+	return ret < 0 ? -1 : check_rt(l, d);
 }
 
 static int load_host(struct loader *l, const xmlNode *n)

@@ -18,6 +18,7 @@
 #include "sim/evq.h"
 #include "sim/hist.h"
 #include "sim/rng.h"
+#include "sim/rt_params.h"
 #include "sim/stime.h"
 #include "sim/topology.h"
 
@@ -66,6 +67,7 @@ struct vcpu {
 	stime_t runstate_entry;
 	stime_t state_entry_time;      /* Xen's unit->state_entry_time */
 	struct cpumask *hard, *soft;   /* affinities */
+	struct rt_params rt;           /* RTDS period, budget, extratime */
 	bool soft_aff_effective;       /* soft ∩ hard non-empty and hard ⊄ soft */
 	void *sched_priv;              /* the scheduler's per-vCPU data */
 	struct guest_vcpu *guest;      /* the guest layer's per-vCPU data */

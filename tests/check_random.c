@@ -1,7 +1,8 @@
 /*
  * Randomized scenario tests: hundreds of random hosts (up to 64 pCPUs) with
- * random domains, weights, caps, hard and soft affinities and cpu-hog or
- * phases workloads, each run with every registered scheduler, and with one
+ * random domains, weights, caps, hard and soft affinities, RTDS periods and
+ * budgets and cpu-hog or phases workloads, each run with every registered
+ * scheduler, and with one
  * of a list of parameter variants (eras, runqueue layouts...), under the
  * invariant checker.  Hand-written tests cover the cases someone thought
  * of; these cover the combinations nobody did (a capped domain pinned to
@@ -58,7 +59,7 @@ struct gen {
 	struct rng r;
 	uint64_t seed;
 	int ncpus, ndoms;
-	bool plain;                  /* uncapped hogs without affinities */
+	bool plain;                  /* uncapped hogs without affinities or RTDS limits */
 	struct gen_dom d[MAX_DOMS];
 	char xml[XML_MAX];
 	size_t len;
@@ -206,6 +207,21 @@ static void gen_workload(struct gen *g, struct gen_dom *d)
 	out(g, "</workload>\n");
 }
 
+/* RTDS's period and budget (whole microseconds, 10us <= budget <= period), and extratime. */
+static void put_rt(struct gen *g)
+{
+	int period = pick(g, 10, 50000), budget = pick(g, 10, period);
+
+	out(g, " period=\"%dus\" budget=\"%dus\"", period, budget);
+	if (chance(g, 50)) {
+		bool on = chance(g, 50);
+
+		out(g, " extratime=\"%s\"", on ? "on" : "off");
+		if (!on)
+			g->plain = false;   /* a budget-limited vCPU may leave pCPUs idle */
+	}
+}
+
 static void gen_domain(struct gen *g, int k)
 {
 	struct gen_dom *d = &g->d[k];
@@ -222,6 +238,8 @@ static void gen_domain(struct gen *g, int k)
 	}
 	if (d->cap)
 		out(g, " cap=\"%d\"", d->cap);
+	if (chance(g, 30))
+		put_rt(g);
 	out(g, ">\n");
 	if (chance(g, 50)) {
 		out(g, "    <affinity");
@@ -243,9 +261,11 @@ static void gen_domain(struct gen *g, int k)
 		g->plain = false;
 	for (i = 0; i < d->vcpus; i++) {
 		struct cpumask *vh = NULL, *vs;
+		bool pin = chance(g, 15), rt = chance(g, 10);
 
-		if (chance(g, 15)) {
+		if (pin || rt)
 			out(g, "    <vcpu id=\"%d\"", i);
+		if (pin) {
 			vh = random_set(g);
 			put_mask(g, "hard", vh);
 			/* The domain's soft would be inherited: it must meet vh. */
@@ -254,9 +274,12 @@ static void gen_domain(struct gen *g, int k)
 				put_mask(g, "soft", vs);
 				cpumask_free(vs);
 			}
-			out(g, "/>\n");
 			g->plain = false;
 		}
+		if (rt)
+			put_rt(g);
+		if (pin || rt)
+			out(g, "/>\n");
 		if (!vh) {
 			vh = cpumask_alloc((unsigned)g->ncpus);
 			if (hard)
@@ -410,13 +433,14 @@ static bool same_numbers(const struct run_result *a, const struct run_result *b)
 	return true;
 }
 
-static void run_one(const struct gen *g, const struct scenario *sc, const char *name,
+static void run_one(const struct gen *g, const struct scenario *in, const char *name,
 		    bool twice, int *idle_runs)
 {
 	struct run_options o = { true, NULL, false };
 	struct sched_spec spec;
 	struct run_result r, r2;
 	struct err e = { "" };
+	const struct scenario *sc = in;
 
 	ck_assert_int_eq(sched_spec_parse(name, &spec, &e), 0);
 	if (run_scenario(sc, &spec, &o, &r, &e) < 0)
@@ -439,7 +463,7 @@ static const char *const variants[] = {
 	"credit1:ratelimit_us=0", "credit1:soft_affinity=off",
 	"credit2:era=2016", "credit2:era=4.17", "credit2:runqueue=cpu",
 	"credit2:runqueue=all", "credit2:runqueue=node", "credit2:ratelimit_us=0",
-	"credit2:caps=off", "credit2:soft_affinity=off",
+	"credit2:caps=off", "credit2:soft_affinity=off", "rtds:era=4.17",
 };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
 

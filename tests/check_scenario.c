@@ -186,9 +186,9 @@ static const struct bad {
 	{ "unknown-element-domain.xml", 4, "unknown element <workloads> in <domain> (valid: affinity, vcpu, workload)" },
 	{ "workload-unknown-child.xml", 3, "unknown element <step> in <workload> (valid: phase)" },
 	{ "unknown-attr-host.xml", 2, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, ipi-latency, context-switch)" },
-	{ "unknown-attr-domain.xml", 3, "unknown attribute 'vcpu' on <domain> (valid: name, vcpus, weight, cap)" },
+	{ "unknown-attr-domain.xml", 3, "unknown attribute 'vcpu' on <domain> (valid: name, vcpus, weight, cap, period, budget, extratime)" },
 	{ "affinity-unknown-attr.xml", 3, "unknown attribute 'sfot' on <affinity> (valid: hard, soft)" },
-	{ "domain-ns-attr.xml", 2, "unknown attribute 'x:vcpus' on <domain> (valid: name, vcpus, weight, cap)" },
+	{ "domain-ns-attr.xml", 2, "unknown attribute 'x:vcpus' on <domain> (valid: name, vcpus, weight, cap, period, budget, extratime)" },
 	{ "workload-ns-attr.xml", 3, "unknown attribute 'xml:lang' on <workload> (parameters have no namespace)" },
 	{ "missing-name.xml", 3, "<domain> is missing the required attribute 'name'" },
 	{ "name-empty.xml", 2, "<domain> name: '' is not a valid name (1 to 63 letters, digits, '_', '-', '.')" },
@@ -371,6 +371,35 @@ static void write_padded(const char *path, long size)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
+/* RTDS parameters per domain and per vCPU survive a copy. */
+START_TEST(test_rt_params)
+{
+	static const char xml[] =
+		"<scenario>\n"
+		"  <domain name=\"a\" vcpus=\"2\" period=\"20ms\" budget=\"5ms\" extratime=\"no\">\n"
+		"    <vcpu id=\"1\" budget=\"7ms\" extratime=\"yes\"/>\n"
+		"  </domain>\n"
+		"  <domain name=\"b\"/>\n"
+		"</scenario>\n";
+	struct scenario sc, copy;
+	struct err e;
+
+	ck_assert_msg(scenario_load_memory(xml, (int)strlen(xml), "rt.xml", &sc, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(sc.doms[0].rt.period, MSEC(20));
+	ck_assert_int_eq(sc.doms[0].rt.budget, MSEC(5));
+	ck_assert_int_eq(sc.doms[0].rt.extratime, RT_EXTRATIME_OFF);
+	ck_assert_int_eq(sc.doms[0].vcpu_over[0].rt.period, 0);
+	ck_assert_int_eq(sc.doms[0].vcpu_over[0].rt.budget, MSEC(7));
+	ck_assert_int_eq(sc.doms[0].vcpu_over[0].rt.extratime, RT_EXTRATIME_ON);
+	ck_assert_int_eq(sc.doms[1].rt.period, 0);
+	ck_assert_int_eq(sc.doms[1].rt.extratime, RT_EXTRATIME_DEFAULT);
+	scenario_copy(&copy, &sc);
+	scenario_free(&sc);
+	ck_assert_int_eq(copy.doms[0].vcpu_over[0].rt.budget, MSEC(7));
+	scenario_free(&copy);
+}
+END_TEST
+
 START_TEST(test_size_limit)
 {
 	char *dir = tmpdir(), path[128], want[256];
@@ -549,6 +578,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_silent);
 	tcase_add_test(t, test_repeated_loads);
 	tcase_add_test(t, test_copy);
+	tcase_add_test(t, test_rt_params);
 	tcase_add_test(t, test_size_limit);
 	tcase_add_test(t, test_big_line_numbers);
 	tcase_add_test(t, test_io_errors);
