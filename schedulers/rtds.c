@@ -63,6 +63,11 @@
  * Before 4.10 there was no extratime: extratime="off" on every vCPU gives
  * that policy (the 2016-2017 trees' sched_rt.c is otherwise this code).
  *
+ * Not Xen's: the miss accounting.  A period whose vCPU was runnable from
+ * its start to its deadline is judged; it is missed when budget is left at
+ * the deadline at priority level 0 (the reservation was not delivered).
+ * Periods in which the vCPU blocked or woke are not judged: a deferrable
+ * server's guarantee only holds for a backlogged one.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -169,6 +174,8 @@ static void replq_remove(struct rt_private *prv, struct rt_unit *svc)
 {
 	struct sched_list *replq = &prv->replq;
 
+	/* It leaves the replq when it stops being runnable: no longer backlogged. */
+	svc->backlogged = false;
 	if (deadline_queue_remove(replq, &svc->replq_elem)) {
 		if (!list_empty(replq))
 			timer_set(&prv->sim->q, &prv->repl_timer, replq_elem(replq->next)->cur_deadline);
@@ -208,6 +215,25 @@ static void replq_reinsert(struct rt_private *prv, struct rt_unit *svc)
 	}
 	if (rearm)
 		timer_set(&prv->sim->q, &prv->repl_timer, rearm_svc->cur_deadline);
+}
+
+/* --- the miss accounting (not Xen's; see the top) --- */
+
+static void account_period(struct rt_unit *svc, stime_t now)
+{
+	struct vcpu *v = svc->v;
+	stime_t left = svc->cur_budget;
+
+	if (!svc->backlogged || !vcpu_runnable(v))
+		return;
+	if (v->is_running)
+		left -= now - svc->last_start;
+	v->st.deadlines++;
+	if (svc->priority_level == 0 && left > 0) {
+		v->st.deadline_misses++;
+		if (left > v->st.deadline_worst_miss_ns)
+			v->st.deadline_worst_miss_ns = left;
+	}
 }
 
 /* --- placement --- */
@@ -559,7 +585,9 @@ static void repl_timer_handler(struct timer *t, void *data)
 		if (now < svc->cur_deadline)
 			break;
 		list_del_init(&svc->replq_elem);
+		account_period(svc, now);
 		rt_update_deadline(now, svc);
+		svc->backlogged = vcpu_runnable(svc->v);
 		list_add(&svc->replq_elem, &tmp_replq);
 		if (unit_on_q(svc)) {
 			q_remove(svc);

@@ -61,6 +61,8 @@ struct rt_unit {
 	struct vcpu *v;
 	unsigned priority_level;       /* 0, or the number of extratime refills */
 	unsigned flags;                /* RTDS_* */
+	/* Observation, not Xen's: runnable since this period began (for misses). */
+	bool backlogged;
 };
 
 struct rt_private {

@@ -156,6 +156,7 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
  *            i64 offline_ns, u64 wakeups, i64 wake_p50, i64 wake_p95,
  *            i64 wake_p99, i64 wake_max, u64 migrations,
  *            u64 context_switches, i64 soft_affinity_run_ns,
+ *            u64 deadlines, u64 deadline_misses, i64 deadline_worst_miss_ns,
  *            u32 npcpus, npcpus x i32, hist
  *   hist     u64 count, i64 max, i64 sum, u32 n, n x (u32 bucket, u64 count)
  *            (the non-zero buckets only, in ascending order)
@@ -295,6 +296,9 @@ static void put_vcpu(struct enc *b, const struct vcpu_result *vr)
 	put_u64(b, vr->migrations);
 	put_u64(b, vr->context_switches);
 	put_i64(b, vr->soft_affinity_run_ns);
+	put_u64(b, vr->deadlines);
+	put_u64(b, vr->deadline_misses);
+	put_i64(b, vr->deadline_worst_miss_ns);
 	put_u32(b, (uint32_t)vr->npcpus);
 	for (int k = 0; k < vr->npcpus; k++)
 		put_i32(b, vr->pcpus[k]);
@@ -515,6 +519,9 @@ static int get_vcpu(struct dec *d, struct vcpu_result *vr)
 	vr->migrations = get_u64(d);
 	vr->context_switches = get_u64(d);
 	vr->soft_affinity_run_ns = get_i64(d);
+	vr->deadlines = get_u64(d);
+	vr->deadline_misses = get_u64(d);
+	vr->deadline_worst_miss_ns = get_i64(d);
 	vr->npcpus = get_count(d, 4);
 	if (vr->npcpus < 0) {
 		vr->npcpus = 0;

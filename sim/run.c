@@ -29,6 +29,9 @@ static void extract_vcpu(struct vcpu *v, struct vcpu_result *r, bool keep_hist)
 	r->migrations = v->st.migrations;
 	r->context_switches = v->st.context_switches;
 	r->soft_affinity_run_ns = v->st.soft_run_ns;
+	r->deadlines = v->st.deadlines;
+	r->deadline_misses = v->st.deadline_misses;
+	r->deadline_worst_miss_ns = v->st.deadline_worst_miss_ns;
 	r->npcpus = (int)cpumask_weight(v->st.pcpus);
 	r->pcpus = xcalloc((size_t)r->npcpus + 1, sizeof(int));
 	for_each_cpu(c, v->st.pcpus)

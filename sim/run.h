@@ -24,6 +24,8 @@ struct vcpu_result {
 	stime_t wake_p50, wake_p95, wake_p99, wake_max;
 	uint64_t migrations, context_switches;
 	stime_t soft_affinity_run_ns;
+	uint64_t deadlines, deadline_misses;   /* RTDS: periods judged, and missed */
+	stime_t deadline_worst_miss_ns;        /* the most budget a missed period lacked */
 	int *pcpus;              /* ids of the pCPUs it ran on, ascending */
 	int npcpus;
 	struct hist wake_latency;   /* full histogram, for plots (may be empty) */

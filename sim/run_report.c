@@ -66,6 +66,9 @@ void run_result_json(struct json *j, const struct run_result *r)
 			json_uint(j, "migrations", v->migrations);
 			json_uint(j, "context_switches", v->context_switches);
 			json_int(j, "soft_affinity_run_ns", v->soft_affinity_run_ns);
+			json_uint(j, "deadlines", v->deadlines);
+			json_uint(j, "deadline_misses", v->deadline_misses);
+			json_int(j, "deadline_worst_miss_ns", v->deadline_worst_miss_ns);
 			json_array_begin(j, "pcpus");
 			for (k = 0; k < v->npcpus; k++)
 				json_int(j, NULL, v->pcpus[k]);
@@ -115,9 +118,20 @@ static void pcpu_list(const struct vcpu_result *v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* Whether the scheduler judged any period of any vCPU (RTDS): then misses get a column. */
+static bool has_deadlines(const struct run_result *r)
+{
+	for (int d = 0; d < r->ndoms; d++)
+		for (int i = 0; i < r->doms[d].nvcpus; i++)
+			if (r->doms[d].vcpus[i].deadlines)
+				return true;
+	return false;
+}
+
 void run_result_text(FILE *f, const struct run_result *r)
 {
 	double sim_s = (double)r->sim_ns / 1e9;
+	bool deadlines = has_deadlines(r);
 	int d, i;
 
 	fprintf(f, "scheduler %s  seed %llu  simulated %.3f s  events %llu\n", r->label,
@@ -127,9 +141,12 @@ void run_result_text(FILE *f, const struct run_result *r)
 			r->metric.unit, r->metric.higher_better ? "higher" : "lower");
 	if (r->check_error[0])
 		fprintf(f, "CHECK FAILED: %s\n", r->check_error);
-	fprintf(f, "%-10s %4s %8s %6s %9s %9s %30s %7s %8s %6s  %s\n", "domain", "vcpu",
+	fprintf(f, "%-10s %4s %8s %6s %9s %9s %30s %7s %8s %6s", "domain", "vcpu",
 		"run(s)", "run%", "wait(s)", "block(s)", "wake-to-run p50/p95/p99/max us",
-		"migr", "ctxsw", "soft%", "pcpus");
+		"migr", "ctxsw", "soft%");
+	if (deadlines)
+		fprintf(f, " %15s %10s", "missed/periods", "worst(us)");
+	fprintf(f, "  %s\n", "pcpus");
 	for (d = 0; d < r->ndoms; d++) {
 		const struct domain_result *dr = &r->doms[d];
 
@@ -140,14 +157,22 @@ void run_result_text(FILE *f, const struct run_result *r)
 			snprintf(lat, sizeof(lat), "%.0f/%.0f/%.0f/%.0f", v->wake_p50 / 1e3,
 				 v->wake_p95 / 1e3, v->wake_p99 / 1e3, v->wake_max / 1e3);
 			pcpu_list(v, pcpus, sizeof(pcpus));
-			fprintf(f, "%-10s %4d %8.3f %6.1f %9.3f %9.3f %30s %7llu %8llu %6.1f  %s\n",
+			fprintf(f, "%-10s %4d %8.3f %6.1f %9.3f %9.3f %30s %7llu %8llu %6.1f",
 				i == 0 ? dr->name : "", v->id, v->run_ns / 1e9,
 				sim_s > 0 ? 100.0 * (double)v->run_ns / (double)r->sim_ns : 0.0,
 				v->runnable_ns / 1e9, v->blocked_ns / 1e9, lat,
 				(unsigned long long)v->migrations,
 				(unsigned long long)v->context_switches,
-				v->run_ns ? 100.0 * (double)v->soft_affinity_run_ns / (double)v->run_ns : 0.0,
-				pcpus);
+				v->run_ns ? 100.0 * (double)v->soft_affinity_run_ns / (double)v->run_ns : 0.0);
+			if (deadlines) {
+				char dl[48];
+
+				snprintf(dl, sizeof(dl), "%llu/%llu",
+					 (unsigned long long)v->deadline_misses,
+					 (unsigned long long)v->deadlines);
+				fprintf(f, " %15s %10.1f", dl, v->deadline_worst_miss_ns / 1e3);
+			}
+			fprintf(f, "  %s\n", pcpus);
 		}
 	}
 }

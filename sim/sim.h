@@ -54,6 +54,14 @@ struct vcpu_stats {
 	struct cpumask *pcpus;         /* pCPUs it ran on */
 	stime_t woken_at;              /* -1 unless waiting to run after a wake */
 	int last_cpu;                  /* pCPU of its last run, -1 before the first */
+	/*
+	 * Kept by a scheduler with deadlines (RTDS): periods it judged (the
+	 * vCPU was runnable from the period's start to its deadline), of
+	 * those the periods that ended with part of the budget not delivered,
+	 * and the largest part not delivered.
+	 */
+	uint64_t deadlines, deadline_misses;
+	stime_t deadline_worst_miss_ns;
 };
 
 struct vcpu {

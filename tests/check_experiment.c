@@ -127,7 +127,7 @@ END_TEST
 START_TEST(test_pack_bytes)
 {
 	static const unsigned char want[] = {
-		'S', 'S', 'R', 'R', 1, 0, 0, 0,                 /* magic, version 1 */
+		'S', 'S', 'R', 'R', 2, 0, 0, 0,                 /* magic, version 2 */
 		2, 0, 0, 0, 'c', '2',                           /* scheduler */
 		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
 		Z4,                                             /* workload "" */
@@ -147,6 +147,8 @@ START_TEST(test_pack_bytes)
 		1, 0, 0, 0, Z4, Z8, Z8, Z8,                     /* wakeups 1, p50, p95, p99 */
 		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* wake_max -2 */
 		Z8, 3, 0, 0, 0, Z4, Z8,                         /* migrations, switches 3, soft */
+		4, 0, 0, 0, Z4, 1, 0, 0, 0, Z4,                 /* deadlines 4, misses 1 */
+		0x10, 0x27, 0, 0, Z4,                           /* worst miss 10000 */
 		2, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,             /* npcpus 2: 1 and 256 */
 		1, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, /* hist count 1, max 5, sum 5 */
 		1, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, Z4,         /* one bucket: #5 holds 1 */
@@ -188,6 +190,9 @@ START_TEST(test_pack_bytes)
 	vc.wakeups = 1;
 	vc.wake_max = -2;
 	vc.context_switches = 3;
+	vc.deadlines = 4;
+	vc.deadline_misses = 1;
+	vc.deadline_worst_miss_ns = 10000;
 	vc.npcpus = 2;
 	vc.pcpus = pcpus;
 	buckets[5] = 1;
@@ -207,6 +212,8 @@ START_TEST(test_pack_bytes)
 	ck_assert_int_eq(run_result_unpack(buf, len, &back, NULL), 0);
 	ck_assert_int_eq(back.doms[0].vcpus[0].pcpus[1], 256);
 	ck_assert_int_eq(back.doms[0].vcpus[0].wake_max, -2);
+	ck_assert_uint_eq(back.doms[0].vcpus[0].deadlines, 4);
+	ck_assert_uint_eq(back.doms[0].vcpus[0].deadline_misses, 1);
 	ck_assert_uint_eq(back.doms[0].vcpus[0].wake_latency.buckets[5], 1);
 	run_result_pack(&back, &again, &len2);
 	ck_assert_uint_eq(len2, len);
@@ -217,10 +224,10 @@ START_TEST(test_pack_bytes)
 	{
 		struct err e = { "" };
 
-		buf[4] = 2;
+		buf[4] = 3;
 		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
 		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
-		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 1"), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "encoding version 3, this schedsim reads 2"), "%s", e.msg);
 	}
 	free(buf);
 }

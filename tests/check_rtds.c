@@ -572,6 +572,41 @@ START_TEST(replenish_running_unit_tickles_runq_head_if_it_wins)
 }
 END_TEST
 
+START_TEST(replenish_counts_judged_and_missed_periods)
+{
+	struct host h = mk(host2, "<domain name=\"a\" vcpus=\"4\" extratime=\"off\">"
+			   "<vcpu id=\"3\" extratime=\"on\"/></domain>", "rtds");
+	stime_t t = now(&h);
+
+	/* a: running since 1 ms ago with 3 ms left: 2 ms not delivered, a miss. */
+	run_on(&h, V(&h, 0, 0), 0, MSEC(3), t);
+	SVC(&h, 0, 0)->last_start = t - MSEC(1);
+	SVC(&h, 0, 0)->backlogged = true;
+	/* b: got all its budget (depleted), judged, no miss. */
+	queue(&h, V(&h, 0, 1), 1, 0, t);
+	SVC(&h, 0, 1)->backlogged = true;
+	/* c: budget left, but it woke within the period: not judged. */
+	queue(&h, V(&h, 0, 2), 1, MSEC(1), t);
+	/* d: extra time (level 1) left over: its reservation was delivered, no miss. */
+	queue(&h, V(&h, 0, 3), 1, MSEC(1), t);
+	SVC(&h, 0, 3)->priority_level = 1;
+	SVC(&h, 0, 3)->backlogged = true;
+	I->repl_timer_handler(&h.prv->repl_timer, h.prv);
+	ck_assert_uint_eq(V(&h, 0, 0)->st.deadlines, 1);
+	ck_assert_uint_eq(V(&h, 0, 0)->st.deadline_misses, 1);
+	ck_assert_int_eq(V(&h, 0, 0)->st.deadline_worst_miss_ns, MSEC(2));
+	ck_assert_uint_eq(V(&h, 0, 1)->st.deadlines, 1);
+	ck_assert_uint_eq(V(&h, 0, 1)->st.deadline_misses, 0);
+	ck_assert_uint_eq(V(&h, 0, 2)->st.deadlines, 0);
+	ck_assert_uint_eq(V(&h, 0, 3)->st.deadlines, 1);
+	ck_assert_uint_eq(V(&h, 0, 3)->st.deadline_misses, 0);
+	/* All runnable at the start of the new period: all judged next time. */
+	for (int i = 0; i < 4; i++)
+		ck_assert(SVC(&h, 0, i)->backlogged);
+	sim_destroy(h.s);
+}
+END_TEST
+
 /*
  * Xen sorts the replq with compare_unit_priority, priority_level first: a
  * unit that wakes at level 1 (it used extra time, blocked and woke before
@@ -678,6 +713,7 @@ static Suite *rtds_suite(void)
 	tcase_add_test(tc, wake_before_deadline_keeps_period_and_budget);
 	tcase_add_test(tc, replenish_depleted_queued_unit_and_tickle_it);
 	tcase_add_test(tc, replenish_running_unit_tickles_runq_head_if_it_wins);
+	tcase_add_test(tc, replenish_counts_judged_and_missed_periods);
 	tcase_add_test(tc, replq_orders_by_level_so_extratime_units_replenish_late);
 	tcase_add_test(tc, adjust_extratime_on_depleted_refills_only_in_current);
 	tcase_add_test(tc, pick_resource_keeps_or_cycles_within_hard);
