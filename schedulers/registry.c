@@ -7,6 +7,7 @@ extern const struct sched_ops null_ops;
 extern const struct sched_ops credit1_ops;
 extern const struct sched_ops credit2_ops;
 extern const struct sched_ops rtds_ops;
+extern const struct sched_ops arinc653_ops;
 #include "config.h"
 #ifdef HAVE_XEN_SOURCE  /* ./configure --with-xen-source=DIR: Xen's own code (xen-shim/) */
 extern const struct sched_ops xen_null_ops, xen_credit_ops, xen_credit2_ops;
@@ -20,6 +21,7 @@ static const struct sched_ops *const registry[] = {
 	&credit1_ops,
 	&credit2_ops,
 	&rtds_ops,
+	&arinc653_ops,
 	XEN_SHIM_OPS
 	NULL
 };

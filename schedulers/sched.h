@@ -16,6 +16,8 @@
  *   migrate        move a not-running vCPU to new_cpu (optional: the core
  *                  sets v->processor when absent)
  *   adjust         XEN_DOMCTL_SCHEDOP_put(vcpu)info on a domain
+ *   adjust_global  XEN_SYSCTL_SCHEDOP_putinfo: a pool-wide setting that
+ *                  key=value parameters cannot carry (the ARINC 653 schedule)
  *
  * do_schedule returns its choice in struct sched_decision, like Xen's
  * prev->next_task / next_time / migrated.  Per-instance state lives in
@@ -34,6 +36,29 @@ struct sched_decision {
 	struct vcpu *next;
 	stime_t time_slice;   /* < 0: no slice timer */
 	bool migrated;        /* next was taken from another pCPU's queue */
+};
+
+/*
+ * Xen's struct xen_sysctl_arinc653_schedule (public/sysctl.h), with a
+ * domain named by its domid where Xen has its handle (UUID).
+ */
+#define ARINC653_MAX_DOMAINS_PER_SCHEDULE 64
+
+struct arinc653_entry {
+	int domid;
+	int vcpu_id;
+	stime_t runtime;
+};
+
+struct arinc653_schedule {
+	stime_t major_frame;
+	int num_sched_entries;
+	struct arinc653_entry entries[ARINC653_MAX_DOMAINS_PER_SCHEDULE];
+};
+
+/* What XEN_SYSCTL_SCHEDOP_putinfo carries (Xen's union in xen_sysctl_scheduler_op). */
+struct sched_global_op {
+	const struct arinc653_schedule *arinc653;
 };
 
 struct scheduler;
@@ -70,6 +95,9 @@ struct sched_ops {
 	 * d->cap, and each vCPU's RTDS parameters (v->rt).
 	 */
 	void (*adjust)(struct scheduler *s, struct domain *d);
+	/* Installs op (fails, filling e, on values the scheduler refuses). */
+	int (*adjust_global)(struct scheduler *s, const struct sched_global_op *op,
+			     struct err *e);
 	/* Affinities of v changed (already stored in v->hard, v->soft). */
 	void (*adjust_affinity)(struct scheduler *s, struct vcpu *v);
 	void (*dump)(struct scheduler *s, FILE *f);

@@ -5,7 +5,9 @@
  * its vCPUs are placed (vCPU 0 on the first pCPU, each next one on the
  * following pCPU, as sched_select_initial_cpu does) and inserted, and then
  * the configured affinities are set as xl does after creation.  vCPUs
- * start halted; the guest layer wakes those with work.
+ * start halted; the guest layer wakes those with work.  Once every domain
+ * exists, a scenario's ARINC 653 schedule is installed as the toolstack's
+ * XEN_SYSCTL_SCHEDOP_putinfo would (schedulers without one ignore it).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,8 +138,10 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
  * Creates the domain the way Xen and xl do: every vCPU is inserted into
  * the scheduler with default affinities, then the configured affinities
  * are set (hard, then soft), each setting migrating the vCPU so that the
- * scheduler places it anew.  The RTDS parameters are in place before the
- * scheduler allocates the vCPU (see rtds.c).
+ * scheduler places it anew.  A scheduler that leaves a vCPU outside its
+ * new hard affinity (arinc653 keeps vCPUs where they were created) cannot
+ * run the scenario as written: that is refused.  The RTDS parameters are
+ * in place before the scheduler allocates the vCPU (see rtds.c).
  */
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			int domid, struct err *e)
@@ -146,6 +150,7 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 	struct domain *d = domain_new(domid, ds->name, ds->vcpus);
 	struct cpumask *hard = cpumask_alloc((unsigned)s->nr_cpus);
 	struct cpumask *soft = cpumask_alloc((unsigned)s->nr_cpus);
+	char hb[128];
 	int i, ret = 0;
 
 	d->weight = ds->weight;
@@ -163,7 +168,8 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 		v->runstate = RUNSTATE_BLOCKED;
 		v->rt = rt_params_of(ds, i);
 		v->sched_priv = sch->ops->alloc_udata(sch, v, d->sched_priv);
-		sch->ops->insert_unit(sch, v);
+		if (sch->ops->insert_unit)
+			sch->ops->insert_unit(sch, v);
 	}
 	for (i = 0; i < d->nr_vcpus && ret == 0; i++) {
 		struct vcpu *v = d->vcpus[i];
@@ -175,12 +181,57 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 		    vcpu_set_affinity(s, v, hard, NULL) < 0)
 			ret = err_set(e, "%s:%d: hard affinity of %s vCPU %d holds no pCPU of the host",
 				      sc->source, ds->line, ds->name, i);
+		else if (!cpumask_test(v->hard, (unsigned)v->processor))
+			ret = err_set(e, "%s:%d: the %s scheduler leaves %s vCPU %d on pCPU %d, outside "
+				      "its hard affinity %s (it does not honour hard affinity)",
+				      sc->source, ds->affinity_line ? ds->affinity_line : ds->line,
+				      sch->ops->name, ds->name, i, v->processor,
+				      cpumask_format(v->hard, hb, sizeof(hb)));
 		if (ret == 0 && !cpumask_full(soft))
 			vcpu_set_affinity(s, v, NULL, soft);
 	}
 	cpumask_free(hard);
 	cpumask_free(soft);
 	return ret;
+}
+
+/*
+ * The scenario's <arinc653> as XEN_SYSCTL_SCHEDOP_putinfo carries it,
+ * domains by domid, installed through the scheduler's adjust_global.
+ */
+static int install_arinc653(struct sim *s, const struct scenario *sc, struct err *e)
+{
+	const struct arinc653_spec *a = &sc->arinc653;
+	struct arinc653_schedule sched;
+	struct sched_global_op op = { &sched };
+	stime_t total = 0;
+	int i, d;
+
+	if (!a->line || !s->sched->ops->adjust_global)
+		return 0;
+	memset(&sched, 0, sizeof(sched));
+	if (a->nframes > ARINC653_MAX_DOMAINS_PER_SCHEDULE)
+		return err_set(e, "%s:%d: more than %d minor frames", sc->source, a->line,
+			       ARINC653_MAX_DOMAINS_PER_SCHEDULE);
+	for (i = 0; i < a->nframes; i++) {
+		const struct minor_frame_spec *f = &a->frames[i];
+
+		for (d = 0; d < s->nr_domains; d++)
+			if (strcmp(s->domains[d]->name, f->domain) == 0)
+				break;
+		if (d == s->nr_domains || f->vcpu >= s->domains[d]->nr_vcpus)
+			return err_set(e, "%s:%d: <minor-frame> names %s vCPU %d, which does not exist",
+				       sc->source, f->line, f->domain, f->vcpu);
+		sched.entries[i].domid = s->domains[d]->domid;
+		sched.entries[i].vcpu_id = f->vcpu;
+		sched.entries[i].runtime = f->runtime;
+		total += f->runtime;
+	}
+	sched.num_sched_entries = a->nframes;
+	sched.major_frame = a->major_frame ? a->major_frame : total;
+	if (s->sched->ops->adjust_global(s->sched, &op, e) < 0)
+		return err_prefix(e, "%s:%d", sc->source, a->line);
+	return 0;
 }
 
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, struct err *e)
@@ -236,6 +287,8 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 		if (build_domain(s, sc, ds, domid, e) < 0)
 			goto fail;
 	}
+	if (install_arinc653(s, sc, e) < 0)
+		goto fail;
 
 	guest_attach_all(s);
 	for (i = 0; i < sc->ndoms; i++)

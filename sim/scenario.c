@@ -42,6 +42,8 @@ void scenario_free(struct scenario *sc)
 	free(sc->doms);
 	sc->doms = NULL;
 	sc->ndoms = 0;
+	free(sc->arinc653.frames);
+	memset(&sc->arinc653, 0, sizeof(sc->arinc653));
 }
 
 static void workload_copy(struct workload_spec *dst, const struct workload_spec *src)
@@ -83,6 +85,13 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));
 	for (int i = 0; i < src->ndoms; i++)
 		domain_copy(&dst->doms[i], &src->doms[i]);
+	dst->arinc653.frames = NULL;
+	if (src->arinc653.nframes) {
+		dst->arinc653.frames = xcalloc((size_t)src->arinc653.nframes,
+					       sizeof(*dst->arinc653.frames));
+		memcpy(dst->arinc653.frames, src->arinc653.frames,
+		       (size_t)src->arinc653.nframes * sizeof(*dst->arinc653.frames));
+	}
 }
 
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name)

@@ -57,6 +57,25 @@ struct host_spec {
 	int line;
 };
 
+/*
+ * The ARINC 653 schedule (<arinc653>): what the toolstack installs with
+ * XEN_SYSCTL_SCHEDOP_putinfo.  Minor frames run in order, each giving one
+ * vCPU its runtime; the major frame repeats them.
+ */
+struct minor_frame_spec {
+	char domain[64];              /* a domain of the scenario, by name */
+	int vcpu;
+	stime_t runtime;
+	int line;
+};
+
+struct arinc653_spec {
+	stime_t major_frame;          /* 0 when not given: the sum of the runtimes */
+	struct minor_frame_spec *frames;
+	int nframes;
+	int line;                     /* 0: the scenario gives no schedule */
+};
+
 struct scenario {
 	char source[256];             /* file name, or "<default>" */
 	stime_t duration;
@@ -64,6 +83,7 @@ struct scenario {
 	struct host_spec host;
 	struct domain_spec *doms;
 	int ndoms;
+	struct arinc653_spec arinc653;
 	int line;
 };
 
@@ -86,6 +106,7 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_DOMAINS 4096
 #define SCENARIO_MAX_WORKLOAD_PARAMS 32
 #define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
+#define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
 void scenario_free(struct scenario *sc);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);

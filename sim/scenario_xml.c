@@ -612,6 +612,88 @@ static int load_domain(struct loader *l, const xmlNode *n)
 	return ret < 0 ? -1 : check_rt(l, d);
 }
 
+static int load_minor_frame(struct loader *l, const xmlNode *n, struct arinc653_spec *a)
+{
+	static const char *const valid[] = { "domain", "vcpu", "runtime", NULL };
+	struct minor_frame_spec *f;
+	char *runtime;
+
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0)
+		return -1;
+	if (a->nframes == SCENARIO_MAX_MINOR_FRAMES)
+		return fail(l, line_of(n), "more than %d <minor-frame> in <arinc653> (Xen's "
+			    "ARINC653_MAX_DOMAINS_PER_SCHEDULE)", SCENARIO_MAX_MINOR_FRAMES);
+	a->frames = xreallocarray(a->frames, (size_t)a->nframes + 1, sizeof(*a->frames));
+	f = &a->frames[a->nframes++];
+	memset(f, 0, sizeof(*f));
+	f->line = (int)line_of(n);
+	if (attr_name(l, n, "domain", f->domain, sizeof(f->domain)) < 0 ||
+	    attr_int(l, n, "vcpu", 0, SCENARIO_MAX_VCPUS - 1, &f->vcpu) < 0)
+		return -1;
+	runtime = attr(n, "runtime");
+	if (!runtime)
+		return fail(l, f->line, "<minor-frame> is missing the required attribute 'runtime'");
+	xmlFree(runtime);
+	return attr_duration(l, n, "runtime", 1, MAX_DURATION, &f->runtime);
+}
+
+/* <arinc653 major-frame=".."> with its <minor-frame> children, in order. */
+static int load_arinc653(struct loader *l, const xmlNode *n)
+{
+	static const char *const valid[] = { "major-frame", NULL };
+	struct arinc653_spec *a = &l->sc->arinc653;
+	stime_t total = 0;
+	char t[32], m[32];
+
+	if (a->line)
+		return fail(l, line_of(n), "second <arinc653> (the first is at line %d)", a->line);
+	a->line = (int)line_of(n);
+	if (check_attrs(l, n, valid) < 0 ||
+	    attr_duration(l, n, "major-frame", 1, MAX_DURATION, &a->major_frame) < 0)
+		return -1;
+	for (const xmlNode *c = n->children; c; c = c->next) {
+		if (is(c, "minor-frame")) {
+			if (load_minor_frame(l, c, a) < 0)
+				return -1;
+		} else if (stray_child(l, n, c, "minor-frame") < 0) {
+			return -1;
+		}
+	}
+	if (a->nframes == 0)
+		return fail(l, a->line, "<arinc653> has no <minor-frame> (the schedule needs 1 to %d)",
+			    SCENARIO_MAX_MINOR_FRAMES);
+	for (int i = 0; i < a->nframes; i++)
+		total += a->frames[i].runtime;
+	if (a->major_frame && total > a->major_frame)
+		return fail(l, a->line, "<arinc653> minor frames add up to %s, more than the "
+			    "major frame %s", format_duration(total, t, sizeof(t)),
+			    format_duration(a->major_frame, m, sizeof(m)));
+	if (total > MAX_DURATION)
+		return fail(l, a->line, "<arinc653> minor frames add up to more than %s",
+			    format_duration(MAX_DURATION, m, sizeof(m)));
+	return 0;
+}
+
+/* Once every domain is known: each minor frame names one of their vCPUs. */
+static int check_arinc653(struct loader *l)
+{
+	const struct arinc653_spec *a = &l->sc->arinc653;
+
+	for (int i = 0; i < a->nframes; i++) {
+		const struct minor_frame_spec *f = &a->frames[i];
+		const struct domain_spec *d = scenario_domain(l->sc, f->domain);
+
+		if (!d)
+			return fail(l, f->line, "<minor-frame> names domain '%s', which the scenario "
+				    "does not have", f->domain);
+		if (f->vcpu >= d->vcpus)
+			return fail(l, f->line, "<minor-frame> names vcpu %d of domain '%s', which "
+				    "has %d vCPU%s", f->vcpu, f->domain, d->vcpus,
+				    d->vcpus == 1 ? "" : "s");
+	}
+	return 0;
+}
+
 static int load_host(struct loader *l, const xmlNode *n)
 {
 	static const char *const valid[] = { "sockets", "cores-per-socket", "threads-per-core",
@@ -681,14 +763,16 @@ static int load_scenario(struct loader *l, const xmlNode *root)
 			ret = load_host(l, c);
 		else if (is(c, "domain"))
 			ret = load_domain(l, c);
+		else if (is(c, "arinc653"))
+			ret = load_arinc653(l, c);
 		else
-			ret = stray_child(l, root, c, "host, domain");
+			ret = stray_child(l, root, c, "host, domain, arinc653");
 		if (ret < 0)
 			return -1;
 	}
 	if (sc->ndoms == 0)
 		return fail(l, sc->line, "<scenario> has no <domain>");
-	return 0;
+	return check_arinc653(l);
 }
 
 /* ---- the gates ---- */

@@ -182,7 +182,7 @@ static const struct bad {
 } bad[] = {
 	{ "malformed.xml", 3, "Opening and ending tag mismatch: domain line 2 and domian" },
 	{ "truncated.xml", 4, "Premature end of data in tag domain line 3" },
-	{ "unknown-element.xml", 3, "unknown element <domian> in <scenario> (valid: host, domain)" },
+	{ "unknown-element.xml", 3, "unknown element <domian> in <scenario> (valid: host, domain, arinc653)" },
 	{ "unknown-element-domain.xml", 4, "unknown element <workloads> in <domain> (valid: affinity, vcpu, workload)" },
 	{ "workload-unknown-child.xml", 3, "unknown element <step> in <workload> (valid: phase)" },
 	{ "unknown-attr-host.xml", 2, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, ipi-latency, context-switch)" },
@@ -371,14 +371,18 @@ static void write_padded(const char *path, long size)
 	ck_assert_int_eq(fclose(f), 0);
 }
 
-/* RTDS parameters per domain and per vCPU survive a copy. */
-START_TEST(test_rt_params)
+/* RTDS parameters per domain and per vCPU, and the ARINC 653 schedule, survive a copy. */
+START_TEST(test_rt_and_arinc653)
 {
 	static const char xml[] =
 		"<scenario>\n"
 		"  <domain name=\"a\" vcpus=\"2\" period=\"20ms\" budget=\"5ms\" extratime=\"no\">\n"
 		"    <vcpu id=\"1\" budget=\"7ms\" extratime=\"yes\"/>\n"
 		"  </domain>\n"
+		"  <arinc653>\n"
+		"    <minor-frame domain=\"b\" runtime=\"2ms\"/>\n"
+		"    <minor-frame domain=\"a\" vcpu=\"1\" runtime=\"1.5ms\"/>\n"
+		"  </arinc653>\n"
 		"  <domain name=\"b\"/>\n"
 		"</scenario>\n";
 	struct scenario sc, copy;
@@ -393,10 +397,22 @@ START_TEST(test_rt_params)
 	ck_assert_int_eq(sc.doms[0].vcpu_over[0].rt.extratime, RT_EXTRATIME_ON);
 	ck_assert_int_eq(sc.doms[1].rt.period, 0);
 	ck_assert_int_eq(sc.doms[1].rt.extratime, RT_EXTRATIME_DEFAULT);
+	ck_assert_int_eq(sc.arinc653.line, 5);
+	ck_assert_int_eq(sc.arinc653.major_frame, 0);        /* not given: the sum */
+	ck_assert_int_eq(sc.arinc653.nframes, 2);
+	ck_assert_str_eq(sc.arinc653.frames[0].domain, "b");
+	ck_assert_int_eq(sc.arinc653.frames[0].vcpu, 0);
+	ck_assert_int_eq(sc.arinc653.frames[1].vcpu, 1);
+	ck_assert_int_eq(sc.arinc653.frames[1].runtime, USEC(1500));
+	ck_assert_int_eq(sc.arinc653.frames[1].line, 7);
 	scenario_copy(&copy, &sc);
 	scenario_free(&sc);
+	ck_assert_int_eq(copy.arinc653.nframes, 2);
+	ck_assert_str_eq(copy.arinc653.frames[1].domain, "a");
 	ck_assert_int_eq(copy.doms[0].vcpu_over[0].rt.budget, MSEC(7));
 	scenario_free(&copy);
+	ck_assert_ptr_null(copy.arinc653.frames);
+	ck_assert_int_eq(copy.arinc653.line, 0);
 }
 END_TEST
 
@@ -578,7 +594,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_silent);
 	tcase_add_test(t, test_repeated_loads);
 	tcase_add_test(t, test_copy);
-	tcase_add_test(t, test_rt_params);
+	tcase_add_test(t, test_rt_and_arinc653);
 	tcase_add_test(t, test_size_limit);
 	tcase_add_test(t, test_big_line_numbers);
 	tcase_add_test(t, test_io_errors);

@@ -26,7 +26,7 @@ trace() {
 	return 0
 }
 
-for sched in credit2 credit1 null rtds; do
+for sched in credit2 credit1 null rtds arinc653; do
 	"$SCHEDSIM" --list-schedulers | grep -q "^$sched " || continue
 	if trace "$sched" --sched="$sched" --scenario="$srcdir/tests/trace/trace.xml"; then
 		"$PYTHON" "$check" "$tmp/$sched.json" "$tmp/$sched.report.json" ||
