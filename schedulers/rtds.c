@@ -32,8 +32,8 @@
  *   its hard affinity not tickled already, starting at its own, the first
  *   idle one; if none is idle, the one running the lowest-priority vCPU,
  *   if that is lower than the new one's.  Tickled pCPUs are remembered
- *   until they schedule, so one event does not tickle a pCPU twice
- *   (de8b2f49d7, 2017).
+ *   until they schedule and skipped, the vCPU's own included, so two
+ *   wakes do not tickle one pCPU while another idles (de8b2f49d7, 2017).
  * - Scheduling (rt_schedule) on a pCPU: burn the current vCPU's budget,
  *   take the first vCPU of the runq allowed on this pCPU, keep the current
  *   one instead if it is runnable, has budget and higher priority, and run
@@ -61,7 +61,10 @@
  *     period and budget like putvcpuinfo.  schedsim's scenario loader
  *     applies putvcpuinfo's checks to every vCPU in both eras.
  * Before 4.10 there was no extratime: extratime="off" on every vCPU gives
- * that policy (the 2016-2017 trees' sched_rt.c is otherwise this code).
+ * that policy.  The event-driven design dates from 0709d59545 (March
+ * 2016); sched_rt.c of the September 2016 tree also predates the budget
+ * accounting fixes 514e5eb015 and a418ec07cf (October 2016) and
+ * de8b2f49d7 (August 2017, above), which no era here reproduces.
  *
  * Not Xen's: the miss accounting.  A period whose vCPU was runnable from
  * its start to its deadline is judged; it is missed when budget is left at
