@@ -43,8 +43,7 @@ static void check_limits(const struct scenario *sc)
 
 static long long host_cpus(const struct scenario *sc)
 {
-	return (long long)sc->host.sockets * sc->host.cores_per_socket *
-	       sc->host.threads_per_core;
+	return host_spec_cpus(&sc->host);
 }
 
 static long long all_vcpus(const struct scenario *sc)

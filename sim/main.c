@@ -22,6 +22,7 @@
 #include "schedulers/sched.h"
 #include "sim/compare.h"
 #include "sim/experiment.h"
+#include "sim/host_topology.h"
 #include "sim/json.h"
 #include "sim/merge.h"
 #include "sim/params.h"
@@ -59,6 +60,7 @@ struct cli {
 	const char *alpha;
 	bool check;
 	struct shard_cli *shard;  /* --shard, --run, --list-runs */
+	const char *host;         /* --host=lscpu:FILE|xl-info:FILE */
 };
 
 static void usage(FILE *f)
@@ -72,6 +74,8 @@ static void usage(FILE *f)
 	      "  --sched=SPEC[,SPEC...]  schedulers to run, each name[:key=value...]\n"
 	      "                          (default " DEFAULT_SCHED "), e.g. credit2:runqueue=core\n"
 	      "  --scenario=FILE         scenario file (XML); default: the embedded one\n"
+	      "  --host=lscpu:FILE       the host's CPU topology from `lscpu -p` output, or\n"
+	      "  --host=xl-info:FILE     from `xl info -n` output (its own CPU numbering)\n"
 	      "  --duration=T            simulated time (ns, us, ms, s), overrides the scenario's\n"
 	      "  --seed=N                base seed, overrides the scenario's\n"
 	      "  --format=FMT            text (default) or json; for experiments also\n"
@@ -469,6 +473,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "sched", required_argument, NULL, 's' },
 		{ "scenario", required_argument, NULL, 'f' },
+		{ "host", required_argument, NULL, 'H' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'F' },
@@ -489,7 +494,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, false, NULL };
+			   NULL, NULL, NULL, NULL, NULL, false, NULL, NULL };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -511,6 +516,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's': cli.sched = optarg; break;
 		case 'f': cli.scenario = optarg; break;
+		case 'H': cli.host = optarg; break;
 		case 'd': cli.duration = optarg; break;
 		case 'S': cli.seed = optarg; break;
 		case 'F': cli.format = optarg; break;
@@ -578,9 +584,16 @@ int main(int argc, char **argv)
 	    shard_cli_check(&shc, cli.format, pc.dir != NULL, &e) < 0)
 		return bad("%s", e.msg);
 
+	if (shard_cli_partial(&shc) && cli.host)
+		return bad("%s", "--host changes the scenario, which a sweep's parts name only by "
+			   "file: write it into it (<host lscpu=...>)");
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
 			  : scenario_load_default(&sc, &e)) < 0)
 		return bad("%s", e.msg);
+	if (cli.host && host_topology_option(&sc.host, cli.host, &e) < 0) {
+		scenario_free(&sc);
+		return bad("%s", e.msg);
+	}
 	if (cli.duration && parse_duration(cli.duration, &sc.duration, &e) < 0) {
 		scenario_free(&sc);
 		return bad("--duration: %s", e.msg);

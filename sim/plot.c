@@ -951,7 +951,7 @@ static int timeline_script(const struct plot_cli *c, const struct experiment *x,
 			   stime_t to, struct err *e)
 {
 	const struct host_spec *host = &x->base->host;
-	int ncpus = host->sockets * host->cores_per_socket * host->threads_per_core;
+	int ncpus = host_spec_cpus(host);
 	int ndoms = r->ndoms < 64 ? r->ndoms : 64;
 	const char *doms[64];
 	struct script sc;

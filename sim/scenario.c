@@ -37,6 +37,11 @@ static void domain_free(struct domain_spec *d)
 
 void scenario_free(struct scenario *sc)
 {
+	free(sc->host.cpu_map);
+	free(sc->host.map_source);
+	sc->host.cpu_map = NULL;
+	sc->host.map_source = NULL;
+	sc->host.ncpus_map = 0;
 	for (int i = 0; i < sc->ndoms; i++)
 		domain_free(&sc->doms[i]);
 	free(sc->doms);
@@ -80,6 +85,14 @@ static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
 void scenario_copy(struct scenario *dst, const struct scenario *src)
 {
 	*dst = *src;
+	dst->host.map_source = dup_or_null(src->host.map_source);
+	dst->host.cpu_map = NULL;
+	if (src->host.cpu_map) {
+		size_t n = (size_t)src->host.ncpus_map * sizeof(*src->host.cpu_map);
+
+		dst->host.cpu_map = xmalloc(n);
+		memcpy(dst->host.cpu_map, src->host.cpu_map, n);
+	}
 	dst->doms = NULL;
 	if (src->ndoms)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));
@@ -92,6 +105,13 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 		memcpy(dst->arinc653.frames, src->arinc653.frames,
 		       (size_t)src->arinc653.nframes * sizeof(*dst->arinc653.frames));
 	}
+}
+
+int host_spec_cpus(const struct host_spec *h)
+{
+	if (h->cpu_map)
+		return h->ncpus_map;
+	return h->sockets * h->cores_per_socket * h->threads_per_core;
 }
 
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name)

@@ -18,6 +18,7 @@
 #include "sim/params.h"
 #include "sim/rt_params.h"
 #include "sim/stime.h"
+#include "sim/topology.h"
 
 struct phase_spec {
 	struct dist run, sleep;
@@ -53,6 +54,14 @@ struct domain_spec {
 
 struct host_spec {
 	int sockets, cores_per_socket, threads_per_core, nodes;
+	/*
+	 * A machine's own CPU map (lscpu -p, xl info -n: sim/host_topology.h),
+	 * NULL for the regular shape above; with a map the four counts above
+	 * summarise it (sockets; the largest socket, core; nodes).
+	 */
+	struct topology_cpu *cpu_map;
+	int ncpus_map;
+	char *map_source;             /* "lscpu:FILE" or "xl-info:FILE" */
 	stime_t ipi_latency, context_switch;
 	int line;
 };
@@ -75,6 +84,9 @@ struct arinc653_spec {
 	int nframes;
 	int line;                     /* 0: the scenario gives no schedule */
 };
+
+/* The host's pCPU count, with a map or without. */
+int host_spec_cpus(const struct host_spec *h);
 
 struct scenario {
 	char source[256];             /* file name, or "<default>" */

@@ -39,6 +39,8 @@
 #include <libxml/xmlerror.h>
 
 #include "schedulers/rtds.h"
+#include "sim/host_topology.h"
+#include "sim/textfile.h"
 #include "sim/xalloc.h"
 
 #define MAX_HOST_VALUE 65536
@@ -694,17 +696,66 @@ static int check_arinc653(struct loader *l)
 	return 0;
 }
 
+/*
+ * <host lscpu="FILE"> or <host xl-info="FILE">: the machine's own CPU map
+ * (sim/host_topology.h), FILE relative to the scenario file; it replaces
+ * the shape attributes, which may then not be given.
+ */
+static int load_host_map(struct loader *l, const xmlNode *n, struct host_spec *h)
+{
+	static const char *const shape[] = { "sockets", "cores-per-socket", "threads-per-core",
+					     "nodes", NULL };
+	static const enum host_topology_format kinds[] = { HOST_TOPOLOGY_LSCPU,
+							   HOST_TOPOLOGY_XL_INFO };
+	const char *kind = NULL;
+	char *file = NULL;
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		char *v = attr(n, host_topology_kind(kinds[i]));
+		struct err e;
+		char *path;
+
+		if (!v)
+			continue;
+		if (kind) {
+			xmlFree(v);
+			xmlFree(file);
+			return fail(l, h->line, "<host> takes lscpu or xl-info, not both");
+		}
+		kind = host_topology_kind(kinds[i]);
+		for (int k = 0; shape[k]; k++)
+			if (xmlHasProp(n, BAD_CAST shape[k])) {
+				xmlFree(v);
+				return fail(l, h->line, "<host> %s: the CPU map gives the topology; "
+					    "'%s' cannot be given with it", kind, shape[k]);
+			}
+		path = textfile_relative(l->name, v);
+		if (!v[0])
+			ret = fail(l, h->line, "<host> %s: empty file name", kind);
+		else if (host_topology_load(h, kinds[i], path, &e) < 0)
+			ret = fail(l, h->line, "<host> %s: %s", kind, e.msg);
+		free(path);
+		file = v;
+		if (ret < 0)
+			break;
+	}
+	xmlFree(file);
+	return ret;
+}
+
 static int load_host(struct loader *l, const xmlNode *n)
 {
 	static const char *const valid[] = { "sockets", "cores-per-socket", "threads-per-core",
-					     "nodes", "ipi-latency", "context-switch", NULL };
+					     "nodes", "lscpu", "xl-info", "ipi-latency",
+					     "context-switch", NULL };
 	struct host_spec *h = &l->sc->host;
 	long long cpus;
 
 	if (h->line)
 		return fail(l, line_of(n), "second <host> (the first is at line %d)", h->line);
 	h->line = (int)line_of(n);
-	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0 ||
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0 || load_host_map(l, n, h) < 0 ||
 	    attr_int(l, n, "sockets", 1, MAX_HOST_VALUE, &h->sockets) < 0 ||
 	    attr_int(l, n, "cores-per-socket", 1, MAX_HOST_VALUE, &h->cores_per_socket) < 0 ||
 	    attr_int(l, n, "threads-per-core", 1, MAX_HOST_VALUE, &h->threads_per_core) < 0 ||
@@ -712,7 +763,8 @@ static int load_host(struct loader *l, const xmlNode *n)
 	    attr_duration(l, n, "ipi-latency", 0, MAX_HOST_DELAY, &h->ipi_latency) < 0 ||
 	    attr_duration(l, n, "context-switch", 0, MAX_HOST_DELAY, &h->context_switch) < 0)
 		return -1;
-	cpus = (long long)h->sockets * h->cores_per_socket * h->threads_per_core;
+	cpus = h->cpu_map ? h->ncpus_map
+			  : (long long)h->sockets * h->cores_per_socket * h->threads_per_core;
 	if (cpus > MAX_HOST_VALUE)
 		return fail(l, h->line, "<host> has %lld pCPUs, more than the %d supported",
 			    cpus, MAX_HOST_VALUE);

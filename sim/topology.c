@@ -1,3 +1,7 @@
+/*
+ * Host topology (see topology.h): the regular shape of <host sockets=...>,
+ * a machine's own CPU map, and xl's cpu-list syntax over either.
+ */
 #include "sim/topology.h"
 
 #include <ctype.h>
@@ -7,11 +11,95 @@
 
 #include "sim/xalloc.h"
 
+/* Allocates the per-cpu arrays of a host of n pCPUs and 'nodes' nodes. */
+static void topology_alloc(struct topology *t, int n, int nodes)
+{
+	t->nr_cpus = n;
+	t->nr_nodes = nodes;
+	t->cpu_node = xcalloc((size_t)n, sizeof(int));
+	t->cpu_socket = xcalloc((size_t)n, sizeof(int));
+	t->cpu_core = xcalloc((size_t)n, sizeof(int));
+	t->sibling_mask = xcalloc((size_t)n, sizeof(*t->sibling_mask));
+	t->core_mask = xcalloc((size_t)n, sizeof(*t->core_mask));
+	t->node_mask = xcalloc((size_t)nodes, sizeof(*t->node_mask));
+	t->all = cpumask_alloc((unsigned)n);
+	cpumask_fill(t->all);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct values of v[0..n-1], sorted, into a new array; their number in *m. */
+static int *distinct(const int *v, int n, int *m)
+{
+	int *d = xcalloc((size_t)n, sizeof(int)), k = 0;
+
+	memcpy(d, v, (size_t)n * sizeof(int));
+	qsort(d, (size_t)n, sizeof(int), cmp_int);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || d[i] != d[k - 1])
+			d[k++] = d[i];
+	*m = k;
+	return d;
+}
+
+static int index_of(const int *sorted, int m, int v)
+{
+	const int *p = bsearch(&v, sorted, (size_t)m, sizeof(int), cmp_int);
+
+	return (int)(p - sorted);
+}
+
+/*
+ * The masks from the per-cpu arrays: siblings share cpu_core (a dense
+ * global index), a socket's pCPUs share cpu_socket (any id), a node's share
+ * cpu_node.  A core's or a socket's pCPUs need not be adjacent, as in a
+ * machine's own numbering; each pCPU gets its own copy of both masks.
+ */
+static void topology_masks(struct topology *t)
+{
+	int n = t->nr_cpus, ncores, nsockets;
+	int *cores = distinct(t->cpu_core, n, &ncores);
+	int *sockets = distinct(t->cpu_socket, n, &nsockets);
+	struct cpumask **core_m = xcalloc((size_t)ncores, sizeof(*core_m));
+	struct cpumask **socket_m = xcalloc((size_t)nsockets, sizeof(*socket_m));
+
+	for (int k = 0; k < ncores; k++)
+		core_m[k] = cpumask_alloc((unsigned)n);
+	for (int k = 0; k < nsockets; k++)
+		socket_m[k] = cpumask_alloc((unsigned)n);
+	for (int nd = 0; nd < t->nr_nodes; nd++)
+		t->node_mask[nd] = cpumask_alloc((unsigned)n);
+	for (int cpu = 0; cpu < n; cpu++) {
+		cpumask_set(t->node_mask[t->cpu_node[cpu]], (unsigned)cpu);
+		cpumask_set(core_m[index_of(cores, ncores, t->cpu_core[cpu])], (unsigned)cpu);
+		cpumask_set(socket_m[index_of(sockets, nsockets, t->cpu_socket[cpu])], (unsigned)cpu);
+	}
+	for (int cpu = 0; cpu < n; cpu++) {
+		t->sibling_mask[cpu] = cpumask_dup(core_m[index_of(cores, ncores, t->cpu_core[cpu])]);
+		t->core_mask[cpu] = cpumask_dup(socket_m[index_of(sockets, nsockets,
+								  t->cpu_socket[cpu])]);
+	}
+	t->nr_sockets = nsockets;
+	for (int k = 0; k < ncores; k++)
+		cpumask_free(core_m[k]);
+	for (int k = 0; k < nsockets; k++)
+		cpumask_free(socket_m[k]);
+	free(core_m);
+	free(socket_m);
+	free(cores);
+	free(sockets);
+}
+
 int topology_init(struct topology *t, int sockets, int cores_per_socket,
 		  int threads_per_core, int nodes, struct err *e)
 {
 	long long total;
-	int cpu, total_cores, n;
+	int cpu, total_cores;
 
 	memset(t, 0, sizeof(*t));
 	if (sockets < 1 || cores_per_socket < 1 || threads_per_core < 1 || nodes < 1)
@@ -30,42 +118,128 @@ int topology_init(struct topology *t, int sockets, int cores_per_socket,
 		return err_set(e, "%d cores per socket cannot be split into %d nodes per socket",
 			       cores_per_socket, nodes / sockets);
 
-	t->nr_cpus = (int)total;
-	t->nr_nodes = nodes;
-	t->nr_sockets = sockets;
+	topology_alloc(t, (int)total, nodes);
 	t->cores_per_socket = cores_per_socket;
 	t->threads_per_core = threads_per_core;
-	t->cpu_node = xcalloc((size_t)total, sizeof(int));
-	t->cpu_socket = xcalloc((size_t)total, sizeof(int));
-	t->cpu_core = xcalloc((size_t)total, sizeof(int));
-	t->sibling_mask = xcalloc((size_t)total, sizeof(*t->sibling_mask));
-	t->core_mask = xcalloc((size_t)total, sizeof(*t->core_mask));
-	t->node_mask = xcalloc((size_t)nodes, sizeof(*t->node_mask));
-	t->all = cpumask_alloc((unsigned)total);
-	cpumask_fill(t->all);
-	for (n = 0; n < nodes; n++)
-		t->node_mask[n] = cpumask_alloc((unsigned)total);
-
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		int core = cpu / threads_per_core;
 
 		t->cpu_core[cpu] = core;
 		t->cpu_socket[cpu] = core / cores_per_socket;
 		t->cpu_node[cpu] = (int)((long long)core * nodes / total_cores);
-		cpumask_set(t->node_mask[t->cpu_node[cpu]], (unsigned)cpu);
 	}
-	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
-		int first_thread = t->cpu_core[cpu] * threads_per_core;
-		int first_of_socket = t->cpu_socket[cpu] * cores_per_socket * threads_per_core;
-		int i;
+	topology_masks(t);
+	return 0;
+}
 
-		t->sibling_mask[cpu] = cpumask_alloc((unsigned)total);
-		for (i = 0; i < threads_per_core; i++)
-			cpumask_set(t->sibling_mask[cpu], (unsigned)(first_thread + i));
-		t->core_mask[cpu] = cpumask_alloc((unsigned)total);
-		for (i = 0; i < cores_per_socket * threads_per_core; i++)
-			cpumask_set(t->core_mask[cpu], (unsigned)(first_of_socket + i));
+/* A CPU of a map, sorted by (socket, core), then by its number. */
+struct cpu_key {
+	int socket, core, cpu;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct cpu_key *x = a, *y = b;
+
+	if (x->socket != y->socket)
+		return x->socket < y->socket ? -1 : 1;
+	if (x->core != y->core)
+		return x->core < y->core ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+int topology_init_map(struct topology *t, const struct topology_cpu *cpus, int ncpus,
+		      struct err *e)
+{
+	int nodes = 0, ngroups = 0, *order, *group_first, *first_sorted;
+	struct cpu_key *keys;
+
+	memset(t, 0, sizeof(*t));
+	if (ncpus < 1)
+		return err_set(e, "the CPU map is empty");
+	if (ncpus > TOPOLOGY_MAX_CPUS)
+		return err_set(e, "host has %d pCPUs, more than the %d supported", ncpus,
+			       TOPOLOGY_MAX_CPUS);
+	for (int i = 0; i < ncpus; i++) {
+		const struct topology_cpu *c = &cpus[i];
+
+		if (c->socket < 0 || c->core < 0 || c->node < 0 || c->socket >= TOPOLOGY_MAX_ID ||
+		    c->core >= TOPOLOGY_MAX_ID || c->node >= TOPOLOGY_MAX_ID)
+			return err_set(e, "CPU %d: socket %d, core %d, node %d: ids must be 0..%d",
+				       i, c->socket, c->core, c->node, TOPOLOGY_MAX_ID - 1);
+		if (c->node + 1 > nodes)
+			nodes = c->node + 1;
 	}
+	if (nodes > ncpus)
+		return err_set(e, "node %d, but only %d CPUs (node ids must be at most the "
+			       "number of CPUs less one)", nodes - 1, ncpus);
+	/*
+	 * Cores are the (socket, core) groups, numbered in order of their first
+	 * CPU; sorting keeps this O(n log n) for any map.
+	 */
+	keys = xcalloc((size_t)ncpus, sizeof(*keys));
+	order = xcalloc((size_t)ncpus, sizeof(int));
+	group_first = xcalloc((size_t)ncpus, sizeof(int));   /* sorted position -> group's first CPU */
+	for (int i = 0; i < ncpus; i++)
+		keys[i] = (struct cpu_key){ cpus[i].socket, cpus[i].core, i };
+	qsort(keys, (size_t)ncpus, sizeof(*keys), cmp_key);
+	for (int i = 0; i < ncpus; i++)
+		order[i] = keys[i].cpu;
+	free(keys);
+	topology_alloc(t, ncpus, nodes);
+	for (int j = 0; j < ncpus; j++) {
+		const struct topology_cpu *c = &cpus[order[j]];
+		const struct topology_cpu *p = j ? &cpus[order[j - 1]] : NULL;
+
+		if (!p || p->socket != c->socket || p->core != c->core) {
+			group_first[j] = order[j];
+			ngroups++;
+		} else {
+			group_first[j] = group_first[j - 1];
+			if (cpus[group_first[j]].node != c->node) {
+				err_set(e, "CPUs %d and %d are threads of core %d of socket %d but "
+					"on nodes %d and %d", group_first[j], order[j], c->core,
+					c->socket, cpus[group_first[j]].node, c->node);
+				topology_free(t);
+				free(order);
+				free(group_first);
+				return -1;
+			}
+		}
+	}
+	/* The global index of a core: the rank of its first CPU among the groups' firsts. */
+	first_sorted = distinct(group_first, ncpus, &ngroups);
+	for (int j = 0; j < ncpus; j++) {
+		int cpu = order[j];
+
+		t->cpu_core[cpu] = index_of(first_sorted, ngroups, group_first[j]);
+		t->cpu_socket[cpu] = cpus[cpu].socket;
+		t->cpu_node[cpu] = cpus[cpu].node;
+	}
+	topology_masks(t);
+	/* The largest core and socket, for the counts that summarise the shape. */
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		int threads = (int)cpumask_weight(t->sibling_mask[cpu]);
+
+		if (threads > t->threads_per_core)
+			t->threads_per_core = threads;
+	}
+	{
+		int *socket_cores = xcalloc((size_t)ncpus, sizeof(int));
+		int nsock, *sock = distinct(t->cpu_socket, ncpus, &nsock);
+
+		for (int j = 0; j < ncpus; j++)
+			if (group_first[j] == order[j])      /* one count per core */
+				socket_cores[index_of(sock, nsock, cpus[order[j]].socket)]++;
+		for (int k = 0; k < nsock; k++)
+			if (socket_cores[k] > t->cores_per_socket)
+				t->cores_per_socket = socket_cores[k];
+		free(socket_cores);
+		free(sock);
+	}
+	free(order);
+	free(group_first);
+	free(first_sorted);
 	return 0;
 }
 

@@ -5,6 +5,12 @@
  * a socket, then the sockets, so with 2 threads pCPUs 0 and 1 are siblings.
  * Nodes are contiguous ranges of cores: either each node holds whole sockets
  * or each socket is split into whole nodes.
+ *
+ * A real machine numbers its CPUs its own way (Linux on a two-socket Xeon
+ * often puts the second threads of all cores after the first ones, so
+ * that CPUs 0 and 8 are siblings).  topology_init_map() builds the same
+ * structure from an explicit map, one (socket, core, node) per CPU, as
+ * lscpu -p or xl info -n report it (sim/host_topology.h).
  */
 #ifndef SCHEDSIM_TOPOLOGY_H
 #define SCHEDSIM_TOPOLOGY_H
@@ -14,9 +20,18 @@
 
 #define TOPOLOGY_MAX_CPUS 65536
 
+/* Where one CPU is: its socket, its core (any id, unique within the socket) and node. */
+struct topology_cpu {
+	int socket, core, node;
+};
+
+/* Ids in a CPU map are below this. */
+#define TOPOLOGY_MAX_ID (1 << 20)
+
 struct topology {
 	int nr_cpus, nr_nodes, nr_sockets, cores_per_socket, threads_per_core;
 	int *cpu_node, *cpu_socket, *cpu_core;  /* cpu_core: global core index */
+	/* With a map: sockets counted, cores_per_socket and threads_per_core the largest. */
 	struct cpumask **sibling_mask;  /* per cpu: SMT threads of its core */
 	struct cpumask **core_mask;     /* per cpu: all cpus of its socket (Xen's cpu_core_mask) */
 	struct cpumask **node_mask;     /* per node */
@@ -26,6 +41,15 @@ struct topology {
 /* Builds t; an impossible shape fails with a message naming the problem. */
 int topology_init(struct topology *t, int sockets, int cores_per_socket,
 		  int threads_per_core, int nodes, struct err *e);
+/*
+ * Builds t from an explicit map: CPU i is cpus[i].  Sockets keep their
+ * ids; cores are numbered globally in order of first appearance of each
+ * (socket, core) pair; nr_nodes is the highest node id plus one (a node
+ * may have no CPU).  Fails when the threads of one core are on different
+ * nodes or an id is out of range.
+ */
+int topology_init_map(struct topology *t, const struct topology_cpu *cpus, int ncpus,
+		      struct err *e);
 void topology_free(struct topology *t);
 
 /*

@@ -89,9 +89,7 @@ static struct domain_spec *add_domain(struct scenario *sc, const char *name, int
 
 static int host_cpus(const struct scenario *sc)
 {
-	const struct host_spec *h = &sc->host;
-
-	return h->sockets * h->cores_per_socket * h->threads_per_core;
+	return host_spec_cpus(&sc->host);
 }
 
 /* iperf stops itself after warmup + time: the run must last that long. */
