@@ -174,17 +174,20 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 	for (i = 0; i < d->nr_vcpus && ret == 0; i++) {
 		struct vcpu *v = d->vcpus[i];
 
-		ret = parse_affinities(s, ds, i, hard, soft, sc->source, e);
+		ret = parse_affinities(s, ds, i, hard, soft,
+				       ds->affinity_source ? ds->affinity_source : sc->source, e);
 		if (ret < 0)
 			break;
 		if (!cpumask_full(hard) &&
 		    vcpu_set_affinity(s, v, hard, NULL) < 0)
 			ret = err_set(e, "%s:%d: hard affinity of %s vCPU %d holds no pCPU of the host",
-				      sc->source, ds->line, ds->name, i);
+				      ds->affinity_source ? ds->affinity_source : sc->source,
+				      ds->affinity_source ? ds->affinity_line : ds->line, ds->name, i);
 		else if (!cpumask_test(v->hard, (unsigned)v->processor))
 			ret = err_set(e, "%s:%d: the %s scheduler leaves %s vCPU %d on pCPU %d, outside "
 				      "its hard affinity %s (it does not honour hard affinity)",
-				      sc->source, ds->affinity_line ? ds->affinity_line : ds->line,
+				      ds->affinity_source ? ds->affinity_source : sc->source,
+				      ds->affinity_line ? ds->affinity_line : ds->line,
 				      sch->ops->name, ds->name, i, v->processor,
 				      cpumask_format(v->hard, hb, sizeof(hb)));
 		if (ret == 0 && !cpumask_full(soft))

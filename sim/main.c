@@ -34,6 +34,7 @@
 #include "sim/shard.h"
 #include "sim/spec_axes.h"
 #include "sim/trace.h"
+#include "sim/xlcfg.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
@@ -61,6 +62,8 @@ struct cli {
 	bool check;
 	struct shard_cli *shard;  /* --shard, --run, --list-runs */
 	const char *host;         /* --host=lscpu:FILE|xl-info:FILE */
+	const char **domains;     /* --domain=FILE.cfg, in order */
+	int ndomains;
 };
 
 static void usage(FILE *f)
@@ -76,6 +79,8 @@ static void usage(FILE *f)
 	      "  --scenario=FILE         scenario file (XML); default: the embedded one\n"
 	      "  --host=lscpu:FILE       the host's CPU topology from `lscpu -p` output, or\n"
 	      "  --host=xl-info:FILE     from `xl info -n` output (its own CPU numbering)\n"
+	      "  --domain=FILE.cfg       add the domain of an xl configuration file (repeatable;\n"
+	      "                          with the embedded scenario they replace its guest)\n"
 	      "  --duration=T            simulated time (ns, us, ms, s), overrides the scenario's\n"
 	      "  --seed=N                base seed, overrides the scenario's\n"
 	      "  --format=FMT            text (default) or json; for experiments also\n"
@@ -474,6 +479,7 @@ int main(int argc, char **argv)
 		{ "sched", required_argument, NULL, 's' },
 		{ "scenario", required_argument, NULL, 'f' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "domain", required_argument, NULL, 'X' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "format", required_argument, NULL, 'F' },
@@ -494,7 +500,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, false, NULL, NULL };
+			   NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0 };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -505,8 +511,10 @@ int main(int argc, char **argv)
 	struct trace_cli tc = { 0 };
 	struct plot_cli pc = { 0 };
 	struct shard_cli shc = { 0 };
+	const char *domain_files[argc];   /* --domain values: at most one per argument */
 	FILE *out;
 
+	cli.domains = domain_files;
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
@@ -517,6 +525,7 @@ int main(int argc, char **argv)
 		case 's': cli.sched = optarg; break;
 		case 'f': cli.scenario = optarg; break;
 		case 'H': cli.host = optarg; break;
+		case 'X': domain_files[cli.ndomains++] = optarg; break;
 		case 'd': cli.duration = optarg; break;
 		case 'S': cli.seed = optarg; break;
 		case 'F': cli.format = optarg; break;
@@ -584,9 +593,9 @@ int main(int argc, char **argv)
 	    shard_cli_check(&shc, cli.format, pc.dir != NULL, &e) < 0)
 		return bad("%s", e.msg);
 
-	if (shard_cli_partial(&shc) && cli.host)
-		return bad("%s", "--host changes the scenario, which a sweep's parts name only by "
-			   "file: write it into it (<host lscpu=...>)");
+	if (shard_cli_partial(&shc) && (cli.host || cli.ndomains))
+		return bad("%s", "--host and --domain change the scenario, which a sweep's parts "
+			   "name only by file: write them into it (<host lscpu=...>, <domain xl=...>)");
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
 			  : scenario_load_default(&sc, &e)) < 0)
 		return bad("%s", e.msg);
@@ -594,6 +603,11 @@ int main(int argc, char **argv)
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}
+	for (i = 0; i < cli.ndomains; i++)
+		if (xlcfg_add_domain(&sc, cli.domains[i], i == 0 && !cli.scenario, &e) < 0) {
+			scenario_free(&sc);
+			return bad("--domain: %s", e.msg);
+		}
 	if (cli.duration && parse_duration(cli.duration, &sc.duration, &e) < 0) {
 		scenario_free(&sc);
 		return bad("--duration: %s", e.msg);

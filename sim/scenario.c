@@ -21,8 +21,9 @@ static void workload_free(struct workload_spec *w)
 	free(w->phases);
 }
 
-static void domain_free(struct domain_spec *d)
+void scenario_free_domain(struct domain_spec *d)
 {
+	free(d->affinity_source);
 	free(d->hard);
 	free(d->soft);
 	for (int i = 0; i < d->nvcpu_over; i++) {
@@ -43,7 +44,7 @@ void scenario_free(struct scenario *sc)
 	sc->host.map_source = NULL;
 	sc->host.ncpus_map = 0;
 	for (int i = 0; i < sc->ndoms; i++)
-		domain_free(&sc->doms[i]);
+		scenario_free_domain(&sc->doms[i]);
 	free(sc->doms);
 	sc->doms = NULL;
 	sc->ndoms = 0;
@@ -65,6 +66,7 @@ static void workload_copy(struct workload_spec *dst, const struct workload_spec 
 static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
 {
 	*dst = *src;
+	dst->affinity_source = dup_or_null(src->affinity_source);
 	dst->hard = dup_or_null(src->hard);
 	dst->soft = dup_or_null(src->soft);
 	dst->vcpu_over = NULL;

@@ -43,6 +43,7 @@ struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".." period=".
 struct domain_spec {
 	char name[64];
 	int vcpus, weight, cap;
+	int memory_mb;                /* <domain memory="MiB">, xl's memory=; 0: not given */
 	char *hard, *soft;            /* cpu lists; NULL: all */
 	struct rt_params rt;          /* period=, budget=, extratime= (RTDS) */
 	struct vcpu_spec *vcpu_over;
@@ -50,6 +51,8 @@ struct domain_spec {
 	struct workload_spec *workloads;
 	int nworkloads;
 	int line, affinity_line;
+	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
+					 when an xl config gave them; NULL: the scenario */
 };
 
 struct host_spec {
@@ -116,10 +119,13 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_VCPUS 4096           /* per domain */
 #define SCENARIO_MAX_TOTAL_VCPUS (1 << 20)
 #define SCENARIO_MAX_DOMAINS 4096
+#define SCENARIO_MAX_MEMORY_MB (1 << 24)      /* 16 TiB */
 #define SCENARIO_MAX_WORKLOAD_PARAMS 32
 #define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
 #define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
 void scenario_free(struct scenario *sc);
+/* Frees what one domain owns (its lists, overrides, workloads). */
+void scenario_free_domain(struct domain_spec *d);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);
 /* Finds a domain by name, or NULL. */

@@ -41,6 +41,7 @@
 #include "schedulers/rtds.h"
 #include "sim/host_topology.h"
 #include "sim/textfile.h"
+#include "sim/xlcfg.h"
 #include "sim/xalloc.h"
 
 #define MAX_HOST_VALUE 65536
@@ -526,26 +527,69 @@ static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d, 
 	return attr_rt(l, n, &v->rt);
 }
 
+/*
+ * <domain xl="FILE">: the domain as the xl configuration file FILE
+ * describes it (sim/xlcfg.h), FILE relative to the scenario file.  The
+ * element's own attributes then override the file's keys, as settings
+ * given to `xl create FILE KEY=VALUE` do.
+ */
+static int domain_xl(struct loader *l, const xmlNode *n, struct domain_spec *d,
+		     char **file)
+{
+	char *v = attr(n, "xl"), *path;
+	struct err e;
+	int ret = 0, line = d->line;
+
+	*file = NULL;
+	if (!v)
+		return 0;
+	if (!v[0]) {
+		xmlFree(v);
+		return fail(l, d->line, "<domain> xl: empty file name");
+	}
+	path = textfile_relative(l->name, v);
+	xmlFree(v);
+	if (xlcfg_load(path, d, &e) < 0)
+		ret = fail(l, line, "<domain> xl: %s", e.msg);
+	d->line = line;          /* the domain's line is the element's */
+	*file = path;
+	return ret;
+}
+
 static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
-	static const char *const valid[] = { "name", "vcpus", "weight", "cap", "period", "budget",
-					     "extratime", NULL };
+	static const char *const valid[] = { "name", "xl", "vcpus", "weight", "cap", "memory",
+					     "period", "budget", "extratime", NULL };
 	struct domain_spec *other;
+	char *xl = NULL;
+	int ret;
 
-	if (check_attrs(l, n, valid) < 0 ||
-	    attr_name(l, n, "name", d->name, sizeof(d->name)) < 0)
+	if (check_attrs(l, n, valid) < 0)
+		return -1;
+	ret = domain_xl(l, n, d, &xl);
+	if (ret == 0 && (!xl || xmlHasProp(n, BAD_CAST "name")))
+		ret = attr_name(l, n, "name", d->name, sizeof(d->name));
+	if (ret == 0 && !d->name[0])
+		ret = fail(l, d->line, "<domain xl=\"%s\"> has no name: the file gives no name= "
+			   "and the element no name attribute", xl);
+	free(xl);
+	if (ret < 0)
 		return -1;
 	other = scenario_domain(l->sc, d->name);
 	if (other != d)
 		return fail(l, d->line, "duplicate domain name '%s' (the first is at line %d)",
 			    d->name, other->line);
 	if (attr_int(l, n, "vcpus", 1, SCENARIO_MAX_VCPUS, &d->vcpus) < 0 ||
-	    attr_int(l, n, "weight", 1, 65535, &d->weight) < 0)
+	    attr_int(l, n, "weight", 1, 65535, &d->weight) < 0 ||
+	    attr_int(l, n, "memory", 1, SCENARIO_MAX_MEMORY_MB, &d->memory_mb) < 0)
 		return -1;
 	/* Like xl: a cap is a percentage of one pCPU, 100 per vCPU at most. */
 	if (attr_int(l, n, "cap", 0, 100LL * d->vcpus, &d->cap) < 0 ||
 	    attr_rt(l, n, &d->rt) < 0)
 		return -1;
+	if (d->cap > 100 * d->vcpus)     /* the file's cap, over the element's vcpus */
+		return fail(l, d->line, "<domain> cap %d is more than 100 per vCPU (%d vCPUs)",
+			    d->cap, d->vcpus);
 	l->total_vcpus += d->vcpus;
 	if (l->total_vcpus > SCENARIO_MAX_TOTAL_VCPUS)
 		return fail(l, d->line, "more than %d vCPUs in all domains",
@@ -586,7 +630,7 @@ static int load_domain(struct loader *l, const xmlNode *n)
 {
 	struct scenario *sc = l->sc;
 	struct domain_spec *d;
-	int *seen, ret = 0;
+	int *seen, ret = 0, xl_affinity;
 
 	if (sc->ndoms == SCENARIO_MAX_DOMAINS)
 		return fail(l, line_of(n), "more than %d domains", SCENARIO_MAX_DOMAINS);
@@ -599,9 +643,15 @@ static int load_domain(struct loader *l, const xmlNode *n)
 	d->line = (int)line_of(n);
 	if (domain_attrs(l, n, d) < 0)
 		return -1;
+	/* The line of the xl file's cpus=/cpus_soft=, when it has them. */
+	xl_affinity = d->affinity_source ? d->affinity_line : 0;
 	seen = xcalloc((size_t)d->vcpus, sizeof(*seen));
 	for (const xmlNode *c = n->children; c && ret == 0; c = c->next) {
-		if (is(c, "affinity"))
+		if ((is(c, "affinity") || is(c, "vcpu")) && xl_affinity)
+			ret = fail(l, line_of(c), "<%s> in a domain whose xl file sets its affinity "
+				   "(%s:%d): give the affinity in one place", (const char *)c->name,
+				   d->affinity_source, xl_affinity);
+		else if (is(c, "affinity"))
 			ret = load_affinity(l, c, d);
 		else if (is(c, "vcpu"))
 			ret = load_vcpu(l, c, d, seen);

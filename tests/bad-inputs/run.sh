@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every row of tests/bad-inputs/table through ./schedsim and checks
 # exit status 2, an empty stdout and exactly the expected line on stderr.
-# The input files (scenarios, the CPU maps they name) are
+# The input files (scenarios, the xl configs and CPU maps they name) are
 # copied into a scratch directory, together with a
 # generated huge.xml (just over the 16 MiB limit, too big to keep in git),
 # so that every path in a message is the short name written in the table.
@@ -10,7 +10,7 @@ here=$(cd "$srcdir/tests/bad-inputs" && pwd)
 schedsim=$(pwd)/schedsim
 work=$(mktemp -d "${TMPDIR:-/tmp}/bad-inputs.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
-cp "$here"/*.xml "$here"/*.lscpu "$here"/*.xl-info "$work"/ || exit 99
+cp "$here"/*.xml "$here"/*.cfg "$here"/*.lscpu "$here"/*.xl-info "$work"/ || exit 99
 head -c 17000000 /dev/zero | tr '\0' ' ' > "$work/huge.xml" || exit 99
 cd "$work" || exit 99
 
