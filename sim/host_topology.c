@@ -186,7 +186,8 @@ static int parse_lscpu(struct rows *r, const char *text, size_t len)
 			if (col[k] < 0 || k == ONLINE)
 				continue;
 			v[k] = parse_id(f[col[k]].s, f[col[k]].len,
-					k == CPU ? TOPOLOGY_MAX_CPUS : TOPOLOGY_MAX_ID);
+					k == CPU ? TOPOLOGY_MAX_CPUS : k == NODE ? TOPOLOGY_MAX_NODES :
+					TOPOLOGY_MAX_ID);
 			if (k == NODE && f[col[k]].len == 0) {
 				v[k] = -2;     /* no NUMA: the kernel gives no node */
 				continue;
@@ -202,7 +203,7 @@ static int parse_lscpu(struct rows *r, const char *text, size_t len)
 						    names[k]);
 				return fail(r, line, "CPU %ld: %s '%.*s' is not an id (0..%d)", v[CPU],
 					    names[k], (int)f[col[k]].len, f[col[k]].s,
-					    TOPOLOGY_MAX_ID - 1);
+					    (k == NODE ? TOPOLOGY_MAX_NODES : TOPOLOGY_MAX_ID) - 1);
 			}
 		}
 		if (col[ONLINE] >= 0 && f[col[ONLINE]].len == 1 &&
@@ -284,13 +285,14 @@ static int parse_xl_info(struct rows *r, const char *text, size_t len)
 		q++;
 		core = number(&q, e, TOPOLOGY_MAX_ID);
 		socket = number(&q, e, TOPOLOGY_MAX_ID);
-		node = number(&q, e, TOPOLOGY_MAX_ID);
+		node = number(&q, e, TOPOLOGY_MAX_NODES);
 		while (q < e && isspace((unsigned char)*q))
 			q++;
 		if (core < 0 || socket < 0 || node < 0 || q != e) {
 			trim(&s, &e);
-			return fail(r, line, "CPU %ld: expected three ids (core socket node) after "
-				    "'%ld:': '%.*s'", cpu, cpu, (int)(e - s > 60 ? 60 : e - s), s);
+			return fail(r, line, "CPU %ld: expected three ids (core socket node, nodes "
+				    "below %d) after '%ld:': '%.*s'", cpu, TOPOLOGY_MAX_NODES, cpu,
+				    (int)(e - s > 60 ? 60 : e - s), s);
 		}
 		add_row(r, (int)cpu, (int)core, (int)socket, (int)node, line);
 	}

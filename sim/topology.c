@@ -164,15 +164,13 @@ int topology_init_map(struct topology *t, const struct topology_cpu *cpus, int n
 		const struct topology_cpu *c = &cpus[i];
 
 		if (c->socket < 0 || c->core < 0 || c->node < 0 || c->socket >= TOPOLOGY_MAX_ID ||
-		    c->core >= TOPOLOGY_MAX_ID || c->node >= TOPOLOGY_MAX_ID)
-			return err_set(e, "CPU %d: socket %d, core %d, node %d: ids must be 0..%d",
-				       i, c->socket, c->core, c->node, TOPOLOGY_MAX_ID - 1);
+		    c->core >= TOPOLOGY_MAX_ID || c->node >= TOPOLOGY_MAX_NODES)
+			return err_set(e, "CPU %d: socket %d, core %d, node %d: socket and core ids "
+				       "must be 0..%d, nodes 0..%d", i, c->socket, c->core, c->node,
+				       TOPOLOGY_MAX_ID - 1, TOPOLOGY_MAX_NODES - 1);
 		if (c->node + 1 > nodes)
 			nodes = c->node + 1;
 	}
-	if (nodes > ncpus)
-		return err_set(e, "node %d, but only %d CPUs (node ids must be at most the "
-			       "number of CPUs less one)", nodes - 1, ncpus);
 	/*
 	 * Cores are the (socket, core) groups, numbered in order of their first
 	 * CPU; sorting keeps this O(n log n) for any map.

@@ -25,8 +25,10 @@ struct topology_cpu {
 	int socket, core, node;
 };
 
-/* Ids in a CPU map are below this. */
+/* Socket and core ids in a CPU map are below this. */
 #define TOPOLOGY_MAX_ID (1 << 20)
+/* Node ids too: Linux's most (MAX_NUMNODES with CONFIG_NODES_SHIFT=10; Xen's x86 has 64). */
+#define TOPOLOGY_MAX_NODES 1024
 
 struct topology {
 	int nr_cpus, nr_nodes, nr_sockets, cores_per_socket, threads_per_core;

@@ -310,7 +310,13 @@ START_TEST(xl_info_bad_inputs)
 			 "t:2: the cpu_topology table has no rows");
 	snprintf(buf, sizeof(buf), "%s  0:  0  0\n", hdr);
 	ck_assert_str_eq(parse_error(HOST_TOPOLOGY_XL_INFO, buf),
-			 "t:3: CPU 0: expected three ids (core socket node) after '0:': '0:  0  0'");
+			 "t:3: CPU 0: expected three ids (core socket node, nodes below 1024) after "
+			 "'0:': '0:  0  0'");
+	/* A CPU on node 1 alone (node 0 holds memory only): a host schedsim runs. */
+	snprintf(buf, sizeof(buf), "%s  0:  0  0  1\n", hdr);
+	ck_assert_ptr_null(parse_error(HOST_TOPOLOGY_XL_INFO, buf));
+	snprintf(buf, sizeof(buf), "%s  0:  0  0  1024\n", hdr);
+	ck_assert_ptr_nonnull(parse_error(HOST_TOPOLOGY_XL_INFO, buf));
 	snprintf(buf, sizeof(buf), "%s  0:  0  0  0\n  2:  1  0  0\n", hdr);
 	ck_assert_str_eq(parse_error(HOST_TOPOLOGY_XL_INFO, buf),
 			 "t:4: CPU 2 is listed but CPU 1 is not: schedsim numbers pCPUs 0..N-1 "
