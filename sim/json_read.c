@@ -312,7 +312,17 @@ static int parse_value(struct parser *ps, struct jval *v, int depth)
 		if (*ps->p != '-' && !(*ps->p >= '0' && *ps->p <= '9'))
 			return fail(ps, "not JSON: unexpected character");
 		v->type = JVAL_NUMBER;
-		return parse_number(ps, &v->num);
+		{
+			const char *start = ps->p;
+
+			if (parse_number(ps, &v->num))
+				return -1;
+			/* The literal too: 64-bit integers (seeds) do not fit a double. */
+			v->str = xmalloc((size_t)(ps->p - start) + 1);
+			memcpy(v->str, start, (size_t)(ps->p - start));
+			v->str[ps->p - start] = '\0';
+			return 0;
+		}
 	}
 }
 
@@ -391,4 +401,19 @@ const char *jval_get_string(const struct jval *v, const char *key, const char *d
 	const struct jval *m = jval_get(v, key);
 
 	return m && m->type == JVAL_STRING ? m->str : def;
+}
+
+int jval_uint64(const struct jval *v, uint64_t *out)
+{
+	uint64_t x = 0;
+
+	if (!v || v->type != JVAL_NUMBER || !v->str || !v->str[0])
+		return -1;
+	for (const char *p = v->str; *p; p++) {
+		if (*p < '0' || *p > '9' || x > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	*out = x;
+	return 0;
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "sim/err.h"
 
@@ -18,7 +19,7 @@ struct jval {
 	enum jval_type type;
 	bool b;
 	double num;
-	char *str;               /* JVAL_STRING, NUL-terminated UTF-8 */
+	char *str;               /* JVAL_STRING, NUL-terminated UTF-8; JVAL_NUMBER: as written */
 	struct jval *items;      /* array elements or object member values */
 	char **keys;             /* object member names */
 	int n;
@@ -35,6 +36,8 @@ int jval_parse_file(const char *path, struct jval *out, struct err *e);
 void jval_free(struct jval *v);
 /* The member 'key' of an object, or NULL (also when v is not an object). */
 const struct jval *jval_get(const struct jval *v, const char *key);
+/* A number written as a non-negative integer, exactly (64 bits); -1 otherwise. */
+int jval_uint64(const struct jval *v, uint64_t *out);
 /* The string member 'key', or def when missing or not a string. */
 const char *jval_get_string(const struct jval *v, const char *key, const char *def);
 

@@ -28,6 +28,7 @@
 #include "sim/params.h"
 #include "sim/plot.h"
 #include "sim/report.h"
+#include "sim/report_html.h"
 #include "sim/run.h"
 #include "sim/run_report.h"
 #include "sim/scenario.h"
@@ -64,6 +65,8 @@ struct cli {
 	const char *host;         /* --host=lscpu:FILE|xl-info:FILE */
 	const char **domains;     /* --domain=FILE.cfg, in order */
 	int ndomains;
+	const char *report;       /* --report=FILE.html */
+	char *command;            /* the command line, for the report */
 };
 
 static void usage(FILE *f)
@@ -96,11 +99,15 @@ static void usage(FILE *f)
 	      "                          iteration i of every combination uses the same seed\n"
 	      "  --jobs=N                worker processes (default: online CPUs)\n"
 	      "  --alpha=A               significance level of the U test (default 0.05)\n"
+	      "  --report=FILE.html      also write the experiment as one self-contained HTML\n"
+	      "                          file: boxes, statistics, plots, command, version, seed\n"
 	      PLOT_USAGE
 	      SHARD_USAGE
 	      "  schedsim compare OLD.json NEW.json [...]\n"
 	      "                          compare saved results (--format=text|markdown|csv,\n"
 	      "                          --alpha)\n"
+	      "  schedsim report RESULT.json [--output=FILE.html] [--alpha=A]\n"
+	      "                          the HTML report of saved results (--format=json)\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
 	      "  --list-workloads        list workloads and their parameters\n"
 	      "  --help                  this text\n"
@@ -292,9 +299,26 @@ static int check_errors(const struct experiment *x)
  * The tables (and plots) of a whole matrix, run here or put together by
  * `schedsim merge` from its parts: one path, so both print the same bytes.
  */
+/* Writes the HTML report of x to path (atomically); 0, or a status. */
+static int write_report(const char *path, const struct html_report *h)
+{
+	char tmp[4096];
+	FILE *out = open_output(path, tmp, sizeof(tmp));
+
+	if (!out)
+		return bad("--report: cannot write '%s'", path);
+	report_html(out, h);
+	if (close_output(out, path, tmp) < 0) {
+		fprintf(stderr, "schedsim: --report: cannot write '%s'\n", path);
+		return 1;
+	}
+	return 0;
+}
+
 static int experiment_output(const char *format, const char *output,
 			     const struct plot_cli *pc, const struct experiment *x,
-			     const struct scenario *sc, double alpha)
+			     const struct scenario *sc, double alpha, const char *report,
+			     const char *command)
 {
 	struct report_table t;
 	struct err e = { "" };
@@ -326,6 +350,15 @@ static int experiment_output(const char *format, const char *output,
 	}
 	if (pc && plot_experiment(pc, x, &t, &e) < 0)
 		status = bad("%s", e.msg);
+	if (report) {
+		struct html_report h;
+		int rc;
+
+		html_report_from_experiment(&h, x, alpha, sc->source, command);
+		rc = write_report(report, &h);
+		html_report_free(&h);
+		status = rc ? rc : status;
+	}
 	report_free(&t);
 	return status;
 }
@@ -394,7 +427,8 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 			status = bad("%s", e.msg);
 		goto out;
 	}
-	status = experiment_output(cli->format, cli->output, pc, &x, sc, t.alpha);
+	status = experiment_output(cli->format, cli->output, pc, &x, sc, t.alpha, cli->report,
+				   cli->command);
 out:
 	report_free(&t);
 	experiment_free(&x);
@@ -416,8 +450,50 @@ static int merge_main(int argc, char **argv)
 		merge_free(&m);
 		return bad("merge: %s", e.msg);
 	}
-	status = experiment_output(m.format, m.output, &m.pc, &m.x, &m.sc, m.alpha);
+	status = experiment_output(m.format, m.output, &m.pc, &m.x, &m.sc, m.alpha, NULL, NULL);
 	merge_free(&m);
+	return status;
+}
+
+/* `schedsim report RESULT.json`: the HTML report of saved results (sim/report_html.h). */
+static int report_main(int argc, char **argv, char *command)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *output = NULL, *alpha_s = NULL;
+	struct html_report h;
+	struct err e = { "" };
+	double alpha = -1;
+	int c, status;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': output = optarg; break;
+		case 'a': alpha_s = optarg; break;
+		default:
+			return bad("report: option '%s' is not valid (valid: --output, --alpha)",
+				   argv[optind - 1]);
+		}
+	}
+	if (alpha_s && parse_alpha(alpha_s, &alpha))
+		return EXIT_BADINPUT;
+	if (argc - optind != 1)
+		return bad("%s", "report: give one result file (schedsim report RESULT.json "
+			   "--output=REPORT.html)");
+	if (html_report_from_json(&h, argv[optind], alpha, command, &e) < 0)
+		return bad("report: %s", e.msg);
+	if (output) {
+		status = write_report(output, &h);
+	} else {
+		report_html(stdout, &h);
+		status = fflush(stdout) == 0 ? 0 : 1;
+	}
+	html_report_free(&h);
 	return status;
 }
 
@@ -490,6 +566,7 @@ int main(int argc, char **argv)
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "report", required_argument, NULL, 'R' },
 		{ "list-schedulers", no_argument, NULL, 'L' },
 		{ "list-workloads", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
@@ -500,7 +577,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0 };
+			   NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0, NULL, NULL };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -519,6 +596,13 @@ int main(int argc, char **argv)
 		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return merge_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "report")) {
+		char *command = html_command_line(argc, argv);
+
+		status = report_main(argc - 1, argv + 1, command);
+		free(command);
+		return status;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -536,6 +620,7 @@ int main(int argc, char **argv)
 		case 'i': cli.iterations = optarg; break;
 		case 'j': cli.jobs = optarg; break;
 		case 'a': cli.alpha = optarg; break;
+		case 'R': cli.report = optarg; break;
 		case TRACE_OPT_FILE: case TRACE_OPT_FORMAT: case TRACE_OPT_WINDOW:
 			if (trace_cli_option(&tc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
@@ -586,13 +671,17 @@ int main(int argc, char **argv)
 	}
 	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
 		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
-	experiment = experiment || pc.dir;     /* pictures are of an experiment */
+	experiment = experiment || pc.dir || cli.report;     /* pictures are of an experiment */
 	experiment = experiment || shard_cli_active(&shc);
 	cli.shard = &shc;
 	if (trace_cli_check(&tc, experiment, &e) < 0 || plot_cli_check(&pc, &e) < 0 ||
 	    shard_cli_check(&shc, cli.format, pc.dir != NULL, &e) < 0)
 		return bad("%s", e.msg);
 
+	if (shard_cli_partial(&shc) && cli.report)
+		return bad("%s", "--report: a part of a sweep writes JSON only; merge the parts "
+			   "(schedsim merge --format=json) and make the report from that "
+			   "(schedsim report)");
 	if (shard_cli_partial(&shc) && (cli.host || cli.ndomains))
 		return bad("%s", "--host and --domain change the scenario, which a sweep's parts "
 			   "name only by file: write them into it (<host lscpu=...>, <domain xl=...>)");
@@ -652,7 +741,19 @@ int main(int argc, char **argv)
 		}
 	}
 	if (experiment) {
+		if (cli.report) {
+			/* Now, not after a long experiment: a file we cannot write fails at once. */
+			out = open_output(cli.report, tmp, sizeof(tmp));
+			if (!out) {
+				status = bad("--report: cannot write '%s'", cli.report);
+				goto out;
+			}
+			fclose(out);
+			remove(tmp);
+			cli.command = html_command_line(argc, argv);
+		}
 		status = run_experiment(&cli, &pc, &sc, specs, n);
+		free(cli.command);
 		goto out;
 	}
 	if (cli.alpha) {

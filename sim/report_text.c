@@ -346,7 +346,8 @@ static void markdown_boxes(FILE *f, const struct report_table *t)
 
 /* ------------------------------------------------------ benchstat table */
 
-enum { KIND_NAME, KIND_CENTER, KIND_VS, KIND_SPEEDUP };
+enum { KIND_NAME = REPORT_COL_NAME, KIND_CENTER = REPORT_COL_CENTER, KIND_VS = REPORT_COL_VS,
+       KIND_SPEEDUP = REPORT_COL_SPEEDUP };
 
 enum { NOTE_CI, NOTE_TEST, NOTE_EQUAL, NOTE_MAX };
 
@@ -709,6 +710,44 @@ static void markdown_bench(FILE *f, const struct report_table *t)
 		print_notes(f, t, &b.notes, "");
 	}
 	bench_free(&b);
+}
+
+void report_text_boxes(FILE *f, const struct report_table *t)
+{
+	text_boxes(f, t);
+}
+
+void report_grid_build(const struct report_table *t, struct report_grid *g)
+{
+	struct bench_layout b;
+
+	bench_build(t, &b);
+	memset(g, 0, sizeof(*g));
+	g->nrows = b.g.nrows;
+	g->ncols = b.g.ncols;
+	g->cell = b.g.s;
+	g->group = b.group_of;
+	g->kind = xcalloc((size_t)b.g.ncols, sizeof(*g->kind));
+	for (int c = 0; c < b.g.ncols; c++)
+		g->kind[c] = (enum report_col_kind)b.kind[c];
+	free(b.kind);
+	for (int k = 1; k <= b.notes.next; k++)
+		for (int w = 0; w < NOTE_MAX; w++)
+			if (b.notes.used[w] && b.notes.number[w] == k && g->nnotes < 3) {
+				char text[160];
+
+				note_text(t, w, text, sizeof(text));
+				snprintf(g->notes[g->nnotes++], sizeof(g->notes[0]), "%s %s",
+					 superscript[k], text);
+			}
+}
+
+void report_grid_free(struct report_grid *g)
+{
+	free(g->cell);
+	free(g->group);
+	free(g->kind);
+	memset(g, 0, sizeof(*g));
 }
 
 void report_text(FILE *f, const struct report_table *t, bool boxes)
