@@ -1,0 +1,45 @@
+#!/bin/sh
+# examples/: every scenario file says what it reproduces and where that was
+# published, matches the schema, and is run by its directory's run file;
+# every command there runs (two iterations, the invariant checker on) and
+# prints the mailing-list boxes.  Every file of every example is installed
+# (listed in examples/local.am).
+set -u
+. "${srcdir:-.}/tests/scenarios/lib.sh"
+ex="${srcdir:-.}/examples"
+rng="${srcdir:-.}/sim/scenario.rng"
+
+n=0
+for d in "$ex"/*/; do
+	d=${d%/}
+	name=${d##*/}
+	[ -f "$d/run" ] || { fail "$name: no run file"; continue; }
+	for f in "$d"/*.xml; do
+		grep -q 'Reproduces: ' "$f" || fail "$name/${f##*/}: no 'Reproduces:' in its comment"
+		grep -q 'Published: ' "$f" || fail "$name/${f##*/}: no 'Published:' in its comment"
+		grep -q "examples/$name/${f##*/}" "$d/run" || fail "$name/${f##*/}: not run by $name/run"
+		if command -v xmllint > /dev/null 2>&1; then
+			xmllint --noout --nonet --relaxng "$rng" "$f" 2> "$tmp/lint" ||
+				fail "$name/${f##*/} does not match the schema: $(cat "$tmp/lint")"
+		fi
+	done
+	for f in "$d"/*; do
+		grep -q "examples/$name/${f##*/}" "${srcdir:-.}/examples/local.am" ||
+			fail "$name/${f##*/} is not installed (examples/local.am)"
+	done
+	while read -r line; do
+		case $line in '#'*|'') continue ;; esac
+		case $line in schedsim\ *) ;; *) fail "$name/run: not a schedsim command: $line"; continue ;; esac
+		# From the source tree's top, with the paths of this tree.
+		args=$(printf '%s\n' "${line#schedsim }" | sed "s|examples/|$ex/|g")
+		# shellcheck disable=SC2086  # the command's words, as written in run
+		"$SCHEDSIM" $args --iterations=2 --jobs=2 --check > "$tmp/out" 2> "$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] || fail "$line: exit $rc: $(cat "$tmp/err")"
+		grep -q '^+---' "$tmp/out" || fail "$line: no mailing-list box in its output"
+		[ -s "$tmp/err" ] && fail "$line: wrote on stderr: $(cat "$tmp/err")"
+		n=$((n + 1))
+	done < "$d/run"
+done
+[ $n -ge 4 ] || fail "only $n example commands ran"
+finish
