@@ -1,0 +1,29 @@
+#!/bin/sh
+# The man pages: both render with man -l without a single groff warning
+# (a page with an unknown macro, as a control, does give one), and
+# tests/man_check.py finds every --help option and subcommand in
+# schedsim(1) and every schema element and attribute in its section of
+# schedsim-scenario(5).  SKIP (77) without man (Debian's man-db).
+command -v man > /dev/null 2>&1 || { echo "no man: SKIP"; exit 77; }
+set -u
+. "${srcdir:-.}/tests/scenarios/lib.sh"
+export MANWIDTH=80 LC_ALL=C.UTF-8
+
+printf '.TH T 1\n.SH NAME\nt \\- t\n.XX unknown\n' > "$tmp/control.1"
+man --warnings=w -l "$tmp/control.1" > /dev/null 2> "$tmp/control.err"
+[ -s "$tmp/control.err" ] || fail "man --warnings shows no warning for an unknown macro"
+
+for page in doc/schedsim.1 doc/schedsim-scenario.5; do
+	[ -f "$page" ] || { fail "$page was not built"; continue; }
+	man --warnings=w -l "$page" > "$tmp/out" 2> "$tmp/err" || fail "man -l $page failed"
+	[ -s "$tmp/err" ] && fail "man -l $page: $(head -3 "$tmp/err")"
+	[ "$(wc -l < "$tmp/out")" -gt 50 ] || fail "man -l $page rendered $(wc -l < "$tmp/out") lines"
+done
+# Plain text without hyphenation or justification, long lines: whole option names.
+MANWIDTH=2000 man --nh --nj -l doc/schedsim.1 > "$tmp/schedsim.txt" 2> /dev/null
+MANWIDTH=2000 man --nh --nj -l doc/schedsim-scenario.5 > "$tmp/scenario.txt" 2> /dev/null
+grep -q '@[a-z]*@' doc/schedsim.1 doc/schedsim-scenario.5 && fail "an @variable@ left in a page"
+"$SCHEDSIM" --help > "$tmp/help.txt" || fail "schedsim --help failed"
+python3 "${srcdir:-.}/tests/man_check.py" "$tmp/help.txt" "$tmp/schedsim.txt" \
+	"${srcdir:-.}/sim/scenario.rng" "$tmp/scenario.txt" || fail "the pages miss something"
+finish
