@@ -328,7 +328,8 @@ static int append_to_previous(struct lexer *lx, const struct xlcfg *c, const cha
 
 		for (int i = 0; i < prev->value.n; i++)
 			value_copy(&items[i], &prev->value.items[i]);
-		memcpy(items + prev->value.n, v->items, (size_t)v->n * sizeof(*items));
+		if (v->n)     /* an empty [] has no items to move */
+			memcpy(items + prev->value.n, v->items, (size_t)v->n * sizeof(*items));
 		free(v->items);
 		v->items = items;
 		v->n += prev->value.n;
