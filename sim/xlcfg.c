@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedulers/rtds.h"
 #include "sim/textfile.h"
 #include "sim/xalloc.h"
 
@@ -738,6 +739,18 @@ int xlcfg_domain(const struct xlcfg *c, const char *name, struct domain_spec *d,
 		return -1;
 	if (rc == 0)
 		d->memory_mb = (int)v;
+	/*
+	 * RTDS: libxl's sched_params.period in microseconds, extratime a
+	 * boolean (libxl_sched.c, sched_rtds_domain_set); xl.cfg has no budget.
+	 */
+	if ((rc = number_of(&a, c, "period", RTDS_MIN_PERIOD / 1000, RTDS_MAX_PARAM / 1000, &v)) < 0)
+		return -1;
+	if (rc == 0)
+		d->rt.period = USEC(v);
+	if ((rc = number_of(&a, c, "extratime", LONG_MIN, LONG_MAX, &v)) < 0)
+		return -1;
+	if (rc == 0)
+		d->rt.extratime = v ? RT_EXTRATIME_ON : RT_EXTRATIME_OFF;
 	if (affinity(&a, c, "cpus", true, (int)(maxvcpus < INT_MAX ? maxvcpus : INT_MAX), d) < 0 ||
 	    affinity(&a, c, "cpus_soft", false, (int)(maxvcpus < INT_MAX ? maxvcpus : INT_MAX), d) < 0)
 		return -1;
@@ -766,12 +779,22 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 		     struct err *e)
 {
 	struct domain_spec d, *other;
+	struct xlcfg c = { NULL, 0 };
+	char *text;
+	size_t len;
 
 	memset(&d, 0, sizeof(d));
 	d.vcpus = 1;
 	d.weight = 256;
 	d.line = 1;
-	if (xlcfg_load(path, &d, e) < 0)
+	if (textfile_read(path, &text, &len, e) < 0)
+		return -1;
+	if (xlcfg_parse(text, len, path, &c, e) < 0) {
+		free(text);
+		return -1;
+	}
+	free(text);
+	if (xlcfg_domain(&c, path, &d, e) < 0)
 		goto fail;
 	if (!d.name[0]) {
 		err_set(e, "%s:1: no name= (xl requires a domain's name)", path);
@@ -782,6 +805,12 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 			scenario_free_domain(&sc->doms[i]);
 		if (sc->ndoms > 1)
 			sc->ndoms = 1;
+	}
+	/* As the loader checks a scenario's domains: Xen's putvcpuinfo rules. */
+	if (d.rt.period && rtds_check_params(d.rt.period, RTDS_DEFAULT_BUDGET, e) < 0) {
+		err_prefix(e, "%s:%d: period (with RTDS's default budget, xl.cfg having no "
+			   "budget key)", path, xlcfg_get(&c, "period")->line);
+		goto fail;
 	}
 	other = scenario_domain(sc, d.name);
 	if (other) {
@@ -795,8 +824,10 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 	}
 	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
 	sc->doms[sc->ndoms++] = d;
+	xlcfg_free(&c);
 	return 0;
 fail:
+	xlcfg_free(&c);
 	scenario_free_domain(&d);
 	return -1;
 }

@@ -26,6 +26,8 @@
  *   cpus_soft   soft affinity, the same forms
  *   cpu_weight  1..65535 (default 256), cap 0..100 x vcpus (0: none)
  *   memory      MiB, the domain's memory (NUMA placement, sim/hw)
+ *   period      RTDS period in microseconds, extratime 0/1 (libxl's
+ *               sched_params; xl.cfg has no budget key)
  *   pool        only Pool-0, the default pool: cpupools are not modelled yet
  * Every other key is read and ignored, as xl ignores the keys it does not
  * know (so weight=, which is not an xl key, is ignored: xl.cfg's key is

@@ -140,6 +140,16 @@ START_TEST(scheduling_keys)
 	ck_assert_ptr_null(d.affinity_source);
 	scenario_free_domain(&d);
 
+	/* RTDS: period in microseconds, extratime a boolean (libxl's sched_params). */
+	msg = apply("name='a'\nperiod=20000\nextratime=0\n", &d);
+	ck_assert_msg(msg == NULL, "%s", msg);
+	ck_assert(d.rt.period == MSEC(20));
+	ck_assert_int_eq(d.rt.budget, 0);
+	ck_assert_int_eq(d.rt.extratime, RT_EXTRATIME_OFF);
+	scenario_free_domain(&d);
+	ck_assert_str_eq(apply_error("name='a'\nperiod=5\n"),
+			 "g.cfg:2: period: 5 is out of range 10..4294967295");
+
 	/* vcpus=0 is 1, as xl makes it; a quoted number is a number too. */
 	msg = apply("name='a'\nvcpus=0\ncpu_weight=\"0x100\"\n", &d);
 	ck_assert_msg(msg == NULL, "%s", msg);
@@ -378,6 +388,10 @@ START_TEST(add_domain_to_scenario)
 	ck_assert_int_eq(xlcfg_add_domain(&sc, DATA "web.cfg", false, &e), -1);
 	ck_assert_str_eq(e.msg, DATA "web.cfg:3: a domain named 'web' is already in the "
 			 "scenario");
+	ck_assert_int_eq(xlcfg_add_domain(&sc, DATA "rt-short.cfg", false, &e), -1);
+	ck_assert_str_eq(e.msg, DATA "rt-short.cfg:2: period (with RTDS's default budget, xl.cfg "
+			 "having no budget key): budget 4ms is more than the period 2ms (RTDS needs "
+			 "budget <= period)");
 	ck_assert_int_eq(xlcfg_add_domain(&sc, DATA "noname.cfg", false, &e), -1);
 	ck_assert_str_eq(e.msg, DATA "noname.cfg:1: no name= (xl requires a domain's name)");
 	ck_assert_int_eq(sc.ndoms, 2);

@@ -55,6 +55,15 @@ assert len(db["vcpus"]) == 2, "maxvcpus=4 adds offline vCPUs, which are not simu
 assert db["vcpus"][0]["pcpus"] == [0], db["vcpus"][0]["pcpus"]
 assert set(db["vcpus"][1]["pcpus"]) <= {1, 2, 3}, db["vcpus"][1]["pcpus"]
 '
+# RTDS's keys: period= (us) and extratime= run as the XML attributes.
+printf 'name = "rt"\nvcpus = 2\nperiod = 20000\nextratime = 0\n' > "$tmp/rt.cfg"
+sed 's|<domain xl="db.cfg">|<domain xl="rt.cfg" budget="5ms">|' "$tmp/xl.xml" > "$tmp/rtxl.xml"
+sed 's|<domain name="db" vcpus="2" weight="512" cap="150" memory="8192">|<domain name="rt" vcpus="2" period="20ms" budget="5ms" extratime="off">|; /<affinity\|<vcpu /d' \
+	"$tmp/twin.xml" > "$tmp/rttwin.xml"
+run_ok --sched=rtds --scenario="$tmp/rtxl.xml" --format=json > "$tmp/rtxl.json"
+run_ok --sched=rtds --scenario="$tmp/rttwin.xml" --format=json > "$tmp/rttwin.json"
+cmp -s "$tmp/rtxl.json" "$tmp/rttwin.json" || fail "rtds: the xl domain's period and extratime run unlike its XML twin's"
+
 # The element's attributes override the file's keys (as xl create FILE KEY=VALUE).
 sed 's|<domain xl="db.cfg">|<domain xl="db.cfg" name="db2" weight="128">|' "$tmp/xl.xml" > "$tmp/over.xml"
 run_ok --sched=credit2 --scenario="$tmp/over.xml" --format=json > "$tmp/over.json"
