@@ -692,6 +692,12 @@ int main(int argc, char **argv)
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}
+	/* The embedded dom0 has one vCPU per pCPU, as Xen gives dom0 by default. */
+	if (cli.host && !cli.scenario) {
+		int cpus = host_spec_cpus(&sc.host);
+
+		sc.doms[0].vcpus = cpus < SCENARIO_MAX_VCPUS ? cpus : SCENARIO_MAX_VCPUS;
+	}
 	for (i = 0; i < cli.ndomains; i++)
 		if (xlcfg_add_domain(&sc, cli.domains[i], i == 0 && !cli.scenario, &e) < 0) {
 			scenario_free(&sc);

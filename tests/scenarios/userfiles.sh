@@ -103,6 +103,12 @@ cp "$data/host/xeon-2s-4c-2t.lscpu" "$tmp/machine/host.lscpu"
 sed 's|<host [^>]*/>|<host lscpu="host.lscpu"/>|' "$tmp/pinned.xml" > "$tmp/machine/s.xml"
 run_ok --sched=credit2 --scenario="$tmp/machine/s.xml" --format=json --check > "$tmp/rel.json"
 cmp -s "$tmp/linux.json" "$tmp/rel.json" || fail "<host lscpu=> runs unlike --host=lscpu:"
+# With the embedded scenario, dom0 gets one vCPU per pCPU of the given host, as in Xen.
+run_ok --sched=credit2 --duration=100ms --format=json \
+	--host=lscpu:"$data/host/kvm-2cpu.lscpu" > "$tmp/kvm.json"
+json_check "$tmp/kvm.json" '
+d0 = doc["runs"][0]["domains"][0]
+assert d0["name"] == "dom0" and len(d0["vcpus"]) == 2, len(d0["vcpus"])'
 # And through the --check of every scheduler on this build machine's own lscpu -p.
 for s in credit1 credit2 null; do
 	run_ok --sched=$s --duration=200ms --check --host=lscpu:"$data/host/kvm-2cpu.lscpu" > /dev/null
