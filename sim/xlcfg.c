@@ -608,6 +608,16 @@ static void set_vcpu(struct domain_spec *d, int id, bool hard, char *list, int l
 	}
 }
 
+/* The domain's affinity comes from this file: its lines are the file's. */
+static void affinity_from(const struct apply *a, const struct xlcfg_setting *s,
+			  struct domain_spec *d)
+{
+	if (!d->affinity_source || s->line < d->affinity_line)
+		d->affinity_line = s->line;
+	if (!d->affinity_source)
+		d->affinity_source = xstrdup(a->name);
+}
+
 /* cpus= or cpus_soft=: a string for every vCPU, or a list with one per vCPU. */
 static int affinity(const struct apply *a, const struct xlcfg *c, const char *key, bool hard,
 		    int maxvcpus, struct domain_spec *d)
@@ -616,11 +626,8 @@ static int affinity(const struct apply *a, const struct xlcfg *c, const char *ke
 
 	if (!s)
 		return 0;
-	if (!d->affinity_source || s->line < d->affinity_line)
-		d->affinity_line = s->line;
-	if (!d->affinity_source)
-		d->affinity_source = xstrdup(a->name);
 	if (s->value.type == XLCFG_STRING) {
+		affinity_from(a, s, d);
 		char *list = cpu_list(a, key, s->value.s, s->line);
 
 		if (!list)
@@ -649,6 +656,7 @@ static int affinity(const struct apply *a, const struct xlcfg *c, const char *ke
 			free(list);
 			continue;
 		}
+		affinity_from(a, s, d);
 		set_vcpu(d, i, hard, list, item->line);
 	}
 	return 0;

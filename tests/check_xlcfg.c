@@ -191,6 +191,12 @@ START_TEST(per_vcpu_lists)
 	ck_assert_int_eq(d.nvcpu_over, 1);
 	ck_assert_str_eq(d.vcpu_over[0].hard, "1");
 	scenario_free_domain(&d);
+	/* An empty list pins nothing: the affinity is not the file's. */
+	msg = apply("name='a'\ncpus=[]\n", &d);
+	ck_assert_msg(msg == NULL, "%s", msg);
+	ck_assert_int_eq(d.nvcpu_over, 0);
+	ck_assert_ptr_null(d.affinity_source);
+	scenario_free_domain(&d);
 	/* An entry past maxvcpus is not even checked, as xl never looks at it. */
 	msg = apply("name='a'\ncpus=['1','junk']\n", &d);
 	ck_assert_msg(msg == NULL, "%s", msg);
