@@ -443,6 +443,12 @@ static const char style[] =
 	"svg.chart .median{stroke:#111;stroke-width:2}"
 	"p.note{font-size:.9em;color:#444}td.err{color:#a00}";
 
+/* The dom0-load setting in words; without the axis the scenario decides. */
+static const char *dom0_words(const char *dom0_load)
+{
+	return dom0_load[0] ? report_dom0_name(dom0_load) : "dom0 as in the scenario";
+}
+
 /* "a, b and c" of the distinct non-empty strings, in order. */
 static void list_of(FILE *f, const char *const *items, int n)
 {
@@ -471,7 +477,7 @@ static void header(FILE *f, const struct html_report *h)
 
 	for (int r = 0; r < t->nrows; r++) {
 		nw = distinct(w, t->rows[r].workload[0] ? t->rows[r].workload : "the scenario's own", nw);
-		nd = distinct(d, report_dom0_name(t->rows[r].dom0_load), nd);
+		nd = distinct(d, dom0_words(t->rows[r].dom0_load), nd);
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -645,7 +651,7 @@ static void figure_charts(FILE *f, const struct report_table *t)
 			if (strcmp(t->rows[r].workload, row->workload))
 				continue;
 			done[r] = true;
-			groups[ng] = report_dom0_name(t->rows[r].dom0_load);
+			groups[ng] = dom0_words(t->rows[r].dom0_load);
 			for (int c = 0; c < t->ncols; c++) {
 				const struct report_cell *cell = &t->cells[r * t->ncols + c];
 				int i = ng * t->ncols + c;
