@@ -92,7 +92,9 @@
  *          no max_cpus_runqueue.
  * Each of those is also a named switch (runqueue, max_timer_us, reset,
  * tickle, soft_affinity, caps, max_cpus_runqueue, inflight); 'auto' or 0
- * means "as the era says".
+ * means "as the era says".  smt_idle=off removes the fully-idle-core
+ * step of runq_tickle, which 9bb9c73884 ("implement true SMT support",
+ * July 2016) added: every era above has it.
  *
  * era=4.17 was run beside Xen 4.17.5's own credit2.c (xen-shim/) on the
  * same scenarios: the two make the same decisions at the same instants.
@@ -648,14 +650,16 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 	unsigned c;
 
 	cpumask_and(aff, new->unit->hard, s->online);
-	if (prv->cfg.smt_power_savings)
-		cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
-	else
-		cpumask_copy(mask, rqd->smt_idle);
-	cpumask_and(mask, mask, aff);
-	i = test_or_cycle(cpu, mask);
-	if (i < s->nr_cpus)
-		goto tickle_i;
+	if (prv->smt_idle) {
+		if (prv->cfg.smt_power_savings)
+			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+		else
+			cpumask_copy(mask, rqd->smt_idle);
+		cpumask_and(mask, mask, aff);
+		i = test_or_cycle(cpu, mask);
+		if (i < s->nr_cpus)
+			goto tickle_i;
+	}
 	cpumask_andnot(mask, rqd->idle, rqd->tickled);
 	cpumask_and(mask, mask, aff);
 	i = test_or_cycle(cpu, mask);
@@ -731,16 +735,19 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 			continue;
 		affinity_balance_cpumask(v, (enum balance_step)bs, aff);
 
-		if (prv->cfg.smt_power_savings)
-			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
-		else
-			cpumask_copy(mask, rqd->smt_idle);
-		cpumask_and(mask, mask, s->online);
-		cpumask_and(mask, mask, aff);
-		i = test_or_cycle(cpu, mask);
-		if (i < s->nr_cpus) {
-			ipid = i;
-			goto tickle;
+		/* A fully idle core first (9bb9c73884; smt_idle=off skips it). */
+		if (prv->smt_idle) {
+			if (prv->cfg.smt_power_savings)
+				cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+			else
+				cpumask_copy(mask, rqd->smt_idle);
+			cpumask_and(mask, mask, s->online);
+			cpumask_and(mask, mask, aff);
+			i = test_or_cycle(cpu, mask);
+			if (i < s->nr_cpus) {
+				ipid = i;
+				goto tickle;
+			}
 		}
 
 		cpumask_andnot(mask, rqd->idle, rqd->tickled);
@@ -1944,9 +1951,13 @@ static const struct param_def csched2_params[] = {
 	{ "inflight", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
 	  "slice also limited by the credit of the vCPU just preempted (2025); "
 	  "auto: on only in current", CFG(inflight) },
+	{ "smt_idle", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "runq_tickle tries a fully idle core (smt_idle mask) before any idle pCPU "
+	  "(commit 9bb9c73884 \"implement true SMT support\", July 2016); off: any idle "
+	  "untickled pCPU, as before it; auto: on in every era", CFG(smt_idle) },
 	{ "smt_power_savings", PARAM_BOOL, "off", NULL, 0, 0,
-	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings)",
-	  CFG(smt_power_savings) },
+	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings; "
+	  "needs smt_idle)", CFG(smt_power_savings) },
 	{ NULL }
 };
 
@@ -1992,6 +2003,7 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	prv->soft_aff = switch_on(cfg->soft_affinity, !old);
 	prv->caps = switch_on(cfg->caps, !old);
 	prv->inflight = switch_on(cfg->inflight, cfg->era == ERA_CURRENT);
+	prv->smt_idle = switch_on(cfg->smt_idle, true);
 	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? !old : cfg->tickle == TICKLE_SCORE;
 	prv->reset_top = cfg->reset == RESET_AUTO ? !old : cfg->reset == RESET_TOP;
 	prv->idle_credit = prv->reset_top ? (int)CSCHED2_IDLE_CREDIT : CSCHED2_IDLE_CREDIT_2016;

@@ -58,6 +58,7 @@ struct csched2_config {
 	long long max_timer_us;          /* 0: era default */
 	int caps;
 	int inflight;
+	int smt_idle;
 	bool smt_power_savings;
 };
 
@@ -129,7 +130,7 @@ struct csched2_private {
 	unsigned load_precision_shift;
 	int max_cpus_runqueue;          /* INT_MAX when unlimited */
 	int idle_credit;
-	bool soft_aff, caps, inflight, tickle_score, reset_top;
+	bool soft_aff, caps, inflight, tickle_score, reset_top, smt_idle;
 	struct csched2_runqueue_data **rql;   /* by id */
 	int nr_rqs;
 	struct csched2_pcpu *pcpu;      /* per pCPU, NULL rqd until init_pdata */

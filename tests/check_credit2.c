@@ -341,6 +341,33 @@ START_TEST(tickle_idle_core_first)
 	I->runq_tickle(h.ops, n, now(&h));
 	ck_assert_int_eq(tickled_only(&h, 0), 1);
 	sim_destroy(h.s);
+
+	/*
+	 * smt_idle=off (before 9bb9c73884): no idle-core step, so the vCPU's
+	 * own idle pCPU 1 beside the busy 0, in both tickle paths.
+	 */
+	h = mk(host4, six_vcpus, "credit2:smt_idle=off");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 1);
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket:smt_idle=off");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 1);
+	sim_destroy(h.s);
+	/* The same in era=2016 with smt_idle left at auto: the idle core. */
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 2);
+	sim_destroy(h.s);
 }
 END_TEST
 
