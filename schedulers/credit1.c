@@ -54,26 +54,62 @@
  *
  * Eras
  * ----
- * era=2016|4.17|current picks the behaviours that changed since the August
- * 2016 code (Xen 4.8); each also has its own switch (era|on|off):
- *   tickle_kick_cur       on in 2016: the kick-away in __runq_tickle tests
- *                         cur's hard affinity; since the 2019 unit rename
- *                         it tests new's, which makes the branch dead.
- *   tickle_clear_idlers   off in 2016: tickled pCPUs leave the idlers mask
- *                         at once (2017).
- *   tickle_pinned         off in 2016: fast path for a vCPU pinned to one
- *                         idle pCPU (2017).
- *   lb_skip_single        off in 2016: the balancer skips peers with at
- *                         most one runnable vCPU (nr_runnable, 2017).
- *   lb_balance_bias       off in 2016: the balancer starts after the peer
- *                         it last stole from (balance_bias, 2017).
- *   lb_ratelimit          on only in current: at most one balance per
- *                         load_balance_ratelimit_us per pCPU (2023).
- *   unpark_boost          on in 2016: an unparked capped vCPU gets BOOST,
- *                         as the flag was cleared before the unpause
- *                         (fixed 2019).
- * Two 2016-series changes were in 4.8 already, so no era disables them;
- * ratelimit_remaining=off and ratelimit_yield=on restore the older code.
+ * era= names the Xen tree whose credit.c (sched_credit.c before 2020) the
+ * model follows; ../shared/xen-src holds each of them:
+ *
+ *   2015-kick-bug  tree 2015-11-credit1-kick-bug (957af2e22c, Nov 2015)
+ *   2015           tree 2015-11-credit1-kick-fixed (f02a5760c7, Nov 2015)
+ *   2016-pre       tree 2016-09-before-series (c496f489f0, Sep 2016)
+ *   2016           tree 2016-11-runq-socket (3a782c7603, Nov 2016): the
+ *                  Credit1 of the 2016 series' table, = RELEASE-4.8.0
+ *   2017           trees 2017-08-credit2-* (their credit1 is one file)
+ *   4.17           tree 4.17.5 (Debian 12)
+ *   4.22, current  trees 4.22.0 and master-2026-08 (the same credit.c)
+ *
+ * Each behaviour that changed between them is a switch named after what
+ * changed, 'era' (the default) taking the era's value, with the commit:
+ *
+ *   tickle_kick           always|cur|new: when a woken vCPU preempts cur
+ *                         and finds no idler, cur is asked to migrate
+ *                         (VPF_MIGRATING): always before f02a5760c7 (Nov
+ *                         2015); only if cur's hard affinity holds an
+ *                         idler after it; since 8a04eaa8ea (Sep 2019, the
+ *                         unit rename) the test reads new's affinity,
+ *                         which never holds one there: no kick at all.
+ *   migrate_boost         on before 66c7449a4d (Feb 2016): the wake that
+ *                         ends a migration BOOSTs the vCPU like any wake.
+ *   insert_pick           off before 9f358ddd69 (Jul 2016): a new vCPU is
+ *                         queued on the pCPU it was created on, with no
+ *                         res_pick.
+ *   tickle_suitable       off before f83fc393b2 (Sep 2016): the idler
+ *                         tickled is any idle pCPU of the pool, not one of
+ *                         those the woken vCPU may run on.
+ *   ratelimit_remaining   off before 0053127890 (Sep 2016): a ratelimited
+ *                         vCPU gets a whole ratelimit_us more, not the rest.
+ *   ratelimit_yield       on before 9fdd2f3c9c (Sep 2016): the ratelimit
+ *                         holds a yielding vCPU too.
+ *   tickle_clear_idlers   on from 47d5292995 (Apr 2017): tickled pCPUs
+ *                         leave the idlers mask at once.
+ *   lb_skip_single        on from 341450eaf7 (Apr 2017): stealing skips
+ *                         peers with at most one runnable vCPU.
+ *   lb_balance_bias       on from 89216c7999 (Apr 2017): stealing starts
+ *                         after the peer last stolen from in the node.
+ *   unpark_boost          on before 5c8c0ae7c4 (May 2019): an unparked
+ *                         capped vCPU is BOOSTed by the wake.
+ *   yield_no_steal        on from e282067cf2 (Jun 2023): YIELD stays set
+ *                         while the vCPU is queued and stealing skips it.
+ *   lb_ratelimit          on from 58feb9e0ac (Sep 2023): at most one steal
+ *                         attempt per load_balance_ratelimit_us per pCPU.
+ *
+ * What else differs between those files changes no decision the
+ * simulator can reach (doc/xen-shim.md lists it): locking, cpupools,
+ * the fast path of __runq_tickle for a vCPU pinned to an idle pCPU
+ * (b37b61d178, 2018: kept in every era, it tickles the pCPU the older code
+ * tickles too, as that pCPU runs its idle vCPU),
+ * statistics and tracing, where the cache-hot time is read (the core's
+ * last_run_time before 608639ffa0, this file's last_sched_time after: the
+ * same instant for every queued vCPU), and the tick's suspend on idle
+ * (from the idle loop before 969f58bde2, from csched_schedule after).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -117,17 +153,21 @@
 #define CSCHED_FLAG_UNIT_MIGRATING (1u << 2)  /* placed by res_pick: no BOOST on wake */
 #define CSCHED_FLAG_UNIT_PINNED    (1u << 3)  /* hard affinity is one pCPU */
 
-enum { ERA_2016, ERA_4_17, ERA_CURRENT };
+/* In the order of the trees; comparisons between them are meaningful. */
+enum { ERA_2015_KICK_BUG, ERA_2015, ERA_2016_PRE, ERA_2016, ERA_2017, ERA_4_17, ERA_4_22,
+       ERA_CURRENT };
 enum { SW_ERA, SW_ON, SW_OFF };
+enum { KICK_ERA, KICK_ALWAYS, KICK_CUR, KICK_NEW };
 
 struct csched_config {
 	long long tslice_ms, ratelimit_us, vcpu_migration_delay_us;
 	long long load_balance_ratelimit_us;
 	bool tickle_one_idle_cpu, soft_affinity;
-	bool ratelimit_remaining, ratelimit_yield;
 	int era;
-	int tickle_kick_cur, tickle_clear_idlers, tickle_pinned;
-	int lb_skip_single, lb_balance_bias, lb_ratelimit, unpark_boost;
+	int tickle_kick, migrate_boost, insert_pick, tickle_suitable;
+	int ratelimit_remaining, ratelimit_yield;
+	int tickle_clear_idlers, lb_skip_single, lb_balance_bias;
+	int unpark_boost, yield_no_steal, lb_ratelimit;
 };
 
 /* A circular doubly-linked list, for run queues and active lists. */
@@ -211,9 +251,11 @@ struct csched_dom {
 
 /* The era's behaviours, resolved from the switches. */
 struct csched_behaviour {
-	bool kick_cur, clear_idlers, pinned_fastpath;
-	bool lb_skip_single, lb_balance_bias, lb_ratelimit;
-	bool unpark_boost, ratelimit_remaining, ratelimit_yield;
+	int kick;                      /* KICK_ALWAYS, KICK_CUR or KICK_NEW */
+	bool migrate_boost, insert_pick, tickle_suitable;
+	bool ratelimit_remaining, ratelimit_yield;
+	bool clear_idlers, lb_skip_single, lb_balance_bias;
+	bool unpark_boost, yield_no_steal, lb_ratelimit;
 	bool tickle_one_idle, soft_affinity;
 };
 
@@ -317,9 +359,14 @@ static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
 	inc_nr_runnable(prv, svc->vcpu->processor);
 }
 
+/*
+ * Leaving the queue ends a yield (e282067cf2; before it the flag was
+ * already cleared when the yielder was queued, so this changes nothing).
+ */
 static void __runq_remove(struct csched_unit *svc)
 {
 	clist_del_init(&svc->runq_elem);
+	svc->flags &= ~CSCHED_FLAG_UNIT_YIELD;
 }
 
 static void runq_remove(struct csched_private *prv, struct csched_unit *svc)
@@ -368,7 +415,7 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 	cpumask_and(idle_mask, prv->idlers, s->online);
 	idlers_empty = cpumask_empty(idle_mask);
 
-	if (prv->b.pinned_fastpath && (new->flags & CSCHED_FLAG_UNIT_PINNED) &&
+	if ((new->flags & CSCHED_FLAG_UNIT_PINNED) &&
 	    cpumask_test(idle_mask, (unsigned)cpu)) {
 		cpumask_set(mask, (unsigned)cpu);
 		goto tickle;
@@ -391,23 +438,29 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 			if (new_idlers_empty && new->pri > cur->pri) {
 				/*
 				 * new preempts cur here; cur may move to an idler.
-				 * 2016 tests cur's affinity; later Xen tests new's,
-				 * which is never true here (new has no idler).
+				 * Before f02a5760c7 cur always moves; then only if
+				 * its hard affinity holds an idler; since the 2019
+				 * rename the test reads new's, never true here (new
+				 * has no idler).  Only the HARD step gets here.
 				 */
-				const struct vcpu *x = prv->b.kick_cur ? cur->vcpu : v;
-
-				if (cpumask_intersects(x->hard, idle_mask))
+				if (prv->b.kick == KICK_ALWAYS ||
+				    cpumask_intersects(prv->b.kick == KICK_CUR ? cur->vcpu->hard :
+						       v->hard, idle_mask))
 					sched_set_pause_flags(cur->vcpu, VPF_MIGRATING);
 				cpumask_set(mask, (unsigned)cpu);
 			} else if (!new_idlers_empty) {
+				/* Before f83fc393b2: among all idlers, suitable or not. */
+				const struct cpumask *pool = prv->b.tickle_suitable ? scratch :
+							     idle_mask;
+
 				if (prv->b.tickle_one_idle) {
 					struct csched_pcpu *me = CSCHED_PCPU(prv, this_cpu_or(prv, v));
 
 					me->last_tickle_cpu = (int)cpumask_cycle(me->last_tickle_cpu,
-										 scratch);
+										 pool);
 					cpumask_set(mask, (unsigned)me->last_tickle_cpu);
 				} else {
-					cpumask_or(mask, mask, scratch);
+					cpumask_or(mask, mask, pool);
 				}
 			}
 			if (!cpumask_empty(mask))
@@ -518,13 +571,18 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 	return cpu;
 }
 
-/* pick_resource: also marks v so that the wake that follows does not BOOST. */
+/*
+ * pick_resource: also marks v so that the wake that follows does not BOOST
+ * (66c7449a4d; with migrate_boost it does).
+ */
 static int csched_res_pick(struct scheduler *sch, struct vcpu *v)
 {
+	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	svc->flags |= CSCHED_FLAG_UNIT_MIGRATING;
-	return _csched_cpu_pick(CSCHED_PRIV(sch), v, true);
+	if (!prv->b.migrate_boost)
+		svc->flags |= CSCHED_FLAG_UNIT_MIGRATING;
+	return _csched_cpu_pick(prv, v, true);
 }
 
 static void __csched_unit_acct_start(struct csched_private *prv, struct csched_unit *svc)
@@ -613,7 +671,9 @@ static void csched_unit_insert(struct scheduler *sch, struct vcpu *v)
 	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	v->processor = csched_res_pick(sch, v);
+	/* Before 9f358ddd69 a new vCPU stays where it was created. */
+	if (prv->b.insert_pick)
+		v->processor = csched_res_pick(sch, v);
 	if (!__unit_on_runq(svc) && vcpu_runnable(v) && !v->is_running)
 		runq_insert(prv, svc);
 }
@@ -930,6 +990,9 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 
 		if (speer->pri <= pri)
 			break;
+		/* A yielder waits for a reason (e282067cf2). */
+		if (prv->b.yield_no_steal && (speer->flags & CSCHED_FLAG_UNIT_YIELD))
+			continue;
 		if (v->is_running ||
 		    (balance_step == BALANCE_SOFT_AFFINITY && !csched_has_soft(prv, v)))
 			continue;
@@ -1063,7 +1126,9 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 		__runq_insert(prv, scurr);
 	else
 		dec_nr_runnable(prv, cpu);     /* it blocked, paused or is moving */
-	scurr->flags &= ~CSCHED_FLAG_UNIT_YIELD;
+	/* Since e282067cf2 the yield ends when it leaves the queue instead. */
+	if (!prv->b.yield_no_steal)
+		scurr->flags &= ~CSCHED_FLAG_UNIT_YIELD;
 
 	do {
 		snext = __runq_elem(spc->runq.next);
@@ -1125,20 +1190,29 @@ static bool era_switch(int sw, bool era_value)
 	return sw == SW_ERA ? era_value : sw == SW_ON;
 }
 
+/* Each switch's value in the era: the commit that changed it, and when. */
 static void csched_resolve_behaviour(struct csched_private *prv,
 				     const struct csched_config *c)
 {
-	bool y2016 = c->era == ERA_2016;
+	int era = c->era;
 
-	prv->b.kick_cur = era_switch(c->tickle_kick_cur, y2016);
-	prv->b.clear_idlers = era_switch(c->tickle_clear_idlers, !y2016);
-	prv->b.pinned_fastpath = era_switch(c->tickle_pinned, !y2016);
-	prv->b.lb_skip_single = era_switch(c->lb_skip_single, !y2016);
-	prv->b.lb_balance_bias = era_switch(c->lb_balance_bias, !y2016);
-	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, c->era == ERA_CURRENT);
-	prv->b.unpark_boost = era_switch(c->unpark_boost, y2016);
-	prv->b.ratelimit_remaining = c->ratelimit_remaining;
-	prv->b.ratelimit_yield = c->ratelimit_yield;
+	if (c->tickle_kick != KICK_ERA)
+		prv->b.kick = c->tickle_kick;
+	else
+		prv->b.kick = era == ERA_2015_KICK_BUG ? KICK_ALWAYS :     /* f02a5760c7 */
+			      era < ERA_4_17 ? KICK_CUR : KICK_NEW;      /* 8a04eaa8ea */
+	prv->b.migrate_boost = era_switch(c->migrate_boost, era < ERA_2016_PRE);  /* 66c7449a4d */
+	prv->b.insert_pick = era_switch(c->insert_pick, era >= ERA_2016_PRE);     /* 9f358ddd69 */
+	prv->b.tickle_suitable = era_switch(c->tickle_suitable, era >= ERA_2016); /* f83fc393b2 */
+	prv->b.ratelimit_remaining = era_switch(c->ratelimit_remaining,
+						era >= ERA_2016);                 /* 0053127890 */
+	prv->b.ratelimit_yield = era_switch(c->ratelimit_yield, era < ERA_2016);  /* 9fdd2f3c9c */
+	prv->b.clear_idlers = era_switch(c->tickle_clear_idlers, era >= ERA_2017); /* 47d5292995 */
+	prv->b.lb_skip_single = era_switch(c->lb_skip_single, era >= ERA_2017);   /* 341450eaf7 */
+	prv->b.lb_balance_bias = era_switch(c->lb_balance_bias, era >= ERA_2017); /* 89216c7999 */
+	prv->b.unpark_boost = era_switch(c->unpark_boost, era < ERA_4_17);        /* 5c8c0ae7c4 */
+	prv->b.yield_no_steal = era_switch(c->yield_no_steal, era >= ERA_4_22);   /* e282067cf2 */
+	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, era >= ERA_4_22);       /* 58feb9e0ac */
 	prv->b.tickle_one_idle = c->tickle_one_idle_cpu;
 	prv->b.soft_affinity = c->soft_affinity;
 }
@@ -1344,41 +1418,54 @@ static const struct param_def csched_params[] = {
 	{ "soft_affinity", PARAM_BOOL, "on", NULL, 0, 0,
 	  "off: ignore soft affinity everywhere (tickle, placement, stealing)",
 	  offsetof(struct csched_config, soft_affinity) },
-	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
-	  "Xen whose behaviour to model: 2016 (4.8), 4.17 (Debian 12) or current; "
-	  "sets the switches below that are left at 'era'",
+	{ "era", PARAM_ENUM, "current", "2015-kick-bug|2015|2016-pre|2016|2017|4.17|4.22|current",
+	  0, 0,
+	  "the Xen tree whose credit.c to follow: 2015-kick-bug (957af2e22c), 2015 (f02a5760c7), "
+	  "2016-pre (c496f489f0, before the 2016 series), 2016 (3a782c7603, with the series; "
+	  "= 4.8), 2017 (4b6923acff), 4.17 (4.17.5), 4.22 or current (master c447b7308b, "
+	  "same file as 4.22.0); sets every switch below left at 'era'",
 	  offsetof(struct csched_config, era) },
-	{ "tickle_kick_cur", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "kick-away in __runq_tickle tests cur's hard affinity, so cur moves to an "
-	  "idler (on in 2016; later Xen tests new's and never kicks)",
-	  offsetof(struct csched_config, tickle_kick_cur) },
-	{ "tickle_clear_idlers", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "a tickled pCPU leaves the idlers mask at once (since 2017; off in 2016)",
-	  offsetof(struct csched_config, tickle_clear_idlers) },
-	{ "tickle_pinned", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "fast path: a vCPU pinned to one idle pCPU tickles just it (since 2017)",
-	  offsetof(struct csched_config, tickle_pinned) },
-	{ "lb_skip_single", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "work stealing skips peers with at most one runnable vCPU (nr_runnable, since 2017)",
-	  offsetof(struct csched_config, lb_skip_single) },
-	{ "lb_balance_bias", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "work stealing starts after the peer last stolen from in the node "
-	  "(balance_bias, since 2017; 2016 starts at the first busy pCPU)",
-	  offsetof(struct csched_config, lb_balance_bias) },
-	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "rate-limit work stealing by load_balance_ratelimit_us (Xen 4.18, 2023; "
-	  "on only in era=current)",
-	  offsetof(struct csched_config, lb_ratelimit) },
-	{ "unpark_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "an unparked capped vCPU is BOOSTed on its wake (the 2016 bug, fixed in 2019)",
-	  offsetof(struct csched_config, unpark_boost) },
-	{ "ratelimit_remaining", PARAM_BOOL, "on", NULL, 0, 0,
-	  "a ratelimited vCPU runs until it has run ratelimit_us in all (2016, in 4.8); "
-	  "off: for another full ratelimit_us",
+	{ "tickle_kick", PARAM_ENUM, "era", "era|always|cur|new", 0, 0,
+	  "a woken vCPU that preempts cur and finds no idler asks cur to migrate: always "
+	  "(before f02a5760c7, 2015: cur is then BOOSTed by the wake that ends its move), "
+	  "cur (if cur's hard affinity holds an idler; 2015-2017), new (reads new's affinity "
+	  "since 8a04eaa8ea, 2019: never)",
+	  offsetof(struct csched_config, tickle_kick) },
+	{ "migrate_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the wake that ends a migration BOOSTs the vCPU like any wake (before 66c7449a4d, "
+	  "Feb 2016)", offsetof(struct csched_config, migrate_boost) },
+	{ "insert_pick", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a new vCPU is placed by res_pick (from 9f358ddd69, Jul 2016; before, it stays on "
+	  "the pCPU it was created on)", offsetof(struct csched_config, insert_pick) },
+	{ "tickle_suitable", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the idler tickled is one the woken vCPU may run on (from f83fc393b2, Sep 2016; "
+	  "before, any idler of the pool)", offsetof(struct csched_config, tickle_suitable) },
+	{ "ratelimit_remaining", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a ratelimited vCPU runs until it has run ratelimit_us in all (from 0053127890, "
+	  "Sep 2016); off: for another full ratelimit_us",
 	  offsetof(struct csched_config, ratelimit_remaining) },
-	{ "ratelimit_yield", PARAM_BOOL, "off", NULL, 0, 0,
-	  "the ratelimit holds a yielding vCPU too (before 2016; off in every era)",
+	{ "ratelimit_yield", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the ratelimit holds a yielding vCPU too (before 9fdd2f3c9c, Sep 2016)",
 	  offsetof(struct csched_config, ratelimit_yield) },
+	{ "tickle_clear_idlers", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a tickled pCPU leaves the idlers mask at once (from 47d5292995, Apr 2017)",
+	  offsetof(struct csched_config, tickle_clear_idlers) },
+	{ "lb_skip_single", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing skips peers with at most one runnable vCPU (nr_runnable, from "
+	  "341450eaf7, Apr 2017)", offsetof(struct csched_config, lb_skip_single) },
+	{ "lb_balance_bias", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing starts after the peer last stolen from in the node (from 89216c7999, "
+	  "Apr 2017; before, at the first busy pCPU)",
+	  offsetof(struct csched_config, lb_balance_bias) },
+	{ "unpark_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "an unparked capped vCPU is BOOSTed on its wake (before 5c8c0ae7c4, May 2019)",
+	  offsetof(struct csched_config, unpark_boost) },
+	{ "yield_no_steal", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a yielding vCPU keeps YIELD while queued and is not stolen (from e282067cf2, "
+	  "Jun 2023)", offsetof(struct csched_config, yield_no_steal) },
+	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "rate-limit work stealing by load_balance_ratelimit_us (from 58feb9e0ac, Sep 2023)",
+	  offsetof(struct csched_config, lb_ratelimit) },
 	{ NULL, 0, NULL, NULL, 0, 0, NULL, 0 }
 };
 

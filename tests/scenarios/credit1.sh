@@ -25,7 +25,7 @@ spec = '$spec'
 $3" && echo "ok: $spec $file"
 }
 
-for era in 2016 4.17 current; do
+for era in 2015-kick-bug 2015 2016-pre 2016 2017 4.17 4.22 current; do
 	s=credit1:era=$era
 
 	# Weights 256:512 on one pCPU run 1:2 within 7 %.
@@ -79,7 +79,7 @@ assert 2 * 0.93 < r < 2 * 1.07, (spec, r)'
 
 # Bad parameters: one line, exit 2.
 expect_error "ratelimit_us=50: must be 0 (off) or 100..500000" --sched=credit1:ratelimit_us=50
-expect_error "era: '2015' is not one of 2016|4.17|current" --sched=credit1:era=2015
+expect_error "era: '2014' is not one of 2015-kick-bug|2015|2016-pre|2016|2017|4.17|4.22|current" --sched=credit1:era=2014
 expect_error "unknown parameter 'bogus'" --sched=credit:bogus=1
 run_ok --list-schedulers > "$tmp/list" || true
 grep -q '^credit1 (alias credit)' "$tmp/list" ||
