@@ -77,27 +77,69 @@
  * (VPF_PARKED, off the runqueue) until the next replenishment or a return
  * of budget unparks it.
  *
- * ERAS (parameter era=2016|4.17|current, default current)
+ * ERAS (parameter era=, default current)
  *
- * current  today's xen/common/sched/credit2.c, including the 2025 change
- *          that counts the credit of a preempted, not yet re-queued vCPU
- *          when computing the next slice ("inflight").
- * 4.17     Xen 4.17 (Debian's package): as current without inflight.
- * 2016     Credit2 before the September 2016 series and the 2017 work:
- *          runqueue per core, MAX_TIMER 2 ms, the reset test of 4.8
- *          (no skipped vCPU and snext.credit <= 0, with the multiplier
- *          reset and no CREDIT_MIN floor), runq_tickle without soft
- *          affinity steps and scores (lowest credit wins, MIGRATE_RESIST
- *          margin, no ratelimit check), no soft affinity at all, no caps,
- *          no max_cpus_runqueue.
- * Each of those is also a named switch (runqueue, max_timer_us, reset,
- * tickle, soft_affinity, caps, max_cpus_runqueue, inflight); 'auto' or 0
- * means "as the era says".  smt_idle=off removes the fully-idle-core
- * step of runq_tickle, which 9bb9c73884 ("implement true SMT support",
- * July 2016) added: every era above has it.
+ * era= names the Xen tree whose credit2.c (sched_credit2.c before 2020)
+ * the model follows; ../shared/xen-src holds each of them:
  *
- * era=4.17 was run beside Xen 4.17.5's own credit2.c (xen-shim/) on the
- * same scenarios: the two make the same decisions at the same instants.
+ *   2016         2016-09-before-series (c496f489f0): Sep 2016, just before
+ *                the series "Credit1 and Credit2 improvements... and
+ *                soft-affinity for Credit2!"
+ *   2016-socket  2016-11-runq-socket (3a782c7603): its patches 1-15 and 22
+ *                merged, runqueues per socket by default
+ *   2016-p20     2017-08-credit2-p20 (afd44e2aca): up to patch 20, soft
+ *                affinity; MAX_TIMER 2 ms, as the series was posted and
+ *                measured (the tree has 10 ms: max_timer_us=10000)
+ *   2016-p21     2017-08-credit2-p21 (8c271ba070): patch 21 only reorders
+ *                runq_candidate for an idle scurr; same decisions as p20
+ *   2016-full    2017-08-credit2-full (4b6923acff): the whole series
+ *   4.17         4.17.5
+ *   4.22, current  4.22.0 and master-2026-08 (the same credit2.c)
+ *
+ * Each behaviour that changed between them is a switch named after what
+ * changed; 'auto' (or 0) takes the era's value:
+ *
+ *   runqueue        core before 3a782c7603 (Nov 2016), socket after
+ *   max_timer_us    2 ms before da92ec5bd1 (Sep 2016, patch 22), 10 ms after
+ *   tickled_cpu     069cf39fb1 (Sep 2016): a woken vCPU is kept for the
+ *                   pCPU tickled for it
+ *   yield           a7fa4d5f53 (Sep 2016): credit2 honours yield at all
+ *   migrate_kick    115e4c5e52 (Sep 2016): balance_load's move of a
+ *                   running vCPU pokes its pCPU
+ *   reset           snext (snext <= 0) before 5e4b419966 (Sep 2016), then
+ *                   skipped (and no waiter passed over), top (the best of
+ *                   snext and the runqueue head <= 0, CREDIT_MIN floor,
+ *                   runq_candidate's stop-at-first-poorer loop) from
+ *                   dae7b62e97, 36f3662f27 (2020) and 07b0eb5d0e (2021)
+ *   tickle_mark     a76645240b (Mar 2017): sleep's and migrate's pokes mark
+ *                   the pCPU tickled and empty its core from smt_idle
+ *   reset_burn      4fa4f8a3cd (Mar 2017): a reset charges the running vCPUs
+ *   pick_bias       6348214c5d (Apr 2017): res_pick and migrate rotate from
+ *                   the runqueue's pick_bias instead of cpumask_any()
+ *   soft_affinity, tickle=score
+ *                   72faea7126, a64ccd3970, a5948a2b52, afd44e2aca (Aug
+ *                   2017, patches 16-20): soft affinity everywhere
+ *   tickle_ratelimit  4b6923acff (Aug 2017, patch 24)
+ *   caps            ad4b3e1e9d (Sep 2017)
+ *   idle_first      a9400d630b (Nov 2018): the idle mask is updated before
+ *                   a reset's balancing
+ *   smt_rq_siblings 753ba43d6d (Mar 2019): smt_idle counts a core's threads
+ *                   inside the runqueue only
+ *   max_cpus_runqueue 16 from 8e2aa76dc1 (2020), no limit before
+ *   load_continue   89052b9fa2 (2021): a vCPU that goes on running updates
+ *                   its own load average
+ *   inflight        ae648e9f80 (Jul 2025)
+ *   smt_idle        9bb9c73884 (Jul 2016): on in every era above
+ *
+ * What else differs between those files changes no decision the simulator
+ * can reach: locking, cpupools, tracing and statistics, the fast path of
+ * runq_tickle for a vCPU pinned to an idle pCPU (b37b61d178, 2018: kept in
+ * every era, the steps after it pick the same pCPU), patch 21, per-cpu
+ * data layout, and the runqueue setup rework of 2020 (the same runqueues
+ * without a max_cpus_runqueue limit).  doc/xen-shim.md has the list.
+ *
+ * Each era was run beside its own tree's credit2.c (xen-shim/) by the
+ * random differential driver; doc/xen-shim.md has the figures.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -360,20 +402,34 @@ static TRACE_COLD void trace_runq_pos(struct scheduler *ops,
 
 /* --- SMT idleness (smt_idle holds whole cores that are idle and untickled) --- */
 
+/*
+ * A core's threads: those in cpu's runqueue since 753ba43d6d (2019), all of
+ * them before (the topology's sibling mask, of which threads in another
+ * runqueue, with runqueue=cpu, are never in this runqueue's masks).
+ */
+static const struct cpumask *smt_siblings(struct scheduler *ops, int cpu)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+
+	return prv->smt_rq_siblings ? prv->pcpu[cpu].sibling_mask :
+	       c2sim(ops)->topo.sibling_mask[cpu];
+}
+
 static void smt_idle_mask_set(struct scheduler *ops, int cpu, const struct cpumask *idlers,
 			      struct cpumask *mask)
 {
-	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+	const struct cpumask *sibs = smt_siblings(ops, cpu);
 
 	if (cpumask_subset(sibs, idlers))
 		cpumask_or(mask, mask, sibs);
 }
 
+/* Only a whole core leaves the mask since a76645240b (2017); before, any bits. */
 static void smt_idle_mask_clear(struct scheduler *ops, int cpu, struct cpumask *mask)
 {
-	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+	const struct cpumask *sibs = smt_siblings(ops, cpu);
 
-	if (cpumask_subset(sibs, mask))
+	if (!csched2_priv(ops)->tickle_mark || cpumask_subset(sibs, mask))
 		cpumask_andnot(mask, mask, sibs);
 }
 
@@ -584,6 +640,18 @@ static void tickle_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_d
 	cpu_raise_softirq(c2sim(ops), cpu);
 }
 
+/*
+ * sleep's and migrate's poke at a vCPU's pCPU: a tickle since a76645240b
+ * (2017), a bare SCHEDULE_SOFTIRQ before (the pCPU is not marked tickled).
+ */
+static void poke_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_data *rqd)
+{
+	if (csched2_priv(ops)->tickle_mark)
+		tickle_cpu(ops, cpu, rqd);
+	else
+		cpu_raise_softirq(c2sim(ops), cpu);
+}
+
 /* --- tickling --- */
 
 /* Has the running svc used up the ratelimit protection (with tolerance)? */
@@ -608,7 +676,9 @@ static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_u
 	struct csched2_unit *cur = curr_svc(ops, cpu);
 	stime_t score;
 
-	if (is_idle_unit(cur) || !is_preemptable(cur, now, USEC(prv->ratelimit_us)))
+	/* Not a pCPU still inside its ratelimit (4b6923acff, patch 24 of the series). */
+	if (is_idle_unit(cur) ||
+	    (prv->tickle_ratelimit && !is_preemptable(cur, now, USEC(prv->ratelimit_us))))
 		return -1;
 	burn_credits(ops, rqd, cur, now);
 	score = (stime_t)new->credit - cur->credit;
@@ -631,7 +701,9 @@ static void tickle_and_record(struct scheduler *ops, struct csched2_unit *new, i
 	if (TRACING(ops->sim))
 		trace_tickle(ops->sim, new, ipid);
 	tickle_cpu(ops, ipid, rqd);
-	new->tickled_cpu = ipid;
+	/* Reserved for ipid (069cf39fb1, Sep 2016); before, anyone may take it. */
+	if (csched2_priv(ops)->tickled_cpu)
+		new->tickled_cpu = ipid;
 }
 
 /*
@@ -723,7 +795,10 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		return;
 	}
 
-	/* Exclusively pinned to an idle pCPU: no need to look further. */
+	/*
+	 * Exclusively pinned to an idle pCPU: no need to look further
+	 * (b37b61d178, 2018; kept in every era: the steps below find that pCPU).
+	 */
 	if ((new->flags & CSFLAG_pinned) && cpumask_test(rqd->idle, (unsigned)cpu) &&
 	    !cpumask_test(rqd->tickled, (unsigned)cpu)) {
 		ipid = cpu;
@@ -815,7 +890,8 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 		int svc_cpu = svc->unit->processor;
 		int64_t credit;
 
-		if (c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
+		/* Before 4fa4f8a3cd (2017) a running vCPU's run since start_time is forgiven. */
+		if (prv->reset_burn && c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
 			burn_credits(ops, rqd, svc, now);
 			if (svc->budget <= 0)
 				tickle_cpu(ops, svc_cpu, rqd);
@@ -959,6 +1035,22 @@ static int get_fallback_cpu(struct scheduler *ops, struct csched2_unit *svc)
 }
 
 /*
+ * A pCPU of m (not empty) in rqd: the next after rqd's pick_bias, which
+ * then remembers it, since 6348214c5d (Apr 2017); before, cpumask_any().
+ */
+static int pick_in(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+		   const struct cpumask *m)
+{
+	int cpu;
+
+	if (!csched2_priv(ops)->pick_bias)
+		return sim_cpumask_any(c2sim(ops), m);
+	cpu = (int)cpumask_cycle(rqd->pick_bias, m);
+	rqd->pick_bias = cpu;
+	return cpu;
+}
+
+/*
  * The runqueue with the lowest load (counting ours without our own share),
  * preferring those that hold part of the soft affinity; the pCPU is the
  * next after the runqueue's pick_bias.  A balance_load migrate request
@@ -986,8 +1078,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 		svc->flags &= ~CSFLAG_runq_migrate_request;
 		if (svc->migrate_rqd && cpumask_intersects(hard, svc->migrate_rqd->active)) {
 			cpumask_and(m, hard, svc->migrate_rqd->active);
-			new_cpu = (int)cpumask_cycle(svc->migrate_rqd->pick_bias, m);
-			svc->migrate_rqd->pick_bias = new_cpu;
+			new_cpu = pick_in(ops, svc->migrate_rqd, m);
 			if (TRACING(ops->sim))
 				trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
 							 (uint64_t)min_avgload, 0xffffu, new_cpu);
@@ -1044,8 +1135,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 						 (unsigned)c2rqd(ops, new_cpu)->id, new_cpu);
 		return new_cpu;
 	}
-	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
-	min_rqd->pick_bias = new_cpu;
+	new_cpu = pick_in(ops, min_rqd, m);
 	if (TRACING(ops->sim))
 		trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
 					 (unsigned)min_rqd->id, new_cpu);
@@ -1108,7 +1198,9 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 		svc->migrate_rqd = trqd;
 		sched_set_pause_flags(v, VPF_MIGRATING);
 		svc->flags |= CSFLAG_runq_migrate_request;
-		tickle_cpu(ops, cpu, svc->rqd);
+		/* Poked off its pCPU since 115e4c5e52; before, it moves when next descheduled. */
+		if (prv->migrate_kick)
+			poke_cpu(ops, cpu, svc->rqd);
 	} else {
 		bool on_runq = false;
 		struct cpumask *m = prv->scratch;
@@ -1121,8 +1213,7 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 		_runq_deassign(svc);
 		cpumask_and(m, v->hard, c2sim(ops)->online);
 		cpumask_and(m, m, trqd->active);
-		v->processor = (int)cpumask_cycle(trqd->pick_bias, m);
-		trqd->pick_bias = v->processor;
+		v->processor = pick_in(ops, trqd, m);
 		_runq_assign(svc, trqd);
 		if (on_runq) {
 			update_load(ops, svc->rqd, NULL, 1, now);
@@ -1437,26 +1528,34 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 		if (snext != scurr) {
 			runq_remove(snext);
 			snext->flags |= CSFLAG_scheduled;
-		} else {
+		} else if (prv->load_continue) {
+			/* Its own average too, while it goes on running (89052b9fa2, 2021). */
 			update_load(ops, rqd, snext, 0, now);
 		}
-		if (cpumask_test(rqd->idle, (unsigned)cpu)) {
+		/* Before a9400d630b (2018) the idle mask is cleared after the balancing. */
+		if (prv->idle_first && cpumask_test(rqd->idle, (unsigned)cpu)) {
 			cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
 			smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
 		}
 
-		if (prv->reset_top) {
+		if (prv->reset == RESET_TOP) {
 			int top = snext->credit;
 
 			if (!c2_list_empty(&rqd->runq) && runq_elem(rqd->runq.next)->credit > top)
 				top = runq_elem(rqd->runq.next)->credit;
 			reset = top <= CSCHED2_CREDIT_RESET;
-		} else {
+		} else if (prv->reset == RESET_SKIPPED) {
 			reset = skipped == 0 && snext->credit <= CSCHED2_CREDIT_RESET;
+		} else {
+			reset = snext->credit <= CSCHED2_CREDIT_RESET;
 		}
 		if (reset) {
 			reset_credit(ops, cpu, now, snext);
 			balance_load(ops, cpu, now);
+		}
+		if (!prv->idle_first && cpumask_test(rqd->idle, (unsigned)cpu)) {
+			cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
+			smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
 		}
 
 		if (prv->inflight && (scurr->flags & CSFLAG_delayed_runq_add)) {
@@ -1497,7 +1596,7 @@ static void csched2_unit_sleep(struct scheduler *ops, struct vcpu *v)
 	struct csched2_unit *svc = v->sched_priv;
 
 	if (c2sim(ops)->pcpus[v->processor].curr == v) {
-		tickle_cpu(ops, v->processor, svc->rqd);
+		poke_cpu(ops, v->processor, svc->rqd);
 	} else if (unit_on_runq(svc)) {
 		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
 		runq_remove(svc);
@@ -1526,11 +1625,13 @@ static void csched2_unit_wake(struct scheduler *ops, struct vcpu *v)
 	runq_tickle(ops, svc, now);
 }
 
+/* Credit2 had no yield before a7fa4d5f53 (Sep 2016): the core just reschedules. */
 static void csched2_unit_yield(struct scheduler *ops, struct vcpu *v)
 {
 	struct csched2_unit *svc = v->sched_priv;
 
-	svc->flags |= CSFLAG_unit_yield;
+	if (csched2_priv(ops)->yield)
+		svc->flags |= CSFLAG_unit_yield;
 }
 
 static void csched2_context_saved(struct scheduler *ops, struct vcpu *v)
@@ -1908,13 +2009,17 @@ static void csched2_init_pdata(struct scheduler *ops, int cpu)
 #define CFG(f) offsetof(struct csched2_config, f)
 
 static const struct param_def csched2_params[] = {
-	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
-	  "which Credit2: 2016 (before the Sep 2016 series and the 2017 soft-affinity/cap work), "
-	  "4.17 (Xen 4.17, Debian), current (today's, with the 2025 inflight credit); "
-	  "sets every 'auto' switch below", CFG(era) },
+	{ "era", PARAM_ENUM, "current",
+	  "2016|2016-socket|2016-p20|2016-p21|2016-full|4.17|4.22|current", 0, 0,
+	  "the Xen tree whose credit2.c to follow: 2016 (c496f489f0, before the Sep 2016 "
+	  "series), 2016-socket (3a782c7603), 2016-p20 / 2016-p21 (afd44e2aca / 8c271ba070, "
+	  "the series up to patch 20 / 21, with the 2 ms MAX_TIMER they were posted with), "
+	  "2016-full (4b6923acff, the whole series), 4.17 (4.17.5), 4.22 or current "
+	  "(master c447b7308b, same file as 4.22.0); sets every 'auto' switch below",
+	  CFG(era) },
 	{ "runqueue", PARAM_ENUM, "auto", "auto|cpu|core|socket|node|all", 0, 0,
-	  "pCPUs sharing a runqueue (credit2_runqueue); auto: core in 2016, socket since "
-	  "commit 3a782c7603 (Nov 2016)", CFG(runqueue) },
+	  "pCPUs sharing a runqueue (credit2_runqueue); auto: core in 2016, socket from "
+	  "3a782c7603 (Nov 2016, era 2016-socket)", CFG(runqueue) },
 	{ "ratelimit_us", PARAM_INT, "1000", NULL, 0, 500000,
 	  "minimum run before preemption, us (sched_ratelimit_us); 0 = off, else >= 100",
 	  CFG(ratelimit_us) },
@@ -1922,8 +2027,9 @@ static const struct param_def csched2_params[] = {
 	  "credit a vCPU on another pCPU must have above the current one to be pulled, us "
 	  "(sched_credit2_migrate_resist)", CFG(migrate_resist_us) },
 	{ "max_cpus_runqueue", PARAM_INT, "0", NULL, 0, 65536,
-	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, 2020); "
-	  "0 = era default: 16, or no limit in 2016", CFG(max_cpus_runqueue) },
+	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, "
+	  "8e2aa76dc1, 2020); 0 = era default: 16 from 4.17, no limit before",
+	  CFG(max_cpus_runqueue) },
 	{ "load_window_shift", PARAM_INT, "30", NULL, 11, 40,
 	  "load average window, 2^n ns (credit2_load_window_shift)", CFG(load_window_shift) },
 	{ "load_precision_shift", PARAM_INT, "18", NULL, 4, 30,
@@ -1932,29 +2038,66 @@ static const struct param_def csched2_params[] = {
 	{ "cap_period_ms", PARAM_INT, "10", NULL, 1, 10000,
 	  "cap budget replenishment period, ms (credit2_cap_period_ms)", CFG(cap_period_ms) },
 	{ "soft_affinity", PARAM_ENUM, "auto", "auto|on|off",
-	  0, 0, "honour soft affinity (tickle steps and bonuses, placement, soft preemption); "
-	  "off ignores it everywhere; auto: off in 2016 (merged Aug 2017)", CFG(soft_affinity) },
+	  0, 0, "honour soft affinity (tickle steps and bonuses, placement, soft preemption: "
+	  "72faea7126, a64ccd3970, a5948a2b52, afd44e2aca, patches 16-20, Aug 2017); off ignores "
+	  "it everywhere; auto: on from 2016-p20", CFG(soft_affinity) },
 	{ "tickle", PARAM_ENUM, "auto", "auto|score|lowest", 0, 0,
-	  "busy-pCPU choice in runq_tickle: score (tickle_score with soft-affinity bonuses and "
-	  "ratelimit check, 2017) or lowest (4.8: lowest credit, MIGRATE_RESIST margin); "
-	  "auto: lowest in 2016", CFG(tickle) },
-	{ "reset", PARAM_ENUM, "auto", "auto|top|skipped", 0, 0,
+	  "busy-pCPU choice in runq_tickle: score (tickle_score with soft-affinity bonuses, "
+	  "72faea7126) or lowest (before: lowest credit, MIGRATE_RESIST margin); "
+	  "auto: score from 2016-p20", CFG(tickle) },
+	{ "tickle_ratelimit", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "tickle_score passes over a pCPU whose vCPU is still inside its ratelimit "
+	  "(4b6923acff, patch 24); auto: on from 2016-full", CFG(tickle_ratelimit) },
+	{ "tickled_cpu", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a woken vCPU is kept for the pCPU tickled for it: runq_candidate elsewhere skips it "
+	  "(069cf39fb1, Sep 2016); auto: on from 2016-socket", CFG(tickled_cpu) },
+	{ "yield", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "honour yield: runq_candidate takes the next waiter even if poorer, and no ratelimit "
+	  "(a7fa4d5f53, Sep 2016); off: yield only reschedules; auto: on from 2016-socket",
+	  CFG(yield) },
+	{ "migrate_kick", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "balance_load's move of a running vCPU pokes its pCPU (115e4c5e52, Sep 2016); off: "
+	  "it moves when next descheduled; auto: on from 2016-socket", CFG(migrate_kick) },
+	{ "reset", PARAM_ENUM, "auto", "auto|top|skipped|snext", 0, 0,
 	  "credit reset test: top (max of snext and runq head <= 0, CREDIT_MIN floor, "
-	  "commit dae7b62e97, 2020) or skipped (4.8: no runq entry skipped and snext <= 0, "
-	  "multiplier reset, no floor); auto: skipped in 2016", CFG(reset) },
+	  "dae7b62e97 and 36f3662f27, 2020, with runq_candidate's 2021 loop), skipped (snext <= 0 "
+	  "and no waiter skipped, 5e4b419966, Sep 2016) or snext (snext <= 0); the last two with "
+	  "the multiplier reset and no floor; auto: snext in 2016, top from 4.17", CFG(reset) },
 	{ "max_timer_us", PARAM_INT, "0", NULL, 0, 1000000,
-	  "longest slice, us; 0 = era default: 10000, or 2000 in 2016 (before da92ec5bd1)",
+	  "longest slice, us; 0 = era default: 2000 in 2016, 2016-p20 and 2016-p21 (as posted, "
+	  "before patch 22, da92ec5bd1), else 10000 (the 2017 trees have 10000 too)",
 	  CFG(max_timer_us) },
+	{ "tickle_mark", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "the pokes of sleep and migrate mark the pCPU tickled and take its core out of "
+	  "smt_idle (a76645240b, Mar 2017); off: a bare softirq; auto: on from 2016-p20",
+	  CFG(tickle_mark) },
+	{ "reset_burn", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a credit reset first charges the vCPUs running on the runqueue (4fa4f8a3cd, Mar "
+	  "2017); off: their run since the last charge is forgiven; auto: on from 2016-p20",
+	  CFG(reset_burn) },
+	{ "pick_bias", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "res_pick and migrate take the pCPU after the runqueue's pick_bias (6348214c5d, "
+	  "Apr 2017); off: cpumask_any, a random draw; auto: on from 2016-p20", CFG(pick_bias) },
 	{ "caps", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
-	  "enforce domain caps with budgets and parking (Sep 2017); auto: off in 2016",
-	  CFG(caps) },
+	  "enforce domain caps with budgets and parking (ad4b3e1e9d, Sep 2017); "
+	  "auto: on from 4.17", CFG(caps) },
+	{ "idle_first", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "csched2_schedule takes its pCPU out of the idle mask before a reset's balancing, "
+	  "not after (a9400d630b, Nov 2018); auto: on from 4.17", CFG(idle_first) },
+	{ "smt_rq_siblings", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "smt_idle groups a core's threads inside the runqueue, not all of them (753ba43d6d, "
+	  "Mar 2019; differs with runqueue=cpu); auto: on from 4.17", CFG(smt_rq_siblings) },
+	{ "load_continue", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a vCPU that goes on running updates its load average too (89052b9fa2, Mar 2021); "
+	  "auto: on from 4.17", CFG(load_continue) },
 	{ "inflight", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
-	  "slice also limited by the credit of the vCPU just preempted (2025); "
-	  "auto: on only in current", CFG(inflight) },
+	  "slice also limited by the credit of the vCPU just preempted (ae648e9f80, Jul 2025); "
+	  "auto: on from 4.22", CFG(inflight) },
 	{ "smt_idle", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
 	  "runq_tickle tries a fully idle core (smt_idle mask) before any idle pCPU "
 	  "(commit 9bb9c73884 \"implement true SMT support\", July 2016); off: any idle "
-	  "untickled pCPU, as before it; auto: on in every era", CFG(smt_idle) },
+	  "untickled pCPU, as before it; auto: on in every era (all its trees have it)",
+	  CFG(smt_idle) },
 	{ "smt_power_savings", PARAM_BOOL, "off", NULL, 0, 0,
 	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings; "
 	  "needs smt_idle)", CFG(smt_power_savings) },
@@ -1971,8 +2114,7 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	struct csched2_config *cfg = ops->config;
 	struct csched2_private *prv;
 	struct sim *s = ops->sim;
-	bool old = cfg->era == ERA_2016;
-	int cpu;
+	int era = cfg->era, cpu;
 
 	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
 		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
@@ -1989,23 +2131,45 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 
 	prv = xcalloc(1, sizeof(*prv));
 	prv->cfg = *cfg;
-	if (prv->cfg.runqueue == OPT_RQ_AUTO)
-		prv->cfg.runqueue = old ? OPT_RQ_CORE : OPT_RQ_SOCKET;
 	prv->sim = s;
 	prv->ratelimit_us = (int)cfg->ratelimit_us;
 	prv->migrate_resist = USEC(cfg->migrate_resist_us);
-	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) : old ? MSEC(2) : MSEC(10);
 	prv->bdgt_repl_period = MSEC(cfg->cap_period_ms);
 	prv->load_window_shift = (unsigned)cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT;
 	prv->load_precision_shift = (unsigned)cfg->load_precision_shift;
+
+	/*
+	 * The era's value of every switch left at auto: the commit that
+	 * changed it and the first era that has it (the table at the top).
+	 */
+	if (prv->cfg.runqueue == OPT_RQ_AUTO)                          /* 3a782c7603 */
+		prv->cfg.runqueue = era >= ERA_2016_SOCKET ? OPT_RQ_SOCKET : OPT_RQ_CORE;
+	/* da92ec5bd1 (patch 22); the series as posted ran p20 and p21 with 2 ms. */
+	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) :
+			 era == ERA_2016 || era == ERA_2016_P20 || era == ERA_2016_P21 ?
+			 MSEC(2) : MSEC(10);
 	prv->max_cpus_runqueue = cfg->max_cpus_runqueue ? (int)cfg->max_cpus_runqueue :
-				 old ? INT_MAX : 16;
-	prv->soft_aff = switch_on(cfg->soft_affinity, !old);
-	prv->caps = switch_on(cfg->caps, !old);
-	prv->inflight = switch_on(cfg->inflight, cfg->era == ERA_CURRENT);
-	prv->smt_idle = switch_on(cfg->smt_idle, true);
-	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? !old : cfg->tickle == TICKLE_SCORE;
-	prv->reset_top = cfg->reset == RESET_AUTO ? !old : cfg->reset == RESET_TOP;
+				 era >= ERA_417 ? 16 : INT_MAX;      /* 8e2aa76dc1 */
+	prv->smt_idle = switch_on(cfg->smt_idle, true);                /* 9bb9c73884 */
+	prv->tickled_cpu = switch_on(cfg->tickled_cpu, era >= ERA_2016_SOCKET); /* 069cf39fb1 */
+	prv->yield = switch_on(cfg->yield, era >= ERA_2016_SOCKET);             /* a7fa4d5f53 */
+	prv->migrate_kick = switch_on(cfg->migrate_kick, era >= ERA_2016_SOCKET); /* 115e4c5e52 */
+	prv->reset = cfg->reset != RESET_AUTO ? cfg->reset :
+		     era >= ERA_417 ? RESET_TOP :                     /* dae7b62e97 */
+		     era >= ERA_2016_SOCKET ? RESET_SKIPPED : RESET_SNEXT; /* 5e4b419966 */
+	prv->tickle_mark = switch_on(cfg->tickle_mark, era >= ERA_2016_P20);    /* a76645240b */
+	prv->reset_burn = switch_on(cfg->reset_burn, era >= ERA_2016_P20);      /* 4fa4f8a3cd */
+	prv->pick_bias = switch_on(cfg->pick_bias, era >= ERA_2016_P20);        /* 6348214c5d */
+	prv->soft_aff = switch_on(cfg->soft_affinity, era >= ERA_2016_P20);     /* 72faea7126.. */
+	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? era >= ERA_2016_P20 :  /* 72faea7126 */
+			    cfg->tickle == TICKLE_SCORE;
+	prv->tickle_ratelimit = switch_on(cfg->tickle_ratelimit, era >= ERA_2016_FULL); /* 4b6923acff */
+	prv->caps = switch_on(cfg->caps, era >= ERA_417);                      /* ad4b3e1e9d */
+	prv->idle_first = switch_on(cfg->idle_first, era >= ERA_417);          /* a9400d630b */
+	prv->smt_rq_siblings = switch_on(cfg->smt_rq_siblings, era >= ERA_417); /* 753ba43d6d */
+	prv->load_continue = switch_on(cfg->load_continue, era >= ERA_417);    /* 89052b9fa2 */
+	prv->inflight = switch_on(cfg->inflight, era >= ERA_422);              /* 2025 */
+	prv->reset_top = prv->reset == RESET_TOP;                    /* with 36f3662f27 */
 	prv->idle_credit = prv->reset_top ? (int)CSCHED2_IDLE_CREDIT : CSCHED2_IDLE_CREDIT_2016;
 
 	prv->pcpu = xcalloc((size_t)s->nr_cpus, sizeof(*prv->pcpu));
@@ -2135,6 +2299,7 @@ const struct credit2_internals credit2_internals = {
 	.runq_candidate = runq_candidate,
 	.runtime = csched2_runtime,
 	.balance_load = balance_load,
+	.migrate = migrate,
 	.unit_grab_budget = unit_grab_budget,
 	.replenish_domain_budget = replenish_domain_budget,
 	.svc_of = internal_svc_of,
@@ -2145,7 +2310,7 @@ const struct credit2_internals credit2_internals = {
 const struct sched_ops credit2_ops = {
 	.name = "credit2",
 	.summary = "Xen's Credit2: per-runqueue credit by weight, load balancing, "
-		   "soft affinity, caps; era=2016|4.17|current",
+		   "soft affinity, caps; eras 2016 to current",
 	.params = csched2_params,
 	.config_size = sizeof(struct csched2_config),
 	.init = csched2_init,
