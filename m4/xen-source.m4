@@ -5,15 +5,27 @@
 # configure reads the tree's version and says so when it differs.
 AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
   AC_ARG_WITH([xen-source],
-    [AS_HELP_STRING([--with-xen-source=DIR],
-      [also build xen-null, xen-credit and xen-credit2 from Xen's scheduler files in the Xen source tree DIR (the shim targets Xen 4.17)])],
+    [AS_HELP_STRING([--with-xen-source=[[NAME=]]DIR],
+      [also build xen-null@NAME, xen-credit@NAME and xen-credit2@NAME from Xen's scheduler files in the Xen source tree DIR (the shim targets Xen 4.17; NAME defaults to DIR's folder name)])],
     [], [with_xen_source=no])
   XEN_SOURCE=
   AS_IF([test "x$with_xen_source" != xno], [
     AS_IF([test "x$with_xen_source" = xyes || test -z "$with_xen_source"],
       [AC_MSG_ERROR([--with-xen-source needs the Xen tree: --with-xen-source=DIR])])
-    xs_dir=`cd "$with_xen_source" 2>/dev/null && pwd` ||
-      AC_MSG_ERROR([--with-xen-source=$with_xen_source: no such directory])
+    # NAME=DIR or DIR: the tree's schedulers are named xen-credit2@NAME,
+    # NAME defaulting to DIR's folder name.
+    xs_name=; xs_path=$with_xen_source
+    case $with_xen_source in
+      */*=*) ;;
+      *=*) xs_name=${with_xen_source%%=*}; xs_path=${with_xen_source#*=} ;;
+    esac
+    xs_dir=`cd "$xs_path" 2>/dev/null && pwd` ||
+      AC_MSG_ERROR([--with-xen-source=$with_xen_source: no such directory $xs_path])
+    test -n "$xs_name" || xs_name=`basename "$xs_dir"`
+    AS_CASE(["$xs_name"],
+      [*[[!A-Za-z0-9._-]]*], [AC_MSG_ERROR([--with-xen-source: tree name '$xs_name' may hold only letters, digits, '.', '_' and '-' (give NAME=DIR)])])
+    test `printf %s "$xs_name" | wc -c` -le 40 ||
+      AC_MSG_ERROR([--with-xen-source: tree name '$xs_name' is longer than 40 characters (give NAME=DIR)])
     for xs_f in xen/Makefile xen/common/sched/private.h xen/common/sched/null.c \
         xen/common/sched/credit.c xen/common/sched/credit2.c \
         xen/include/xen/list.h xen/include/xen/cpumask.h xen/include/xen/bitmap.h \
@@ -34,6 +46,8 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     XEN_SOURCE=$xs_dir
     AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from a Xen tree.])
     AC_DEFINE_UNQUOTED([XEN_SOURCE_VERSION], ["$XEN_SOURCE_VERSION"], [Version of the Xen tree the xen-* modules come from.])
+    AC_DEFINE_UNQUOTED([XEN_SOURCE_NAME], ["$xs_name"], [Name of the Xen tree: its modules are xen-credit2@NAME.])
+    AC_MSG_NOTICE([Xen tree '$xs_name': schedulers xen-null@$xs_name, xen-credit@$xs_name, xen-credit2@$xs_name])
   ])
   AC_SUBST([XEN_SOURCE])
   AC_SUBST([XEN_SOURCE_VERSION])

@@ -18,7 +18,9 @@ make -j2 check 2>&1 | tee -a "$log"
 check_status=${PIPESTATUS[0]}
 xen_flags=
 if xen_src=$(sh tests/xen-source.sh); then
-	xen_flags="--with-xen-source=$xen_src"
+	# Named after its release (4.17.5), as the differential tests name it.
+	xen_ver=$(sed -n 's/^export XEN_VERSION *= *\([0-9]*\).*/\1/p; s/^export XEN_SUBVERSION *= *\([0-9]*\).*/.\1/p; s/^export XEN_EXTRAVERSION *?*= *\.\([0-9]*\).*/.\1/p' "$xen_src/xen/Makefile" | tr -d '\n')
+	xen_flags="--with-xen-source=${xen_ver:-debian}=$xen_src"
 	echo "run-all: the sanitizer build also compiles Xen's schedulers from $xen_src"
 else
 	echo "run-all: without Xen's source: the differential tests will SKIP"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "schedulers/sched.h"
 #include "sim/xalloc.h"
 #include "xen-shim/bridge.h"
@@ -373,20 +374,24 @@ static const struct param_def credit2_params[] = {
 	.adjust_affinity = xs_adjust_affinity_op, \
 	.dump = xs_dump_op
 
+/* Each tree's modules are named after it; the plain name is an alias. */
 const struct sched_ops xen_null_ops = {
-	.name = "xen-null",
-	.summary = "Xen's own null.c, compiled from the configured Xen tree",
+	.name = "xen-null@" XEN_SOURCE_NAME,
+	.alias = "xen-null",
+	.summary = "Xen's own null.c of Xen " XEN_SOURCE_VERSION " (tree " XEN_SOURCE_NAME ")",
 	XS_OPS(xs_init_null, null_params),
 };
 
 const struct sched_ops xen_credit_ops = {
-	.name = "xen-credit",
-	.summary = "Xen's own credit.c (credit1), compiled from the configured Xen tree",
+	.name = "xen-credit@" XEN_SOURCE_NAME,
+	.alias = "xen-credit",
+	.summary = "Xen's own credit.c (credit1) of Xen " XEN_SOURCE_VERSION " (tree " XEN_SOURCE_NAME ")",
 	XS_OPS(xs_init_credit, credit_params),
 };
 
 const struct sched_ops xen_credit2_ops = {
-	.name = "xen-credit2",
-	.summary = "Xen's own credit2.c, compiled from the configured Xen tree",
+	.name = "xen-credit2@" XEN_SOURCE_NAME,
+	.alias = "xen-credit2",
+	.summary = "Xen's own credit2.c of Xen " XEN_SOURCE_VERSION " (tree " XEN_SOURCE_NAME ")",
 	XS_OPS(xs_init_credit2, credit2_params),
 };
