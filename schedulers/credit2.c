@@ -1779,7 +1779,7 @@ static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
 
 	sdom->dom = d;
 	sdom->ops = ops;
-	sdom->weight = d->weight > 0 ? d->weight : CSCHED2_DEFAULT_WEIGHT;
+	sdom->weight = CSCHED2_DEFAULT_WEIGHT;   /* the domain's own comes with its last vCPU */
 	timer_init(&sdom->repl_timer, replenish_domain_budget, sdom);
 	/* Xen binds the timer to cpumask_any(pool) for every domain, capped or not. */
 	sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
@@ -1862,10 +1862,15 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);
-	/* The domain's weight and cap as the scenario gives them. */
 	if (sdom->cap)
 		svc->budget = 0;
-	csched2_dom_cntl(ops, sdom->dom);
+	/*
+	 * xl sets the domain's weight and cap once all its vCPUs exist (until
+	 * then it has Xen's default weight and no cap): a cap set vCPU by vCPU
+	 * would start the domain with the budget of a smaller cap.
+	 */
+	if (v->vcpu_id == sdom->dom->nr_vcpus - 1)
+		csched2_dom_cntl(ops, sdom->dom);
 }
 
 static void csched2_unit_remove(struct scheduler *ops, struct vcpu *v)

@@ -1327,6 +1327,31 @@ START_TEST(cap_returned_budget_unparks)
 }
 END_TEST
 
+/*
+ * The cap is set once the domain's four vCPUs exist, as xl does: the
+ * budget is cap 201 % of the 10 ms period, 20.1 ms, not the 10 ms of the
+ * "cap 100 % per vCPU" limit that applies while only one exists.
+ */
+START_TEST(cap_set_after_all_vcpus)
+{
+	struct host h = mk(host4, "<domain name=\"a\" vcpus=\"4\" cap=\"201\" weight=\"64\"/>"
+			   "<domain name=\"b\" vcpus=\"2\"/>", "credit2");
+	struct csched2_dom *sdom = h.s->domains[0]->sched_priv;
+	int i;
+
+	ck_assert_int_eq(sdom->cap, 201);
+	ck_assert_int_eq(sdom->tot_budget, 20100000);
+	ck_assert_int_eq(sdom->budget, 20100000);
+	ck_assert_int_eq(sdom->weight, 64);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(SVC(&h, 0, i)->budget_quota, 5025000);
+		ck_assert_int_eq(SVC(&h, 0, i)->weight, 64);
+	}
+	ck_assert_int_eq(c2rqd(h.ops, 0)->max_weight, 256);
+	sim_destroy(h.s);
+}
+END_TEST
+
 START_TEST(cap_quota_per_vcpu)
 {
 	struct host h = mk(host4, "<domain name=\"c\" vcpus=\"4\" cap=\"100\"/>"
@@ -1498,6 +1523,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, cap_budget_grab_park_replenish);
 	tcase_add_test(tc, cap_returned_budget_unparks);
 	tcase_add_test(tc, cap_quota_per_vcpu);
+	tcase_add_test(tc, cap_set_after_all_vcpus);
 	tcase_add_test(tc, runqueue_arrangements);
 	tcase_add_test(tc, sibling_masks_follow_runqueues);
 	tcase_add_test(tc, max_weight_tracking);
