@@ -103,4 +103,12 @@ void sched_list(FILE *f)
 		else
 			fprintf(f, "    (no parameters)\n");
 	}
+	/* real-measurements.md section 2; doc/eras.md has the whole table. */
+	fputs("\nThe configurations of the 2016 series' table (\"Credit1 and Credit2 "
+	      "improvements... and soft-affinity for Credit2!\"):\n"
+	      "    Credit1                           credit1:era=2016\n"
+	      "    Credit2, the series to patch 20   credit2:era=2016-p20\n"
+	      "    Credit2, the full series          credit2:era=2016-full\n"
+	      "  schedsim --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full "
+	      "--workload=make-xen,iperf --dom0-load=off,on --iterations=15\n", f);
 }

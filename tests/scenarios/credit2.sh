@@ -132,6 +132,24 @@ for s in credit2:runqueue=cpu credit2:runqueue=core credit2:runqueue=socket \
 	fi
 done
 
+# The 2016 series' table: the three specs --list-schedulers names print
+# the three boxes (one iteration, to be quick).
+"$SCHEDSIM" --list-schedulers >"$tmp" 2>&1
+table=$(sed -n 's/^    Credit.*  \(credit[12]:era=[^ ]*\)$/\1/p' "$tmp" | paste -sd, -)
+if [ "$table" = "credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full" ]; then
+	echo "ok: --list-schedulers names the 2016 table's specs: $table"
+else
+	echo "FAIL: --list-schedulers table: '$table'"; fails=$((fails + 1))
+fi
+if "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --iterations=1 \
+	>"$tmp" 2>&1 &&
+   [ "$(grep -c -e '^|  CREDIT1:era=2016 ' -e '^|  CREDIT2:era=2016-p20 ' -e '^|  CREDIT2:era=2016-full ' "$tmp")" = 3 ] &&
+   [ "$(grep -c '^| with dom0 load ' "$tmp")" = 3 ]; then
+	echo "ok: the 2016 table prints its three boxes"
+else
+	echo "FAIL: the 2016 table:"; head -30 "$tmp"; fails=$((fails + 1))
+fi
+
 # A bad parameter is a one-line error with exit status 2.
 "$SCHEDSIM" --sched=credit2:ratelimit_us=50 >"$tmp" 2>&1
 rc=$?
