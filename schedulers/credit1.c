@@ -222,6 +222,7 @@ struct csched_pcpu {
 	struct timer ticker;
 	int cpu;
 	int last_tickle_cpu;           /* Xen's per-cpu last_tickle_cpu */
+	unsigned nr_soft;              /* queued vCPUs with a useful soft affinity */
 	struct csched_private *prv;
 };
 
@@ -238,6 +239,7 @@ struct csched_unit {
 	int credit;
 	unsigned residual;             /* sub-credit remainder, in ns*10 */
 	stime_t last_sched_time;
+	bool soft_counted;             /* queued and counted in its pCPU's nr_soft */
 };
 
 struct csched_dom {
@@ -279,7 +281,18 @@ struct csched_private {
 	/* Scratch masks, one set per function so that calls can nest. */
 	struct cpumask *t_mask, *t_idle, *t_scratch;
 	struct cpumask *p_cpus, *p_idlers, *p_cpu_idlers, *p_nxt_idlers;
-	struct cpumask *lb_workers, *st_scratch;
+	struct cpumask *lb_workers, *lb_visit, *st_scratch;
+	/*
+	 * pCPUs whose runqueue head is a non-idle vCPU (waiting_work) and an
+	 * UNDER or BOOST one (waiting_under): what the head's priority says
+	 * of each queue, kept up to date as heads change, so that the
+	 * work-stealing scan visits only the peers that can have better work
+	 * (csched_load_balance).  Bookkeeping of the model; Xen reads each
+	 * peer's queue.
+	 */
+	struct cpumask *waiting_work, *waiting_under;
+	/* pCPUs with nr_soft > 0: the only ones a soft-affinity step can steal from. */
+	struct cpumask *waiting_soft;
 };
 
 #define CSCHED_PRIV(sch)      ((struct csched_private *)(sch)->priv)
@@ -334,6 +347,36 @@ static void dec_nr_runnable(struct csched_private *prv, int cpu)
 		spc->nr_runnable--;
 }
 
+/* cpu's queue has a new head, or its head a new priority: waiting_* follow. */
+static void runq_head_update(struct csched_private *prv, int cpu)
+{
+	const struct clist *runq = &CSCHED_PCPU(prv, cpu)->runq;
+	int pri = clist_empty(runq) ? CSCHED_PRI_IDLE : __runq_elem(runq->next)->pri;
+
+	if (pri > CSCHED_PRI_IDLE)
+		cpumask_set(prv->waiting_work, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_work, (unsigned)cpu);
+	if (pri > CSCHED_PRI_TS_OVER)
+		cpumask_set(prv->waiting_under, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_under, (unsigned)cpu);
+}
+
+/* svc joins (+1) or leaves (-1) the soft-affine vCPUs queued on cpu. */
+static void runq_soft_count(struct csched_private *prv, struct csched_unit *svc, int cpu,
+			    int change)
+{
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+
+	svc->soft_counted = change > 0;
+	spc->nr_soft = (unsigned)((int)spc->nr_soft + change);
+	if (spc->nr_soft)
+		cpumask_set(prv->waiting_soft, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_soft, (unsigned)cpu);
+}
+
 /*
  * Before the first element of lower priority: FIFO among equals.  A
  * yielding vCPU goes one further back, behind one lower-priority vCPU, but
@@ -341,7 +384,8 @@ static void dec_nr_runnable(struct csched_private *prv, int cpu)
  */
 static void __runq_insert(struct csched_private *prv, struct csched_unit *svc)
 {
-	struct clist *runq = &CSCHED_PCPU(prv, svc->vcpu->processor)->runq;
+	int cpu = svc->vcpu->processor;
+	struct clist *runq = &CSCHED_PCPU(prv, cpu)->runq;
 	struct clist *iter;
 
 	for (iter = runq->next; iter != runq; iter = iter->next)
@@ -351,6 +395,10 @@ static void __runq_insert(struct csched_private *prv, struct csched_unit *svc)
 	    __runq_elem(iter)->pri > CSCHED_PRI_IDLE)
 		iter = iter->next;
 	clist_add_before(&svc->runq_elem, iter);
+	if (runq->next == &svc->runq_elem)
+		runq_head_update(prv, cpu);
+	if (csched_has_soft(prv, svc->vcpu))
+		runq_soft_count(prv, svc, cpu, 1);
 }
 
 static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
@@ -363,16 +411,23 @@ static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
  * Leaving the queue ends a yield (e282067cf2; before it the flag was
  * already cleared when the yielder was queued, so this changes nothing).
  */
-static void __runq_remove(struct csched_unit *svc)
+static void __runq_remove(struct csched_private *prv, struct csched_unit *svc)
 {
+	int cpu = svc->vcpu->processor;
+	bool head = svc->runq_elem.prev == &CSCHED_PCPU(prv, cpu)->runq;
+
 	clist_del_init(&svc->runq_elem);
 	svc->flags &= ~CSCHED_FLAG_UNIT_YIELD;
+	if (head)
+		runq_head_update(prv, cpu);
+	if (svc->soft_counted)
+		runq_soft_count(prv, svc, cpu, -1);
 }
 
 static void runq_remove(struct csched_private *prv, struct csched_unit *svc)
 {
 	dec_nr_runnable(prv, svc->vcpu->processor);
-	__runq_remove(svc);
+	__runq_remove(prv, svc);
 }
 
 /*
@@ -754,13 +809,16 @@ static void csched_dom_cntl(struct scheduler *sch, struct domain *d)
 
 static void csched_aff_cntl(struct scheduler *sch, struct vcpu *v)
 {
+	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	(void)sch;
 	if (cpumask_weight(v->hard) == 1)
 		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
 	else
 		svc->flags &= ~CSCHED_FLAG_UNIT_PINNED;
+	/* A queued vCPU may gain or lose a useful soft affinity: recount it. */
+	if (__unit_on_runq(svc) && csched_has_soft(prv, v) != svc->soft_counted)
+		runq_soft_count(prv, svc, v->processor, svc->soft_counted ? -1 : 1);
 }
 
 static void *csched_alloc_domdata(struct scheduler *sch, struct domain *d)
@@ -806,6 +864,7 @@ static void csched_runq_sort(struct csched_private *prv, int cpu)
 			last_under = elem;
 		}
 	}
+	runq_head_update(prv, cpu);
 }
 
 /*
@@ -869,6 +928,7 @@ static void csched_acct(struct csched_private *prv)
 	uint32_t credit_total, weight_total, weight_left;
 	uint32_t credit_fair, credit_peak, credit_cap;
 	int credit_balance, credit_xtra;
+	unsigned c;
 
 	weight_total = prv->weight;
 	credit_total = prv->credit;
@@ -939,6 +999,9 @@ static void csched_acct(struct csched_private *prv)
 	prv->credit_balance = credit_balance;
 	/* Every pCPU re-sorts its queue at its next tick. */
 	prv->runq_sort++;
+	/* Queued vCPUs changed priority in place: their queues' heads too. */
+	for_each_cpu(c, prv->cpus)
+		runq_head_update(prv, (int)c);
 }
 
 static void csched_acct_timer(struct timer *t, void *arg)
@@ -1013,18 +1076,36 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
  * snext (the head of cpu's queue) is OVER or IDLE: look for better work on
  * the busy pCPUs, this node first, soft-affine work before hard-affine.
  * Returns what cpu should run, already off every queue.
+ *
+ * Xen visits every busy peer of each node, in order from the node's
+ * balance_bias, and csched_runq_steal() gives up on a peer at once when
+ * its queue's head is no better than snext.  The model visits the same
+ * peers in the same order but only those whose head is better (the
+ * waiting_* masks) and, in the soft-affinity step, that queue a vCPU with
+ * a soft affinity: the only ones a steal can come from, so the same
+ * decisions without reading the queue of every peer of the host.
+ * With --trace every peer is visited, for its TRC_CSCHED_STEAL_CHECK.
  */
 static struct csched_unit *csched_load_balance(struct csched_private *prv, int cpu,
 					       struct csched_unit *snext, bool *stolen)
 {
 	struct sim *s = prv->sim;
 	const struct topology *t = &s->topo;
-	struct cpumask *workers = prv->lb_workers;
+	struct cpumask *workers = prv->lb_workers, *visit = workers;
+	const struct cpumask *better = NULL;
 	int node = t->cpu_node[cpu];
 	int bstep;
 
 	if (!cpumask_test(s->online, (unsigned)cpu))
 		goto out;
+	if (!TRACING(s)) {
+		if (snext->pri == CSCHED_PRI_IDLE)
+			better = prv->waiting_work;
+		else if (snext->pri == CSCHED_PRI_TS_OVER)
+			better = prv->waiting_under;
+		if (better)
+			visit = prv->lb_visit;
+	}
 
 	for_each_affinity_balance_step(bstep) {
 		int peer_node = node;
@@ -1042,6 +1123,16 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 				first_cpu = (int)cpumask_first(workers);
 			if (first_cpu >= s->nr_cpus)
 				goto next_node;
+			/* From first_cpu on, the workers that can give work (all with --trace). */
+			if (better) {
+				cpumask_and(visit, workers, better);
+				if (bstep == BALANCE_SOFT_AFFINITY)
+					cpumask_and(visit, visit, prv->waiting_soft);
+				if (!cpumask_test(visit, (unsigned)first_cpu))
+					first_cpu = (int)cpumask_cycle(first_cpu, visit);
+				if (first_cpu >= s->nr_cpus)
+					goto next_node;
+			}
 			peer_cpu = first_cpu;
 			do {
 				struct csched_unit *speer;
@@ -1064,14 +1155,14 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 					return speer;
 				}
 next_cpu:
-				peer_cpu = (int)cpumask_cycle(peer_cpu, workers);
+				peer_cpu = (int)cpumask_cycle(peer_cpu, visit);
 			} while (peer_cpu != first_cpu);
 next_node:
 			peer_node = (peer_node + 1) % t->nr_nodes;
 		} while (peer_node != node);
 	}
 out:
-	__runq_remove(snext);
+	__runq_remove(prv, snext);
 	return snext;
 }
 
@@ -1145,7 +1236,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 			spc->last_load_balance = now;
 			snext = csched_load_balance(prv, cpu, snext, &migrated);
 		} else if (__unit_on_runq(snext)) {
-			__runq_remove(snext);
+			__runq_remove(prv, snext);
 		}
 	} while (!vcpu_runnable(snext->vcpu));
 
@@ -1242,6 +1333,10 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->p_cpu_idlers = cpumask_alloc(n);
 	prv->p_nxt_idlers = cpumask_alloc(n);
 	prv->lb_workers = cpumask_alloc(n);
+	prv->lb_visit = cpumask_alloc(n);
+	prv->waiting_work = cpumask_alloc(n);
+	prv->waiting_under = cpumask_alloc(n);
+	prv->waiting_soft = cpumask_alloc(n);
 	prv->st_scratch = cpumask_alloc(n);
 	clist_init(&prv->active_sdom);
 	prv->master = -1;
@@ -1289,6 +1384,10 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->p_cpu_idlers);
 	cpumask_free(prv->p_nxt_idlers);
 	cpumask_free(prv->lb_workers);
+	cpumask_free(prv->lb_visit);
+	cpumask_free(prv->waiting_work);
+	cpumask_free(prv->waiting_under);
+	cpumask_free(prv->waiting_soft);
 	cpumask_free(prv->st_scratch);
 	free(prv->balance_bias);
 	free(prv);

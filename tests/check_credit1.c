@@ -1096,6 +1096,107 @@ START_TEST(test_balance_nothing_better)
 }
 END_TEST
 
+/*
+ * The scan's filters (waiting_work, waiting_under, waiting_soft) say what
+ * each queue holds: after every event of a busy run with soft affinities,
+ * caps (parking) and accounting, each pCPU's bits agree with its queue.
+ */
+static void check_scan_masks(struct fx *f, stime_t t)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < f->s->nr_cpus; cpu++) {
+		struct clist *runq = &CSCHED_PCPU(f->prv, cpu)->runq, *i;
+		int pri = clist_empty(runq) ? CSCHED_PRI_IDLE : __runq_elem(runq->next)->pri;
+		unsigned soft = 0;
+
+		for (i = runq->next; i != runq; i = i->next)
+			soft += csched_has_soft(f->prv, __runq_elem(i)->vcpu);
+		ck_assert_msg(cpumask_test(f->prv->waiting_work, (unsigned)cpu) ==
+			      (pri > CSCHED_PRI_IDLE) &&
+			      cpumask_test(f->prv->waiting_under, (unsigned)cpu) ==
+			      (pri > CSCHED_PRI_TS_OVER) &&
+			      cpumask_test(f->prv->waiting_soft, (unsigned)cpu) == (soft > 0) &&
+			      CSCHED_PCPU(f->prv, cpu)->nr_soft == soft,
+			      "t=%lld pCPU %d: head pri %d, %u soft-affine queued", (long long)t, cpu,
+			      pri, soft);
+	}
+}
+
+/* Accounting turns a queued head OVER in place: waiting_under follows. */
+START_TEST(test_scan_masks_after_acct)
+{
+	struct fx f;
+	struct csched_unit *a;
+
+	fx_build(&f, HOST4, "credit1");
+	make_running(&f, V(&f, 0, 0), 1);
+	a = make_queued(&f, V(&f, 1, 0), 1, CSCHED_PRI_TS_UNDER);
+	ck_assert(cpumask_test(f.prv->waiting_under, 1));
+	__csched_unit_acct_start(f.prv, a);
+	a->credit = -2000;      /* still negative after its share: OVER */
+	csched_acct(f.prv);
+	ck_assert_int_eq(a->pri, CSCHED_PRI_TS_OVER);
+	ck_assert(!cpumask_test(f.prv->waiting_under, 1));
+	ck_assert(cpumask_test(f.prv->waiting_work, 1));
+	fx_free(&f);
+}
+END_TEST
+
+/* A queued vCPU that gets a soft affinity counts for the soft step at once. */
+START_TEST(test_scan_masks_after_affinity)
+{
+	struct fx f;
+	struct vcpu *v;
+
+	fx_build(&f, HOST4, "credit1");
+	make_running(&f, V(&f, 0, 0), 1);
+	v = V(&f, 1, 0);
+	make_queued(&f, v, 1, CSCHED_PRI_TS_UNDER);
+	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
+	cpumask_zero(v->soft);
+	cpumask_set(v->soft, 2);
+	vcpu_update_soft_effective(v);
+	csched_aff_cntl(f.s->sched, v);
+	ck_assert(cpumask_test(f.prv->waiting_soft, 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 1);
+	runq_remove(f.prv, CSCHED_UNIT(v));
+	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 0);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_scan_masks_follow_queues)
+{
+	static const char *xml =
+		"<scenario duration='1s' seed='3'>"
+		"<host sockets='2' cores-per-socket='2' threads-per-core='2' nodes='2'/>"
+		"<domain name='a' vcpus='6' weight='512'><affinity soft='nodes:0'/>"
+		"<workload type='phases'><phase run='exp:3ms' sleep='exp:1ms'/></workload></domain>"
+		"<domain name='b' vcpus='6' cap='150'>"
+		"<workload type='cpu-hog'/></domain>"
+		"<domain name='c' vcpus='4'><vcpu id='1' hard='5' soft='5'/><vcpu id='2' soft='1-2'/>"
+		"<workload type='phases'><phase run='exp:200us' sleep='exp:2ms'/></workload></domain>"
+		"</scenario>";
+	const char *eras[] = { "credit1", "credit1:era=2016" };
+	unsigned e;
+
+	for (e = 0; e < 2; e++) {
+		struct fx f;
+		stime_t t;
+
+		fx_build(&f, xml, eras[e]);
+		for (t = USEC(50); t <= MSEC(400); t += USEC(50)) {
+			sim_run_until(f.s, t);
+			check_scan_masks(&f, t);
+		}
+		ck_assert_uint_gt(f.s->q.fired, 3000);
+		fx_free(&f);
+	}
+}
+END_TEST
+
 /* --- csched_schedule: ratelimit and yield --- */
 
 static struct sched_decision schedule_at(struct fx *f, struct vcpu *curr, stime_t now)
@@ -1405,6 +1506,9 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_steal_first_better);
 	tcase_add_test(tc, test_steal_strictly_better);
 	tcase_add_test(tc, test_steal_skips_yielder);
+	tcase_add_test(tc, test_scan_masks_follow_queues);
+	tcase_add_test(tc, test_scan_masks_after_acct);
+	tcase_add_test(tc, test_scan_masks_after_affinity);
 	tcase_add_test(tc, test_steal_hard_affinity);
 	tcase_add_test(tc, test_steal_cache_hot);
 	tcase_add_test(tc, test_steal_soft_step);
