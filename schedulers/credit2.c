@@ -82,6 +82,9 @@
  * era= names the Xen tree whose credit2.c (sched_credit2.c before 2020)
  * the model follows; ../shared/xen-src holds each of them:
  *
+ *   2015         2015-11-credit1-kick-* (f02a5760c7; both trees have the
+ *                same credit2.c): Credit2 "experimental", without hard
+ *                affinity, ratelimit or SMT awareness
  *   2016         2016-09-before-series (c496f489f0): Sep 2016, just before
  *                the series "Credit1 and Credit2 improvements... and
  *                soft-affinity for Credit2!"
@@ -99,7 +102,22 @@
  * Each behaviour that changed between them is a switch named after what
  * changed; 'auto' (or 0) takes the era's value:
  *
- *   runqueue        core before 3a782c7603 (Nov 2016), socket after
+ *   hard_affinity   b6fa4c81b2 (Mar 2016): hard affinity at all; before,
+ *                   placement takes the pCPU after the vCPU's own in the
+ *                   runqueue and a move inside a runqueue leaves it where
+ *                   it was (schedsim refuses a scenario that pins vCPUs
+ *                   to a scheduler that would not honour it)
+ *   idle_no_timer   2c6f317a2b (Mar 2016): an idle pCPU sets no slice;
+ *                   before, it rescheduled every MAX_TIMER
+ *   load_2016       d205f8a7f4 (Jul 2016, with adf7d04317 and d933b37eb4):
+ *                   the load averages' window and precision apart, moves
+ *                   leave the vCPU's own average alone, loads not below 0
+ *   tickle_idle_first  e4c1792b58 (Jul 2016): idle pCPUs before the
+ *                   vCPU's own busy one
+ *   insert_pick     9f358ddd69 (Jul 2016): a new vCPU is placed by res_pick
+ *   ratelimit       2615485905 (Aug 2016): credit2 applies ratelimit_us
+ *   runqueue        socket (fixed) in 2015, core from bcd46d3912 (Apr
+ *                   2016), socket again from 3a782c7603 (Nov 2016)
  *   max_timer_us    2 ms before da92ec5bd1 (Sep 2016, patch 22), 10 ms after
  *   tickled_cpu     069cf39fb1 (Sep 2016): a woken vCPU is kept for the
  *                   pCPU tickled for it
@@ -129,7 +147,7 @@
  *   load_continue   89052b9fa2 (2021): a vCPU that goes on running updates
  *                   its own load average
  *   inflight        ae648e9f80 (Jul 2025)
- *   smt_idle        9bb9c73884 (Jul 2016): on in every era above
+ *   smt_idle        9bb9c73884 (Jul 2016)
  *
  * What else differs between those files changes no decision the simulator
  * can reach: locking, cpupools, tracing and statistics, the fast path of
@@ -259,6 +277,12 @@ static bool c2_has_soft(struct scheduler *ops, const struct vcpu *v)
 static bool c2_in_soft(struct scheduler *ops, const struct vcpu *v, int cpu)
 {
 	return !csched2_priv(ops)->soft_aff || cpumask_test(v->soft, (unsigned)cpu);
+}
+
+/* v's hard affinity, or every pCPU before credit2 had hard affinity (b6fa4c81b2). */
+static const struct cpumask *c2_hard(struct scheduler *ops, const struct vcpu *v)
+{
+	return csched2_priv(ops)->hard_affinity ? v->hard : c2sim(ops)->online;
 }
 
 static int test_or_cycle(int cpu, const struct cpumask *m)
@@ -506,6 +530,18 @@ static void update_max_weight(struct csched2_runqueue_data *rqd, int new_weight,
  * new sample has been in force for delta of the last W, so it weighs
  * delta/W; after a whole window of silence the sample alone counts.
  */
+/*
+ * Before d205f8a7f4 (Jul 2016) the average was (d * sample + (2^W - d) *
+ * avg) / 2^W, with W fractional bits, in unsigned 64-bit arithmetic: a
+ * negative average (b_avgload could go below 0 then) wraps, as in Xen.
+ */
+static stime_t ewma_2015(stime_t avg, uint64_t sample, stime_t delta, unsigned W)
+{
+	uint64_t d = (uint64_t)delta;
+
+	return (stime_t)((d * (sample << W) + ((1ULL << W) - d) * (uint64_t)avg) >> W);
+}
+
 static void __update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
 			       int change, stime_t now)
 {
@@ -514,7 +550,11 @@ static void __update_runq_load(struct scheduler *ops, struct csched2_runqueue_da
 	stime_t load = rqd->load, delta;
 
 	now >>= LOADAVG_GRANULARITY_SHIFT;
-	if (rqd->load_last_update + (1LL << W) < now) {
+	if (!prv->load_2016 && rqd->load_last_update + (1LL << W) >= now) {
+		delta = now - rqd->load_last_update;
+		rqd->avgload = ewma_2015(rqd->avgload, (uint64_t)load, delta, W);
+		rqd->b_avgload = ewma_2015(rqd->b_avgload, (uint64_t)load, delta, W);
+	} else if (rqd->load_last_update + (1LL << W) < now) {
 		rqd->avgload = load << P;
 		rqd->b_avgload = load << P;
 	} else {
@@ -555,7 +595,9 @@ static void update_svc_load(struct scheduler *ops, struct csched2_unit *svc,
 	else
 		sample = vcpu_runnable(svc->unit);
 	now >>= LOADAVG_GRANULARITY_SHIFT;
-	if (svc->load_last_update + (1LL << W) < now) {
+	if (!prv->load_2016 && svc->load_last_update + (1LL << W) >= now) {
+		svc->avgload = ewma_2015(svc->avgload, (uint64_t)sample, now - svc->load_last_update, W);
+	} else if (svc->load_last_update + (1LL << W) < now) {
 		svc->avgload = sample << P;
 	} else {
 		delta = now - svc->load_last_update;
@@ -609,7 +651,8 @@ static void _runq_deassign(struct csched2_unit *svc)
 	update_max_weight(rqd, 0, svc->weight);
 	trace_max_weight(svc, rqd);
 	rqd->b_avgload -= svc->avgload;
-	if (rqd->b_avgload < 0)
+	/* d933b37eb4 (Jul 2016); the 2015 code let it go negative. */
+	if (rqd->b_avgload < 0 && csched2_priv(svc->sdom->ops)->load_2016)
 		rqd->b_avgload = 0;
 	svc->rqd = NULL;
 }
@@ -721,7 +764,31 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 	stime_t lowest = 1 << 30;
 	unsigned c;
 
-	cpumask_and(aff, new->unit->hard, s->online);
+	/*
+	 * Before e4c1792b58 (Jul 2016): new's own pCPU first, idle or not, if
+	 * what runs there has less credit; then the idle untickled pCPU after
+	 * it (not itself), then the lowest credit elsewhere.
+	 */
+	if (!prv->tickle_idle_first) {
+		struct csched2_unit *cur = curr_svc(ops, cpu);
+
+		burn_credits(ops, rqd, cur, now);
+		if (cur->credit < new->credit) {
+			i = cpu;
+			goto tickle_i;
+		}
+		cpumask_andnot(mask, rqd->idle, rqd->tickled);
+		cpumask_and(mask, mask, c2_hard(ops, new->unit));
+		i = (int)cpumask_cycle(cpu, mask);
+		if (i < s->nr_cpus)
+			goto tickle_i;
+		cpumask_andnot(mask, rqd->active, rqd->idle);
+		cpumask_andnot(mask, mask, rqd->tickled);
+		cpumask_and(mask, mask, c2_hard(ops, new->unit));
+		goto lowest_elsewhere;
+	}
+
+	cpumask_and(aff, c2_hard(ops, new->unit), s->online);
 	if (prv->smt_idle) {
 		if (prv->cfg.smt_power_savings)
 			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
@@ -750,6 +817,7 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 			goto tickle_i;
 		}
 	}
+lowest_elsewhere:
 	for_each_cpu(c, mask) {
 		struct csched2_unit *cur;
 
@@ -799,7 +867,8 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	 * Exclusively pinned to an idle pCPU: no need to look further
 	 * (b37b61d178, 2018; kept in every era: the steps below find that pCPU).
 	 */
-	if ((new->flags & CSFLAG_pinned) && cpumask_test(rqd->idle, (unsigned)cpu) &&
+	if (prv->hard_affinity && (new->flags & CSFLAG_pinned) &&
+	    cpumask_test(rqd->idle, (unsigned)cpu) &&
 	    !cpumask_test(rqd->tickled, (unsigned)cpu)) {
 		ipid = cpu;
 		goto tickle;
@@ -809,6 +878,8 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
 			continue;
 		affinity_balance_cpumask(v, (enum balance_step)bs, aff);
+		if (bs == BALANCE_HARD_AFFINITY && !prv->hard_affinity)
+			cpumask_copy(aff, s->online);
 
 		/* A fully idle core first (9bb9c73884; smt_idle=off skips it). */
 		if (prv->smt_idle) {
@@ -1072,13 +1143,15 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 	bool has_soft;
 	int new_cpu, r;
 
-	cpumask_and(hard, v->hard, c2sim(ops)->online);
+	cpumask_and(hard, c2_hard(ops, v), c2sim(ops)->online);
 
 	if (svc->flags & CSFLAG_runq_migrate_request) {
 		svc->flags &= ~CSFLAG_runq_migrate_request;
 		if (svc->migrate_rqd && cpumask_intersects(hard, svc->migrate_rqd->active)) {
 			cpumask_and(m, hard, svc->migrate_rqd->active);
-			new_cpu = pick_in(ops, svc->migrate_rqd, m);
+			/* Before b6fa4c81b2: the pCPU after v's in the runqueue. */
+			new_cpu = prv->hard_affinity ? pick_in(ops, svc->migrate_rqd, m) :
+				  (int)cpumask_cycle(v->processor, m);
 			if (TRACING(ops->sim))
 				trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
 							 (uint64_t)min_avgload, 0xffffu, new_cpu);
@@ -1095,7 +1168,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 			continue;
 		if (rqd == svc->rqd) {
 			load = rqd->b_avgload - svc->avgload;
-			if (load < 0)
+			if (load < 0 && prv->load_2016)        /* d933b37eb4 */
 				load = 0;
 		} else if (rqd == locked) {
 			load = STIME_MAX;
@@ -1135,7 +1208,8 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 						 (unsigned)c2rqd(ops, new_cpu)->id, new_cpu);
 		return new_cpu;
 	}
-	new_cpu = pick_in(ops, min_rqd, m);
+	new_cpu = prv->hard_affinity ? pick_in(ops, min_rqd, m) :
+		  (int)cpumask_cycle(v->processor, m);
 	if (TRACING(ops->sim))
 		trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
 					 (unsigned)min_rqd->id, new_cpu);
@@ -1205,18 +1279,21 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 		bool on_runq = false;
 		struct cpumask *m = prv->scratch;
 
+		/* Before adf7d04317 (May 2016) the vCPU's own average moved too. */
+		struct csched2_unit *own = prv->load_2016 ? NULL : svc;
+
 		if (unit_on_runq(svc)) {
 			runq_remove(svc);
-			update_load(ops, svc->rqd, NULL, -1, now);
+			update_load(ops, svc->rqd, own, -1, now);
 			on_runq = true;
 		}
 		_runq_deassign(svc);
-		cpumask_and(m, v->hard, c2sim(ops)->online);
+		cpumask_and(m, c2_hard(ops, v), c2sim(ops)->online);
 		cpumask_and(m, m, trqd->active);
 		v->processor = pick_in(ops, trqd, m);
 		_runq_assign(svc, trqd);
 		if (on_runq) {
-			update_load(ops, svc->rqd, NULL, 1, now);
+			update_load(ops, svc->rqd, own, 1, now);
 			runq_insert(ops, svc);
 			runq_tickle(ops, svc, now);
 		}
@@ -1228,7 +1305,7 @@ static bool unit_is_migrateable(struct scheduler *ops, const struct csched2_unit
 {
 	struct cpumask *m = csched2_priv(ops)->scratch;
 
-	cpumask_and(m, svc->unit->hard, c2sim(ops)->online);
+	cpumask_and(m, c2_hard(ops, svc->unit), c2sim(ops)->online);
 	return !(svc->flags & CSFLAG_runq_migrate_request) && cpumask_intersects(m, rqd->active);
 }
 
@@ -1399,7 +1476,7 @@ check_runq:
 			if (!yield && svc->credit <= snext->credit)
 				break;
 			if (!vcpu_runnable(svc->unit) ||
-			    !cpumask_test(svc->unit->hard, (unsigned)cpu))
+			    !cpumask_test(c2_hard(ops, svc->unit), (unsigned)cpu))
 				continue;
 			if (svc->tickled_cpu != -1 && svc->tickled_cpu != cpu &&
 			    cpumask_test(rqd->tickled, (unsigned)svc->tickled_cpu))
@@ -1414,7 +1491,7 @@ check_runq:
 		}
 		if (!vcpu_runnable(svc->unit))
 			continue;
-		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
+		if (!cpumask_test(c2_hard(ops, svc->unit), (unsigned)cpu)) {
 			(*skipped)++;
 			continue;
 		}
@@ -1453,8 +1530,9 @@ static stime_t csched2_runtime(struct scheduler *ops, int cpu, struct csched2_un
 	stime_t time, min_time = CSCHED2_MIN_TIMER, waiting = 0;
 	int64_t rt_credit;
 
+	/* An idle pCPU set a MAX_TIMER slice before 2c6f317a2b (Mar 2016). */
 	if (is_idle_unit(snext))
-		return -1;
+		return prv->idle_no_timer ? -1 : prv->max_timer;
 
 	if (prv->ratelimit_us) {
 		stime_t ratelimit_min = USEC(prv->ratelimit_us);
@@ -1664,8 +1742,8 @@ static void csched2_unit_migrate(struct scheduler *ops, struct vcpu *v, int new_
 
 	if (trqd != svc->rqd)
 		migrate(ops, svc, trqd, sim_now(c2sim(ops)));
-	else
-		v->processor = new_cpu;
+	else if (csched2_priv(ops)->hard_affinity)
+		v->processor = new_cpu;     /* before b6fa4c81b2 it stayed where it was */
 }
 
 /* --- domains: weight and cap (Xen's csched2_dom_cntl putinfo) --- */
@@ -1811,7 +1889,10 @@ static void init_unit(struct scheduler *ops, struct csched2_unit *svc, struct vc
 		svc->credit = CSCHED2_CREDIT_INIT;
 		svc->weight = sdom->weight;
 		svc->avgload = 1LL << (prv->load_precision_shift - 1);   /* start at 50 % */
-		svc->load_last_update = sim_now(c2sim(ops)) >> LOADAVG_GRANULARITY_SHIFT;
+		/* In ns (a units slip) before adf7d04317: the same at time 0. */
+		svc->load_last_update = prv->load_2016 ?
+					sim_now(c2sim(ops)) >> LOADAVG_GRANULARITY_SHIFT :
+					sim_now(c2sim(ops));
 	} else {
 		svc->credit = prv->idle_credit;
 		svc->weight = 0;
@@ -1858,7 +1939,9 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	 * xl's affinity call does), holding the lock of its initial pCPU's
 	 * runqueue, which res_pick therefore skips.
 	 */
-	v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
+	/* Before 9f358ddd69 (Jul 2016) a vCPU joined its initial pCPU's runqueue. */
+	if (csched2_priv(ops)->insert_pick)
+		v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);
@@ -2015,16 +2098,16 @@ static void csched2_init_pdata(struct scheduler *ops, int cpu)
 
 static const struct param_def csched2_params[] = {
 	{ "era", PARAM_ENUM, "current",
-	  "2016|2016-socket|2016-p20|2016-p21|2016-full|4.17|4.22|current", 0, 0,
-	  "the Xen tree whose credit2.c to follow: 2016 (c496f489f0, before the Sep 2016 "
-	  "series), 2016-socket (3a782c7603), 2016-p20 / 2016-p21 (afd44e2aca / 8c271ba070, "
+	  "2015|2016|2016-socket|2016-p20|2016-p21|2016-full|4.17|4.22|current", 0, 0,
+	  "the Xen tree whose credit2.c to follow: 2015 (f02a5760c7, Nov 2015), 2016 "
+	  "(c496f489f0, before the Sep 2016 series), 2016-socket (3a782c7603), 2016-p20 / 2016-p21 (afd44e2aca / 8c271ba070, "
 	  "the series up to patch 20 / 21, with the 2 ms MAX_TIMER they were posted with), "
 	  "2016-full (4b6923acff, the whole series), 4.17 (4.17.5), 4.22 or current "
 	  "(master c447b7308b, same file as 4.22.0); sets every 'auto' switch below",
 	  CFG(era) },
 	{ "runqueue", PARAM_ENUM, "auto", "auto|cpu|core|socket|node|all", 0, 0,
-	  "pCPUs sharing a runqueue (credit2_runqueue); auto: core in 2016, socket from "
-	  "3a782c7603 (Nov 2016, era 2016-socket)", CFG(runqueue) },
+	  "pCPUs sharing a runqueue (credit2_runqueue); auto: socket in 2015 (fixed), core in "
+	  "2016 (bcd46d3912), socket from 3a782c7603 (Nov 2016, era 2016-socket)", CFG(runqueue) },
 	{ "ratelimit_us", PARAM_INT, "1000", NULL, 0, 500000,
 	  "minimum run before preemption, us (sched_ratelimit_us); 0 = off, else >= 100",
 	  CFG(ratelimit_us) },
@@ -2035,11 +2118,13 @@ static const struct param_def csched2_params[] = {
 	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, "
 	  "8e2aa76dc1, 2020); 0 = era default: 16 from 4.17, no limit before",
 	  CFG(max_cpus_runqueue) },
-	{ "load_window_shift", PARAM_INT, "30", NULL, 11, 40,
-	  "load average window, 2^n ns (credit2_load_window_shift)", CFG(load_window_shift) },
+	{ "load_window_shift", PARAM_INT, "0", NULL, 0, 40,
+	  "load average window, 2^n ns (credit2_load_window_shift); 0 = era default: 30, "
+	  "or 28 in 2015 (its credit2_load_window_shift=18, in units of 1024 ns)",
+	  CFG(load_window_shift) },
 	{ "load_precision_shift", PARAM_INT, "18", NULL, 4, 30,
-	  "fractional bits of the load averages (credit2_load_precision_shift)",
-	  CFG(load_precision_shift) },
+	  "fractional bits of the load averages (credit2_load_precision_shift; with "
+	  "load_2016=off as many as the window has)", CFG(load_precision_shift) },
 	{ "cap_period_ms", PARAM_INT, "10", NULL, 1, 10000,
 	  "cap budget replenishment period, ms (credit2_cap_period_ms)", CFG(cap_period_ms) },
 	{ "soft_affinity", PARAM_ENUM, "auto", "auto|on|off",
@@ -2098,11 +2183,31 @@ static const struct param_def csched2_params[] = {
 	{ "inflight", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
 	  "slice also limited by the credit of the vCPU just preempted (ae648e9f80, Jul 2025); "
 	  "auto: on from 4.22", CFG(inflight) },
+	{ "hard_affinity", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "honour hard affinity (b6fa4c81b2, Mar 2016); off: vCPUs run anywhere (--check "
+	  "reports it), placement takes the pCPU after the vCPU's, a move within a runqueue "
+	  "keeps the old pCPU; auto: off in 2015", CFG(hard_affinity) },
+	{ "ratelimit", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "apply ratelimit_us at all (2615485905, Aug 2016); auto: off in 2015", CFG(ratelimit) },
+	{ "idle_no_timer", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "an idle pCPU sets no slice timer (2c6f317a2b, Mar 2016); off: it reschedules every "
+	  "max_timer_us; auto: off in 2015", CFG(idle_no_timer) },
+	{ "tickle_idle_first", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "runq_tickle tries idle pCPUs before the vCPU's own busy one (e4c1792b58, Jul 2016); "
+	  "off: its own pCPU first if what runs there has less credit; auto: off in 2015",
+	  CFG(tickle_idle_first) },
+	{ "insert_pick", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a new vCPU is placed by res_pick (9f358ddd69, Jul 2016); off: it joins its initial "
+	  "pCPU's runqueue; auto: off in 2015", CFG(insert_pick) },
+	{ "load_2016", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "the load averages of d205f8a7f4 (Jul 2016: precision apart from the window), with "
+	  "adf7d04317 and d933b37eb4 (a move leaves the vCPU's own average alone, runqueue "
+	  "loads do not go below 0); off: the 2015 arithmetic; auto: off in 2015",
+	  CFG(load_2016) },
 	{ "smt_idle", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
 	  "runq_tickle tries a fully idle core (smt_idle mask) before any idle pCPU "
 	  "(commit 9bb9c73884 \"implement true SMT support\", July 2016); off: any idle "
-	  "untickled pCPU, as before it; auto: on in every era (all its trees have it)",
-	  CFG(smt_idle) },
+	  "untickled pCPU, as before it; auto: off in 2015", CFG(smt_idle) },
 	{ "smt_power_savings", PARAM_BOOL, "off", NULL, 0, 0,
 	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings; "
 	  "needs smt_idle)", CFG(smt_power_savings) },
@@ -2120,16 +2225,21 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	struct csched2_private *prv;
 	struct sim *s = ops->sim;
 	int era = cfg->era, cpu;
+	long long window;
 
 	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
 		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
 			       cfg->ratelimit_us);
+	/* 0: the era's window, 2^30 ns (2^28 in 2015: credit2_load_window_shift=18). */
+	window = cfg->load_window_shift ? cfg->load_window_shift : era == ERA_2015 ? 28 : 30;
+	if (window < 11)
+		return err_set(e, "credit2: load_window_shift=%lld is out of range (0, or 11 to 40)",
+			       cfg->load_window_shift);
 	/* Xen's averages need W + P bits of headroom over the load: keep 15. */
-	if (cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift > 48)
+	if (window - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift > 48)
 		return err_set(e, "credit2: load_window_shift - 10 + load_precision_shift is %lld, "
 			       "at most 48 keeps the load averages from overflowing",
-			       cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT +
-			       cfg->load_precision_shift);
+			       window - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift);
 	if (cfg->max_timer_us > 0 && cfg->max_timer_us < 500)
 		return err_set(e, "credit2: max_timer_us=%lld is below MIN_TIMER (500)",
 			       cfg->max_timer_us);
@@ -2137,25 +2247,34 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	prv = xcalloc(1, sizeof(*prv));
 	prv->cfg = *cfg;
 	prv->sim = s;
-	prv->ratelimit_us = (int)cfg->ratelimit_us;
+	/* Credit2 applies sched_ratelimit_us from 2615485905 (Aug 2016). */
+	prv->ratelimit_us = switch_on(cfg->ratelimit, era >= ERA_2016) ? (int)cfg->ratelimit_us : 0;
 	prv->migrate_resist = USEC(cfg->migrate_resist_us);
 	prv->bdgt_repl_period = MSEC(cfg->cap_period_ms);
-	prv->load_window_shift = (unsigned)cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT;
-	prv->load_precision_shift = (unsigned)cfg->load_precision_shift;
+	prv->load_window_shift = (unsigned)window - LOADAVG_GRANULARITY_SHIFT;
+	/* Before d205f8a7f4 the average had as many fractional bits as its window. */
+	prv->load_2016 = switch_on(cfg->load_2016, era >= ERA_2016);
+	prv->load_precision_shift = prv->load_2016 ? (unsigned)cfg->load_precision_shift :
+				    prv->load_window_shift;
 
 	/*
 	 * The era's value of every switch left at auto: the commit that
 	 * changed it and the first era that has it (the table at the top).
 	 */
-	if (prv->cfg.runqueue == OPT_RQ_AUTO)                          /* 3a782c7603 */
-		prv->cfg.runqueue = era >= ERA_2016_SOCKET ? OPT_RQ_SOCKET : OPT_RQ_CORE;
+	/* Per socket, fixed, in 2015; core from bcd46d3912 (Apr 2016); socket from 3a782c7603. */
+	if (prv->cfg.runqueue == OPT_RQ_AUTO)
+		prv->cfg.runqueue = era == ERA_2016 ? OPT_RQ_CORE : OPT_RQ_SOCKET;
 	/* da92ec5bd1 (patch 22); the series as posted ran p20 and p21 with 2 ms. */
 	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) :
-			 era == ERA_2016 || era == ERA_2016_P20 || era == ERA_2016_P21 ?
+			 era <= ERA_2016 || era == ERA_2016_P20 || era == ERA_2016_P21 ?
 			 MSEC(2) : MSEC(10);
 	prv->max_cpus_runqueue = cfg->max_cpus_runqueue ? (int)cfg->max_cpus_runqueue :
 				 era >= ERA_417 ? 16 : INT_MAX;      /* 8e2aa76dc1 */
-	prv->smt_idle = switch_on(cfg->smt_idle, true);                /* 9bb9c73884 */
+	prv->smt_idle = switch_on(cfg->smt_idle, era >= ERA_2016);     /* 9bb9c73884 */
+	prv->hard_affinity = switch_on(cfg->hard_affinity, era >= ERA_2016); /* b6fa4c81b2 */
+	prv->idle_no_timer = switch_on(cfg->idle_no_timer, era >= ERA_2016); /* 2c6f317a2b */
+	prv->tickle_idle_first = switch_on(cfg->tickle_idle_first, era >= ERA_2016); /* e4c1792b58 */
+	prv->insert_pick = switch_on(cfg->insert_pick, era >= ERA_2016);     /* 9f358ddd69 */
 	prv->tickled_cpu = switch_on(cfg->tickled_cpu, era >= ERA_2016_SOCKET); /* 069cf39fb1 */
 	prv->yield = switch_on(cfg->yield, era >= ERA_2016_SOCKET);             /* a7fa4d5f53 */
 	prv->migrate_kick = switch_on(cfg->migrate_kick, era >= ERA_2016_SOCKET); /* 115e4c5e52 */

@@ -36,7 +36,7 @@
 #define CSFLAG_pinned               (1u << 5)
 
 /* In the order of the trees (../shared/xen-src); comparisons are meaningful. */
-enum csched2_era { ERA_2016, ERA_2016_SOCKET, ERA_2016_P20, ERA_2016_P21, ERA_2016_FULL,
+enum csched2_era { ERA_2015, ERA_2016, ERA_2016_SOCKET, ERA_2016_P20, ERA_2016_P21, ERA_2016_FULL,
 		   ERA_417, ERA_422, ERA_CURRENT };
 enum csched2_rq_arrangement { OPT_RQ_AUTO, OPT_RQ_CPU, OPT_RQ_CORE, OPT_RQ_SOCKET,
 			      OPT_RQ_NODE, OPT_RQ_ALL };
@@ -51,7 +51,7 @@ struct csched2_config {
 	long long ratelimit_us;
 	long long migrate_resist_us;
 	long long max_cpus_runqueue;     /* 0: era default (16, none in 2016) */
-	long long load_window_shift;
+	long long load_window_shift;     /* 0: era default (30, or 28 in 2015) */
 	long long load_precision_shift;
 	long long cap_period_ms;
 	int soft_affinity;
@@ -63,6 +63,7 @@ struct csched2_config {
 	int smt_idle;
 	int tickled_cpu, yield, migrate_kick, tickle_mark, reset_burn, pick_bias;
 	int tickle_ratelimit, smt_rq_siblings, idle_first, load_continue;
+	int hard_affinity, ratelimit, idle_no_timer, tickle_idle_first, insert_pick, load_2016;
 	bool smt_power_savings;
 };
 
@@ -139,6 +140,7 @@ struct csched2_private {
 	/* The era switches, resolved (see the table at the top of credit2.c). */
 	bool tickled_cpu, yield, migrate_kick, tickle_mark, reset_burn, pick_bias;
 	bool tickle_ratelimit, smt_rq_siblings, idle_first, load_continue;
+	bool hard_affinity, idle_no_timer, tickle_idle_first, insert_pick, load_2016;
 	struct csched2_runqueue_data **rql;   /* by id */
 	int nr_rqs;
 	struct csched2_pcpu *pcpu;      /* per pCPU, NULL rqd until init_pdata */

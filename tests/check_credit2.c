@@ -1039,6 +1039,113 @@ START_TEST(era_smt_rq_siblings)
 }
 END_TEST
 
+/* Before e4c1792b58 (2015): new's own busy pCPU first, although 2 and 3 idle. */
+START_TEST(era_2015_tickle_own_first)
+{
+	const char *spec[] = { "credit2:era=2015", "credit2:era=2016:runqueue=socket" };
+	int expect[] = { 0, 2 }, i;
+
+	for (i = 0; i < 2; i++) {
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		struct csched2_unit *n = SVC(&h, 0, 1);
+
+		run_on(&h, V(&h, 0, 0), 0, 1000, MSEC(2));
+		run_on(&h, V(&h, 0, 2), 1, 1000, MSEC(2));
+		queue(&h, V(&h, 0, 1), 0, 5000000);
+		I->runq_tickle(h.ops, n, now(&h));
+		ck_assert_int_eq(tickled_only(&h, 0), expect[i]);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/* Before 2c6f317a2b an idle pCPU rescheduled every MAX_TIMER (2 ms). */
+START_TEST(era_2015_idle_slice)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+
+	ck_assert_int_eq(I->runtime(h.ops, 0, I->svc_of(h.ops, h.s->pcpus[0].idle), now(&h),
+				    false, 0), MSEC(2));
+	ck_assert_int_eq(h.prv->ratelimit_us, 0);        /* no ratelimit before 2615485905 */
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016");
+	ck_assert_int_eq(I->runtime(h.ops, 0, I->svc_of(h.ops, h.s->pcpus[0].idle), now(&h),
+				    false, 0), -1);
+	ck_assert_int_eq(h.prv->ratelimit_us, 1000);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * Before b6fa4c81b2 credit2 had no hard affinity: placement takes the pCPU
+ * after the vCPU's own in the chosen runqueue, and a waiter pinned
+ * elsewhere is taken all the same.
+ */
+START_TEST(era_2015_no_hard_affinity)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+	struct csched2_unit *w = SVC(&h, 0, 1), *got;
+	int skipped;
+
+	V(&h, 0, 5)->processor = 2;
+	ck_assert_int_eq(I->res_pick(h.ops, V(&h, 0, 5)), 3);
+	set_mask(&h, V(&h, 0, 1)->hard, "3");
+	queue(&h, V(&h, 0, 1), 0, 5000000);
+	got = I->runq_candidate(h.ops, c2rqd(h.ops, 0), I->svc_of(h.ops, h.s->pcpus[0].idle), 0,
+				now(&h), &skipped);
+	ck_assert_ptr_eq(got, w);
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	w = SVC(&h, 0, 1);
+	set_mask(&h, V(&h, 0, 1)->hard, "3");
+	queue(&h, V(&h, 0, 1), 0, 5000000);
+	got = I->runq_candidate(h.ops, c2rqd(h.ops, 0), I->svc_of(h.ops, h.s->pcpus[0].idle), 0,
+				now(&h), &skipped);
+	ck_assert_ptr_ne(got, w);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * The 2015 averages (before d205f8a7f4): (d * load + (2^W - d) * avg) / 2^W
+ * with W = 18 fractional bits, in unsigned arithmetic.
+ */
+START_TEST(era_2015_load_average)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+	stime_t t0 = rqd->load_last_update << LOADAVG_GRANULARITY_SHIFT;
+
+	ck_assert_int_eq(h.prv->load_window_shift, 18);
+	ck_assert_int_eq(h.prv->load_precision_shift, 18);
+	ck_assert_int_eq(SVC(&h, 0, 0)->avgload, 1 << 17);   /* 50 % of 2^18 */
+	rqd->load = 2;
+	rqd->avgload = 0;
+	rqd->b_avgload = -1;
+	/* half a window (2^17 units of 1024 ns): 2^17 * (2 << 18) >> 18 = 2^18 */
+	I->update_runq_load(h.ops, rqd, 0, t0 + ((stime_t)1 << 17 << LOADAVG_GRANULARITY_SHIFT));
+	ck_assert_int_eq(rqd->avgload, 1 << 18);
+	/* -1 as unsigned: (2^17 * 2^19 + 2^17 * (2^64 - 1)) mod 2^64 >> 18 */
+	ck_assert_int_eq(rqd->b_avgload,
+			 (stime_t)((((uint64_t)1 << 36) + ((uint64_t)1 << 17) * UINT64_MAX) >> 18));
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* Before 9f358ddd69 insert does no res_pick: initial pCPUs 0..5 stay. */
+START_TEST(era_2015_insert_in_place)
+{
+	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", "credit2:era=2015");
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(V(&h, 0, i)->processor, i);
+		ck_assert_ptr_eq(SVC(&h, 0, i)->rqd, c2rqd(h.ops, i));
+	}
+	sim_destroy(h.s);
+}
+END_TEST
+
 /* Each era's switches, as the table at the top of credit2.c says. */
 START_TEST(era_presets)
 {
@@ -1049,6 +1156,7 @@ START_TEST(era_presets)
 		bool tcpu, yield, kick, mark, burn, bias, soft, score, trl, caps, idle1, rqsib,
 		     lcont, infl;
 	} t[] = {
+		{ "2015", OPT_RQ_SOCKET, RESET_SNEXT, MSEC(2), 0,0,0,0,0,0,0,0,0,0,0,0,0,0 },
 		{ "2016", OPT_RQ_CORE, RESET_SNEXT, MSEC(2), 0,0,0,0,0,0,0,0,0,0,0,0,0,0 },
 		{ "2016-socket", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(10), 1,1,1,0,0,0,0,0,0,0,0,0,0,0 },
 		{ "2016-p20", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(2), 1,1,1,1,1,1,1,1,0,0,0,0,0,0 },
@@ -1076,7 +1184,10 @@ START_TEST(era_presets)
 			      p->tickle_score == t[i].score && p->tickle_ratelimit == t[i].trl &&
 			      p->caps == t[i].caps && p->idle_first == t[i].idle1 &&
 			      p->smt_rq_siblings == t[i].rqsib && p->load_continue == t[i].lcont &&
-			      p->inflight == t[i].infl && p->smt_idle &&
+			      p->inflight == t[i].infl &&
+			      p->smt_idle == (i > 0) && p->hard_affinity == (i > 0) &&
+			      p->idle_no_timer == (i > 0) && p->tickle_idle_first == (i > 0) &&
+			      p->insert_pick == (i > 0) && p->load_2016 == (i > 0) &&
 			      p->max_cpus_runqueue == (t[i].caps ? 16 : INT_MAX),
 			      "era %s", t[i].era);
 		sim_destroy(h.s);
@@ -1537,6 +1648,11 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, era_tickle_ratelimit);
 	tcase_add_test(tc, era_load_continue);
 	tcase_add_test(tc, era_smt_rq_siblings);
+	tcase_add_test(tc, era_2015_tickle_own_first);
+	tcase_add_test(tc, era_2015_idle_slice);
+	tcase_add_test(tc, era_2015_no_hard_affinity);
+	tcase_add_test(tc, era_2015_load_average);
+	tcase_add_test(tc, era_2015_insert_in_place);
 	tcase_add_test(tc, era_presets);
 	suite_add_tcase(s, tc);
 	return s;

@@ -39,7 +39,7 @@ expect() {
 
 dom='.runs[0].domains[] | select(.name == $n)'
 # Every era before caps, and every era with soft affinity.
-old_eras="credit2:era=2016 credit2:era=2016-socket credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full"
+old_eras="credit2:era=2015 credit2:era=2016 credit2:era=2016-socket credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full"
 soft_eras="credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full credit2:era=4.17 credit2:era=4.22"
 
 run_of() { echo "([$dom | .vcpus[].run_ns] | add)" | sed "s/\$n/\"$1\"/"; }
@@ -67,7 +67,7 @@ for s in credit2:caps=off $old_eras; do
 done
 
 # Hard affinity 0-1: only pCPUs 0-1, and both of them all the time.
-for s in credit2 credit2:era=4.17 $old_eras credit2:runqueue=cpu; do
+for s in credit2 credit2:era=4.17 $(echo $old_eras | sed 's/credit2:era=2015 //') credit2:runqueue=cpu; do
 	run "$s" "$dir/credit2_hard.xml" &&
 	expect "$s: hard affinity 0-1 never broken" \
 		'[.runs[0].domains[].vcpus[].pcpus[]] | all(. == 0 or . == 1)' \
@@ -113,7 +113,7 @@ for s in credit2 $soft_eras; do
 	run "$s" "$dir/credit2_soft.xml" &&
 	expect "$s: soft affinity >= 90 % of run time" "$soft_frac >= 0.9" "$soft_frac"
 done
-for s in credit2:soft_affinity=off credit2:era=2016 credit2:era=2016-socket; do
+for s in credit2:soft_affinity=off credit2:era=2015 credit2:era=2016 credit2:era=2016-socket; do
 	run "$s" "$dir/credit2_soft.xml" &&
 	expect "$s: soft affinity ignored (< 90 %)" "$soft_frac < 0.9" "$soft_frac"
 done
@@ -148,6 +148,15 @@ if "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --i
 	echo "ok: the 2016 table prints its three boxes"
 else
 	echo "FAIL: the 2016 table:"; head -30 "$tmp"; fails=$((fails + 1))
+fi
+
+# Credit2 had no hard affinity before b6fa4c81b2 (era 2015): pinning is refused.
+"$SCHEDSIM" --sched=credit2:era=2015 --scenario="$dir/credit2_hard.xml" >"$tmp" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp")" -eq 1 ] && grep -q "does not honour hard affinity" "$tmp"; then
+	echo "ok: credit2:era=2015 refuses pinned vCPUs: $(cat "$tmp")"
+else
+	echo "FAIL: credit2:era=2015 with hard affinity: exit $rc: $(cat "$tmp")"; fails=$((fails + 1))
 fi
 
 # A bad parameter is a one-line error with exit status 2.
