@@ -31,7 +31,7 @@ static void record(struct tracer *t, int cpu, stime_t now, uint32_t event, int n
 }
 
 int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *spec,
-		   bool rec, struct err *e)
+		   bool rec, bool check, struct err *e)
 {
 	memset(r, 0, sizeof(*r));
 	if (sched_spec_parse(spec, &r->spec, e) < 0)
@@ -45,16 +45,22 @@ int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *sp
 	r->rec.cpu = xcalloc((size_t)r->s->nr_cpus, sizeof(*r->rec.cpu));
 	if (rec)
 		r->s->tracer = &r->rec.t;
+	r->s->check = check;
 	return 0;
 }
 
 int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec, stime_t until,
-	     struct err *e)
+	     bool check, struct err *e)
 {
-	if (diff_run_build(r, sc, spec, true, e) < 0)
+	if (diff_run_build(r, sc, spec, true, check, e) < 0)
 		return -1;
 	sim_run_until(r->s, until);
 	sim_account_all(r->s);
+	if (r->s->check_error[0]) {
+		err_set(e, "%s: %s", spec, r->s->check_error);
+		diff_run_free(r);
+		return -1;
+	}
 	return 0;
 }
 

@@ -43,12 +43,18 @@ struct diff_run {
 	struct diff_recorder rec;
 };
 
-/* Builds the run of scenario sc under spec, recording switches if 'record'. */
+/*
+ * Builds the run of scenario sc under spec, recording switches if
+ * 'record', under the invariant checker (sim/check.c) if 'check'.
+ */
 int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *spec,
-		   bool record, struct err *e);
-/* Builds and runs it to 'until', then closes the accounting. */
+		   bool record, bool check, struct err *e);
+/*
+ * Builds and runs it to 'until', then closes the accounting; -1 with the
+ * checker's message in e if an invariant broke.
+ */
 int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec, stime_t until,
-	     struct err *e);
+	     bool check, struct err *e);
 void diff_run_free(struct diff_run *r);
 
 /* Where two runs first decide differently. */

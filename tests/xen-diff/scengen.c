@@ -170,7 +170,7 @@ static void gen_domain(struct gen *g, int k)
 {
 	static const int weights[] = { 1, 64, 128, 256, 512, 1024, 4096, 65535 };
 	struct cpumask *all = cpumask_alloc((unsigned)g->ncpus), *hard = NULL, *soft = NULL;
-	bool soft_ok = !(g->flags & SCENGEN_NO_SOFT);
+	bool soft_ok = !(g->flags & SCENGEN_NO_SOFT), hard_ok = !(g->flags & SCENGEN_NO_HARD);
 	int vcpus = pick(g, 1, MAX_VCPUS), weight = 256, cap = 0, i;
 
 	cpumask_fill(all);
@@ -206,6 +206,10 @@ static void gen_domain(struct gen *g, int k)
 			cpumask_free(soft);
 			soft = NULL;
 		}
+		if (!hard_ok && hard) {
+			cpumask_free(hard);
+			hard = NULL;
+		}
 		if (hard || soft) {
 			put(g, "    <affinity");
 			if (hard)
@@ -228,16 +232,20 @@ static void gen_domain(struct gen *g, int k)
 			cpumask_free(vs);
 			vs = NULL;
 		}
-		put(g, "    <vcpu id=\"%d\"", i);
-		put_mask(g, "hard", vh);
-		if (!cpumask_full(vh))
-			g->out->features |= SCENGEN_HAS_HARD;
-		if (vs) {
-			put_mask(g, "soft", vs);
-			g->out->features |= SCENGEN_HAS_SOFT;
+		if (hard_ok || vs) {
+			put(g, "    <vcpu id=\"%d\"", i);
+			if (hard_ok) {
+				put_mask(g, "hard", vh);
+				if (!cpumask_full(vh))
+					g->out->features |= SCENGEN_HAS_HARD;
+			}
+			if (vs) {
+				put_mask(g, "soft", vs);
+				g->out->features |= SCENGEN_HAS_SOFT;
+			}
+			put(g, "/>\n");
+			g->out->features |= SCENGEN_HAS_VCPU;
 		}
-		put(g, "/>\n");
-		g->out->features |= SCENGEN_HAS_VCPU;
 		cpumask_free(vh);
 		if (vs)
 			cpumask_free(vs);

@@ -10,7 +10,8 @@
  * or the bytes of a fuzzer's input (fuzz/fuzz_xen_diff.c), so the same
  * code serves the random driver and the fuzzer.  Every draw is made
  * whatever the flags: SCENGEN_NO_CAPS only leaves the caps out of the
- * text, so a scenario with and without caps is otherwise the same.
+ * text, so a scenario with and without caps is otherwise the same (and
+ * likewise SCENGEN_NO_SOFT, SCENGEN_NO_HARD for the affinities).
  *
  * No yields: no workload of workloads/ ever calls the core's yield, so
  * the generator has none to ask for.
@@ -30,6 +31,7 @@ struct scengen_src {
 enum {
 	SCENGEN_NO_CAPS = 1 << 0,   /* the scheduler of that era has no caps */
 	SCENGEN_NO_SOFT = 1 << 1,   /* ... or no soft affinity */
+	SCENGEN_NO_HARD = 1 << 2,   /* ... or ignores hard affinity (credit2 of 2015) */
 };
 
 /* What a generated scenario contains (to tell divergences apart). */

@@ -17,6 +17,9 @@
  *   xen-diff-random --print=SEED > s.xml && tests/xen-diff/xen-diff s.xml MODEL XEN
  * shows it in full (the schedulers' dumps just before the divergence).
  *
+ * Both runs are under the invariant checker (sim/check.c): a violation
+ * is an error of the pair, as is a crash.
+ *
  * Each block of scenarios runs in a child process (--jobs at a time):
  * a crash in Xen's code (a failed ASSERT aborts) is reported with the
  * pair and seed it happened on instead of taking the whole run down.
@@ -103,8 +106,10 @@ static int parse_flags(const char *s, unsigned *flags, char *why, size_t len)
 			*flags |= SCENGEN_NO_CAPS;
 		else if (strcmp(tok, "nosoft") == 0)
 			*flags |= SCENGEN_NO_SOFT;
+		else if (strcmp(tok, "nohard") == 0)
+			*flags |= SCENGEN_NO_HARD;
 		else {
-			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, or -)", tok);
+			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, nohard, or -)", tok);
 			return -1;
 		}
 	}
@@ -242,13 +247,13 @@ static void run_scenario_pair(const struct pair *p, uint64_t seed, struct result
 		return;
 	}
 	scengen_free(&g);
-	if (diff_run(&a, &sc, p->model, sc.duration, &e) < 0) {
+	if (diff_run(&a, &sc, p->model, sc.duration, true, &e) < 0) {
 		r->status = ST_ERROR;
 		snprintf(r->err, sizeof(r->err), "%s", e.msg);
 		scenario_free(&sc);
 		return;
 	}
-	if (diff_run(&b, &sc, p->xen, sc.duration, &e) < 0) {
+	if (diff_run(&b, &sc, p->xen, sc.duration, true, &e) < 0) {
 		r->status = ST_ERROR;
 		snprintf(r->err, sizeof(r->err), "%s", e.msg);
 		diff_run_free(&a);
@@ -430,9 +435,15 @@ static void save_scenario(const struct opts *o, const struct pair *p, int pi, co
 
 static void print_flags(const struct pair *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", p->flags & SCENGEN_NO_CAPS ? "nocaps" : "",
-		 (p->flags & SCENGEN_NO_CAPS) && (p->flags & SCENGEN_NO_SOFT) ? "," : "",
-		 p->flags & SCENGEN_NO_SOFT ? "nosoft" : "");
+	static const char *const names[] = { "nocaps", "nosoft", "nohard" };
+	size_t n = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 3; i++)
+		if (p->flags & (1u << i))
+			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
+					      names[i]);
 }
 
 /* Prints one pair's divergences and its features line; returns true if it passes. */
@@ -490,7 +501,7 @@ static int run_pairs(const struct opts *o, struct pair *pairs, int npairs)
 {
 	struct unit *units;
 	struct tally *tallies = xcalloc((size_t)npairs, sizeof(*tallies));
-	int nunits = 0, i, k, next = 0, running = 0, ran = 0, failed = 0;
+	int nunits = 0, i, k, next = 0, running = 0, ran = 0, failed = 0, width = 20;
 	int count = o->one_given ? 1 : o->count;
 	int block = o->one_given ? 1 : BLOCK;
 
@@ -532,7 +543,13 @@ static int run_pairs(const struct opts *o, struct pair *pairs, int npairs)
 		if (collect_unit(&units[i], status, &tallies[units[i].pair], pairs, o))
 			running--;
 	}
-	printf("%-44s %5s %9s %9s %6s  %s\n", "pair (model vs Xen)", "run", "identical",
+	for (i = 0; i < npairs; i++) {
+		int w = (int)(strlen(pairs[i].model) + strlen(pairs[i].xen) + 4);
+
+		if (w > width)
+			width = w;
+	}
+	printf("%-*s %5s %9s %9s %6s  %s\n", width, "pair (model vs Xen)", "run", "identical",
 	       "divergent", "need", "result");
 	for (i = 0; i < npairs; i++) {
 		struct tally *t = &tallies[i];
@@ -540,7 +557,7 @@ static int run_pairs(const struct opts *o, struct pair *pairs, int npairs)
 
 		snprintf(name, sizeof(name), "%s vs %s", pairs[i].model, pairs[i].xen);
 		if (pairs[i].skip) {
-			printf("%-44s %5s %9s %9s %6s  skipped: %s\n", name, "-", "-", "-", "-",
+			printf("%-*s %5s %9s %9s %6s  skipped: %s\n", width, name, "-", "-", "-", "-",
 			       pairs[i].skip);
 			continue;
 		}
@@ -554,7 +571,7 @@ static int run_pairs(const struct opts *o, struct pair *pairs, int npairs)
 				t->errors++;
 		}
 		ran++;
-		printf("%-44s %5d %9d %9d %5.4g%%  %s%s\n", name, t->run, t->same, t->diff + t->errors,
+		printf("%-*s %5d %9d %9d %5.4g%%  %s%s\n", width, name, t->run, t->same, t->diff + t->errors,
 		       pairs[i].need, 100.0 * t->same >= pairs[i].need * count ? "ok" : "FAIL",
 		       t->errors ? " (with errors)" : "");
 	}

@@ -3,7 +3,7 @@
  * and compares their scheduling decisions, for the differential tests of
  * our models against Xen's own code (xen-shim/).
  *
- *   xen-diff [--duration=T] [--interleave=STEP] [--no-dump] SCENARIO SPEC_A SPEC_B
+ *   xen-diff [--duration=T] [--interleave=STEP] [--no-dump] [--check] SCENARIO SPEC_A SPEC_B
  *
  * A tracer records, per pCPU, every switch-in (the core's runstate-change
  * record with new state running): (time, vCPU).  The first divergence is
@@ -12,7 +12,8 @@
  * schedulers' dump just before that moment.  Per-vCPU run times are
  * compared too.  --interleave runs both at once, in turns of STEP of
  * simulated time, instead of one after the other (a check that instances
- * of the shim do not disturb each other).  --no-dump leaves out the dumps.
+ * of the shim do not disturb each other).  --no-dump leaves out the dumps;
+ * --check runs both under the invariant checker (a violation: exit 2).
  * Exit 0: identical; 1: they diverge; 2: bad input.
  */
 #include <stdio.h>
@@ -34,9 +35,9 @@ static int start_interleaved(struct diff_run *a, struct diff_run *b, const struc
 {
 	stime_t t;
 
-	if (diff_run_build(a, sc, sa, true, e) < 0)
+	if (diff_run_build(a, sc, sa, true, false, e) < 0)
 		return -1;
-	if (diff_run_build(b, sc, sb, true, e) < 0) {
+	if (diff_run_build(b, sc, sb, true, false, e) < 0) {
 		diff_run_free(a);
 		return -1;
 	}
@@ -58,7 +59,7 @@ static void show_state(const struct scenario *sc, const char *spec, stime_t t)
 	stime_t until = t > 0 ? t - 1 : 0;
 
 	/* Re-run to just before the divergence and ask the scheduler. */
-	if (diff_run_build(&r, sc, spec, false, &e) < 0)
+	if (diff_run_build(&r, sc, spec, false, false, &e) < 0)
 		return;
 	sim_run_until(r.s, until);
 	sim_account_all(r.s);
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 	struct err e = { "" };
 	struct diff_run a, b;
 	stime_t duration = -1, step = 0;
-	bool dump = true;
+	bool dump = true, check = false;
 	int rc, argi = 1;
 
 	for (; argi < argc && argv[argi][0] == '-'; argi++) {
@@ -137,13 +138,15 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(argv[argi], "--no-dump") == 0) {
 			dump = false;
+		} else if (strcmp(argv[argi], "--check") == 0) {
+			check = true;
 		} else {
 			fprintf(stderr, "xen-diff: unknown option %s\n", argv[argi]);
 			return 2;
 		}
 	}
 	if (argc - argi != 3) {
-		fprintf(stderr, "usage: xen-diff [--duration=T] [--interleave=STEP] [--no-dump] SCENARIO SPEC_A SPEC_B\n");
+		fprintf(stderr, "usage: xen-diff [--duration=T] [--interleave=STEP] [--no-dump] [--check] SCENARIO SPEC_A SPEC_B\n");
 		return 2;
 	}
 	if (scenario_load_file(argv[argi], &sc, &e) < 0) {
@@ -157,10 +160,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "xen-diff: %s\n", e.msg);
 			return 2;
 		}
-	} else if (diff_run(&a, &sc, argv[argi + 1], sc.duration, &e) < 0) {
+	} else if (diff_run(&a, &sc, argv[argi + 1], sc.duration, check, &e) < 0) {
 		fprintf(stderr, "xen-diff: %s\n", e.msg);
 		return 2;
-	} else if (diff_run(&b, &sc, argv[argi + 2], sc.duration, &e) < 0) {
+	} else if (diff_run(&b, &sc, argv[argi + 2], sc.duration, check, &e) < 0) {
 		fprintf(stderr, "xen-diff: %s\n", e.msg);
 		diff_run_free(&a);
 		return 2;
