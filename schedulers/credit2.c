@@ -462,8 +462,9 @@ static void smt_idle_mask_clear(struct scheduler *ops, int cpu, struct cpumask *
 /*
  * Burns 'time' ns of run time as credit, scaled by max_weight/weight, with
  * the division's remainder carried in residual.  credit_floor is
- * CREDIT_MIN today; the 2016 code had none (we stop just above the idle
- * credit so that an int cannot wrap).
+ * CREDIT_MIN since 36f3662f27 (2020); INT_MIN means none, as before it:
+ * the credit, an int, may then fall below the idle vCPU's (so that the
+ * vCPU loses to idle until the next reset) and wraps as Xen's would.
  */
 static void t2c_update(struct csched2_runqueue_data *rqd, stime_t time,
 		       struct csched2_unit *svc, int credit_floor)
@@ -474,7 +475,10 @@ static void t2c_update(struct csched2_runqueue_data *rqd, stime_t time,
 	svc->residual = (unsigned)(val % svc->weight);
 	val /= svc->weight;
 	credit = (int64_t)svc->credit - val;
-	svc->credit = credit < credit_floor ? credit_floor : (int)credit;
+	if (credit_floor == INT_MIN)
+		svc->credit = (int32_t)(uint32_t)(uint64_t)credit;
+	else
+		svc->credit = credit < credit_floor ? credit_floor : (int)credit;
 }
 
 static stime_t c2t(const struct csched2_runqueue_data *rqd, stime_t credit,
@@ -494,7 +498,7 @@ static void burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rq
 	delta = now - svc->start_time;
 	if (delta <= 0)
 		goto out;
-	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : prv->idle_credit + 1);
+	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : INT_MIN);
 	if (has_cap(svc))
 		svc->budget -= delta;
 	svc->start_time = now;
@@ -724,7 +728,9 @@ static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_u
 	    (prv->tickle_ratelimit && !is_preemptable(cur, now, USEC(prv->ratelimit_us))))
 		return -1;
 	burn_credits(ops, rqd, cur, now);
-	score = (stime_t)new->credit - cur->credit;
+	/* Xen subtracts the two int credits as ints: with the credits of
+	 * before 2020 (no floor) that can wrap, and so here. */
+	score = (int32_t)((uint32_t)new->credit - (uint32_t)cur->credit);
 	if (new->unit->processor != cpu)
 		score -= prv->migrate_resist;
 	if (score > 0) {
@@ -968,6 +974,9 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 				tickle_cpu(ops, svc_cpu, rqd);
 		}
 		credit = svc->credit + add;
+		/* With the multiplier (before 2020) the int credit can wrap, as in Xen. */
+		if (!prv->reset_top)
+			credit = (int32_t)(uint32_t)(uint64_t)credit;
 		if (credit > CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX)
 			credit = CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX;
 		if (TRACING(ops->sim))
@@ -1551,7 +1560,9 @@ static stime_t csched2_runtime(struct scheduler *ops, int cpu, struct csched2_un
 	}
 	if (has_inflight && inflight > waiting)
 		waiting = inflight;
-	rt_credit = waiting > 0 ? (int64_t)snext->credit - waiting : snext->credit;
+	/* An int in Xen, as the difference of two int credits: it can wrap. */
+	rt_credit = waiting > 0 ? (int32_t)((uint32_t)snext->credit - (uint32_t)waiting) :
+		    snext->credit;
 
 	time = rt_credit > 0 ? c2t(rqd, rt_credit, snext) : 0;
 	if (has_cap(snext) && snext->budget < time)

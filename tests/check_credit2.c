@@ -1146,6 +1146,55 @@ START_TEST(era_2015_insert_in_place)
 }
 END_TEST
 
+/*
+ * Before 2020 credit had no floor and Xen's int arithmetic wraps (the
+ * figures of a real divergence against the 2017-08 p20 tree): a weight-1
+ * vCPU under max_weight 4096 burning 1 ms, a reset with the multiplier,
+ * tickle_score's and csched2_runtime's differences of two credits.
+ */
+START_TEST(era_2016_int_credit_wraps)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+	struct csched2_unit *svc = SVC(&h, 0, 0), *n;
+
+	rqd->max_weight = 4096;
+	svc->weight = 1;
+	svc->residual = 0;
+	svc->credit = 10500000;
+	I->t2c_update(rqd, MSEC(1), svc, INT_MIN);
+	ck_assert_int_eq(svc->credit, 209467296);         /* 10.5M - 4.096e9 + 2^32 */
+	svc->credit = 10500000;
+	I->t2c_update(rqd, MSEC(1), svc, CSCHED2_CREDIT_MIN);
+	ck_assert_int_eq(svc->credit, CSCHED2_CREDIT_MIN);
+	sim_destroy(h.s);
+
+	/* reset: m = 1 + 687036512 / 10M = 69; 1559930784 + 690M wraps */
+	h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	SVC(&h, 0, 0)->credit = -687036512;
+	SVC(&h, 0, 1)->credit = 1559930784;
+	I->reset_credit(h.ops, 0, now(&h), SVC(&h, 0, 0));
+	ck_assert_int_eq(SVC(&h, 0, 1)->credit, -2045036512);
+	sim_destroy(h.s);
+
+	/* tickle_score: -1838482704 - 1395222432 wraps to 1061262160 */
+	h = busy4("credit2:era=2016-p20", 5000000);
+	n = SVC(&h, 0, 4);
+	n->credit = -1838482704;
+	SVC(&h, 0, 1)->credit = 1395222432;
+	ck_assert_int_eq(I->tickle_score(h.ops, now(&h), n, 1),
+			 1061262160 - 500000 + CSCHED2_CREDIT_INIT);
+	sim_destroy(h.s);
+
+	/* runtime: -2e9 - 1e9 wraps to 1294967296: MAX_TIMER, not MIN_TIMER */
+	h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	run_on(&h, V(&h, 0, 0), 0, -2000000000, 0);
+	queue(&h, V(&h, 0, 1), 0, 1000000000);
+	ck_assert_int_eq(I->runtime(h.ops, 0, SVC(&h, 0, 0), now(&h), false, 0), MSEC(2));
+	sim_destroy(h.s);
+}
+END_TEST
+
 /* Each era's switches, as the table at the top of credit2.c says. */
 START_TEST(era_presets)
 {
@@ -1653,6 +1702,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, era_2015_no_hard_affinity);
 	tcase_add_test(tc, era_2015_load_average);
 	tcase_add_test(tc, era_2015_insert_in_place);
+	tcase_add_test(tc, era_2016_int_credit_wraps);
 	tcase_add_test(tc, era_presets);
 	suite_add_tcase(s, tc);
 	return s;
