@@ -108,8 +108,14 @@
  * tickles too, as that pCPU runs its idle vCPU),
  * statistics and tracing, where the cache-hot time is read (the core's
  * last_run_time before 608639ffa0, this file's last_sched_time after: the
- * same instant for every queued vCPU), and the tick's suspend on idle
- * (from the idle loop before 969f58bde2, from csched_schedule after).
+ * same instant for every queued vCPU).
+ *
+ * The tick of an idle pCPU: since 969f58bde2 (Oct 2019) csched_schedule
+ * stops it when the pCPU goes idle and restarts it, on a tick boundary,
+ * when it leaves idle; before, the idle driver did the same through
+ * sched_tick_suspend/resume, but only when it entered a C-state (on a
+ * host whose idle loop only halts the tick ran on).  tick_suspend (on in
+ * every era) chooses.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -167,7 +173,7 @@ struct csched_config {
 	int tickle_kick, migrate_boost, insert_pick, tickle_suitable;
 	int ratelimit_remaining, ratelimit_yield;
 	int tickle_clear_idlers, lb_skip_single, lb_balance_bias;
-	int unpark_boost, yield_no_steal, lb_ratelimit;
+	int unpark_boost, yield_no_steal, lb_ratelimit, tick_suspend;
 };
 
 /* A circular doubly-linked list, for run queues and active lists. */
@@ -257,7 +263,7 @@ struct csched_behaviour {
 	bool migrate_boost, insert_pick, tickle_suitable;
 	bool ratelimit_remaining, ratelimit_yield;
 	bool clear_idlers, lb_skip_single, lb_balance_bias;
-	bool unpark_boost, yield_no_steal, lb_ratelimit;
+	bool unpark_boost, yield_no_steal, lb_ratelimit, tick_suspend;
 	bool tickle_one_idle, soft_affinity;
 };
 
@@ -1254,8 +1260,12 @@ out:
 	out->time_slice = is_idle_vcpu(snext->vcpu) ? -1 : tslice;
 	out->migrated = migrated;
 
-	/* The tick stops while idle and restarts on a tick boundary. */
-	if (!is_idle_vcpu(curr) && is_idle_vcpu(snext->vcpu)) {
+	/*
+	 * The tick stops while idle and restarts on a tick boundary (with
+	 * tick_suspend=off it runs on, as under an idle loop that only halts).
+	 */
+	if (!prv->b.tick_suspend) {
+	} else if (!is_idle_vcpu(curr) && is_idle_vcpu(snext->vcpu)) {
 		timer_stop(&prv->sim->q, &spc->ticker);
 	} else if (is_idle_vcpu(curr) && !is_idle_vcpu(snext->vcpu)) {
 		stime_t p = USEC(prv->tick_period_us);
@@ -1304,6 +1314,7 @@ static void csched_resolve_behaviour(struct csched_private *prv,
 	prv->b.unpark_boost = era_switch(c->unpark_boost, era < ERA_4_17);        /* 5c8c0ae7c4 */
 	prv->b.yield_no_steal = era_switch(c->yield_no_steal, era >= ERA_4_22);   /* e282067cf2 */
 	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, era >= ERA_4_22);       /* 58feb9e0ac */
+	prv->b.tick_suspend = era_switch(c->tick_suspend, true);                 /* 969f58bde2 */
 	prv->b.tickle_one_idle = c->tickle_one_idle_cpu;
 	prv->b.soft_affinity = c->soft_affinity;
 }
@@ -1562,6 +1573,12 @@ static const struct param_def csched_params[] = {
 	{ "yield_no_steal", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
 	  "a yielding vCPU keeps YIELD while queued and is not stolen (from e282067cf2, "
 	  "Jun 2023)", offsetof(struct csched_config, yield_no_steal) },
+	{ "tick_suspend", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "an idle pCPU's tick stops, to restart on a tick boundary when it leaves idle "
+	  "(csched_schedule does it from 969f58bde2, Oct 2019; before, the idle driver's "
+	  "sched_tick_suspend() on entering a C-state); off: it ticks on, as under an idle "
+	  "loop that only halts (no cpuidle, or max_cstate=0, before 2019); era: on",
+	  offsetof(struct csched_config, tick_suspend) },
 	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
 	  "rate-limit work stealing by load_balance_ratelimit_us (from 58feb9e0ac, Sep 2023)",
 	  offsetof(struct csched_config, lb_ratelimit) },

@@ -1283,6 +1283,28 @@ START_TEST(test_ratelimit_clamped_to_tslice)
 }
 END_TEST
 
+/* tick_suspend=off: an idle pCPU's tick runs on (an idle loop that only halts). */
+START_TEST(test_tick_suspend_switch)
+{
+	const char *spec[] = { "credit1", "credit1:era=2017:tick_suspend=off" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct fx f;
+		struct vcpu *cur;
+
+		fx_build(&f, HOST4, spec[i]);
+		f.s->q.now = MSEC(10);
+		cur = V(&f, 0, 0);
+		make_running(&f, cur, 0);
+		cur->pause_flags |= VPF_BLOCKED;
+		(void)schedule_at(&f, cur, MSEC(10));
+		ck_assert_int_eq(timer_pending(&CSCHED_PCPU(f.prv, 0)->ticker), i == 1);
+		fx_free(&f);
+	}
+}
+END_TEST
+
 START_TEST(test_schedule_block_and_idle)
 {
 	struct fx f;
@@ -1528,6 +1550,7 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_ratelimit_on_yield_old);
 	tcase_add_test(tc, test_ratelimit_clamped_to_tslice);
 	tcase_add_test(tc, test_schedule_block_and_idle);
+	tcase_add_test(tc, test_tick_suspend_switch);
 	tcase_add_test(tc, test_lb_ratelimit);
 	tcase_add_test(tc, test_lb_no_ratelimit_417);
 	tcase_add_test(tc, test_bad_ratelimit);
