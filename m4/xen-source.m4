@@ -74,6 +74,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     {
       echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
       echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall \$(SANITIZER_FLAGS)"
+      echo "XS_OUT = xen-shim"
     } > $xs_mk
     xs_rest=$xs_specs
     while test -n "$xs_rest"
