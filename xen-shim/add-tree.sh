@@ -17,7 +17,7 @@
 #     struct xs_tree made local.
 #
 # Prints shell assignments for configure (version, iface, modules,
-# has_null, has_runqueue); exits 1 with one line on stderr when DIR is
+# has_null, has_runqueue, has_tick_suspend); exits 1 with one line on stderr when DIR is
 # refused.
 set -u
 srcdir=${1:?usage: add-tree.sh SRCDIR INDEX NAME DIR}
@@ -32,6 +32,8 @@ has_null=0
 case " $modules " in *" null "*) has_null=1; cflags="$cflags -DXS_HAVE_NULL" ;; esac
 has_runqueue=0
 case " $cflags " in *" -DXS_CREDIT2_RUNQUEUE "*) has_runqueue=1 ;; esac
+has_tick_suspend=0
+case " $cflags " in *" -DXS_CREDIT_TICK_SUSPEND "*) has_tick_suspend=1 ;; esac
 
 rm -rf "$t" "$t.mk"
 mkdir -p "$inc/xen" "$inc/xen-sched" || exit 1
@@ -95,3 +97,4 @@ echo "iface='$iface'"
 echo "modules='$modules'"
 echo "has_null=$has_null"
 echo "has_runqueue=$has_runqueue"
+echo "has_tick_suspend=$has_tick_suspend"
