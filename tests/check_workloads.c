@@ -13,6 +13,7 @@
 #include "sim/run.h"
 #include "sim/scenario.h"
 #include "workloads/axes.h"
+#include "workloads/breakdown.h"
 #include "workloads/iperf.h"
 #include "workloads/makexen.h"
 #include "workloads/split.h"
@@ -791,6 +792,136 @@ START_TEST(iperf_full_ring_throttles_like_a_window)
 }
 END_TEST
 
+/* --- where the time goes --- */
+
+/* A task that runs 1 ms and sleeps 1 ms, for ever. */
+static void duty_step(struct sim *s, struct task *t)
+{
+	bool *ran = t->ctx;
+
+	if (*ran)
+		task_sleep(s, t, MSEC(1));
+	else
+		task_run(s, t, MSEC(1));
+	*ran = !*ran;
+}
+
+/*
+ * The categories on a 1-pCPU host with free switches: the timed task's
+ * run time is exactly the CPU it got; it waits for its guest CPU when two
+ * hogs share its vCPU (it wants more than its third), for Xen when its
+ * vCPU, kept busy by a hog, shares the pCPU with another domain, and the
+ * parts add up to the time since the start in every case.
+ */
+START_TEST(task_time_categories_add_up)
+{
+	static const char *const xml[] = {
+		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"/></scenario>",
+		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"><workload type=\"cpu-hog\" tasks=\"2\"/>"
+		"</domain></scenario>",
+		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"><workload type=\"cpu-hog\"/></domain>"
+		"<domain name=\"other\" vcpus=\"1\"><workload type=\"cpu-hog\"/></domain></scenario>",
+	};
+	for (int k = 0; k < 3; k++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct err e = { "" };
+		struct sim *s;
+		struct task *t;
+		stime_t ns[TT_N], sum = 0, cpu0;
+		bool ran = false;
+
+		load(&sc, xml[k]);
+		ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
+		s = sim_build(&sc, &spec, &e);
+		ck_assert_msg(s != NULL, "%s", e.msg);
+		t = task_create(guest_of(s->domains[0]), "duty", TASK_NORMAL, 0, false, duty_step,
+				&ran, 0);
+		sim_run_until(s, MSEC(100));
+		task_time_start(s, t);
+		cpu0 = t->cpu_ns;
+		sim_run_until(s, MSEC(900));
+		task_time_read(s, t, ns);
+		for (int c = 0; c < TT_N; c++)
+			sum += ns[c];
+		ck_assert_int_eq(sum, MSEC(800));
+		ck_assert_int_eq(ns[TT_RUN], t->cpu_ns - cpu0);
+		ck_assert_int_gt(ns[TT_SLEEP], MSEC(100));
+		if (k == 0) {
+			ck_assert_int_eq(ns[TT_GUEST_WAIT], 0);
+			ck_assert_int_eq(ns[TT_XEN_WAIT] + ns[TT_XEN_WAKE], 0);
+		} else if (k == 1) {
+			ck_assert_int_gt(ns[TT_GUEST_WAIT], MSEC(10));
+			ck_assert_int_eq(ns[TT_XEN_WAIT] + ns[TT_XEN_WAKE], 0);
+		} else {
+			ck_assert_int_gt(ns[TT_XEN_WAIT], MSEC(10));
+		}
+		sim_destroy(s);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+	}
+}
+END_TEST
+
+/* The breakdown of a run: each stage's parts add up to its tasks x the interval. */
+static void check_breakdown(const char *workload, const char *sched, int nstages)
+{
+	char xml[1024];
+	struct scenario sc;
+	struct sched_spec spec;
+	struct run_options o = { true, NULL, false };
+	struct run_result r;
+	struct err e = { "" };
+	const struct breakdown *b = &r.breakdown;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"400ms\"><host sockets=\"2\" cores-per-socket=\"2\""
+		 " threads-per-core=\"2\"/>"
+		 "<domain name=\"dom0\" vcpus=\"8\"><workload type=\"dom0-load\"/></domain>"
+		 "<domain name=\"g\" vcpus=\"4\">%s</domain></scenario>", workload);
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
+	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
+		ck_abort_msg("run: %s", e.msg);
+	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
+	ck_assert(b->valid);
+	ck_assert_int_eq(b->to_ns, r.sim_ns);
+	ck_assert_int_eq(b->nstages, nstages);
+	for (int i = 0; i < b->nstages; i++) {
+		const struct breakdown_stage *st = &b->stages[i];
+
+		ck_assert_msg(breakdown_stage_total(st) == st->tasks * (b->to_ns - b->from_ns),
+			      "%s: stage %s adds up to %lld, not %d x %lld", sched, st->name,
+			      (long long)breakdown_stage_total(st), st->tasks,
+			      (long long)(b->to_ns - b->from_ns));
+		for (int k = 0; k < st->nparts; k++)
+			ck_assert_int_ge(st->parts[k].ns, 0);
+	}
+	run_result_free(&r);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+
+START_TEST(breakdown_adds_up_to_the_run)
+{
+	static const char iperf[] = "<workload type=\"iperf\" warmup=\"100ms\" time=\"300ms\"/>";
+	static const char makexen[] = "<workload type=\"make-xen\" stages=\"8,8\""
+				      " compile=\"lognormal:20ms:0.8\" serial=\"const:5ms\""
+				      " link=\"const:10ms\"/>";
+
+	check_breakdown(iperf, "credit1", IPERF_STAGES);
+	check_breakdown(iperf, "credit2", IPERF_STAGES);
+	check_breakdown(makexen, "credit1", 3);
+	check_breakdown(makexen, "credit2:era=2016", 3);
+}
+END_TEST
+
 /* --- the experiment axes --- */
 
 static const char axes_xml[] =
@@ -918,6 +1049,8 @@ static Suite *suite(void)
 	tcase_add_test(sim, iperf_window_of_one_write_is_stop_and_wait);
 	tcase_add_test(sim, iperf_larger_window_pipelines);
 	tcase_add_test(sim, iperf_full_ring_throttles_like_a_window);
+	tcase_add_test(sim, task_time_categories_add_up);
+	tcase_add_test(sim, breakdown_adds_up_to_the_run);
 	tcase_add_test(sim, workload_errors_name_the_line);
 	suite_add_tcase(s, sim);
 	return s;

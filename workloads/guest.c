@@ -61,6 +61,82 @@ static void set_this_cpu(struct guest_vcpu *gv)
 	gv->g->sim->this_cpu = gv->v->processor;
 }
 
+/*
+ * Time accounting (guest.h, enum task_time).  A timed task's category is
+ * a function of its state, its guest CPU and Xen's view of that vCPU;
+ * every entry into the guest layer ends with times_update(), which
+ * charges the time since the last change to the category that held and
+ * takes the new one.  Nothing changes between two events, so the
+ * categories add up to the elapsed time exactly.
+ */
+static int time_category(const struct task *t)
+{
+	const struct guest_vcpu *gv = gcpu(t);
+
+	switch (t->state) {
+	case TASK_BLOCKED:
+		return TT_BLOCKED + t->block_reason;
+	case TASK_DEAD:
+		return TT_DONE;
+	case TASK_SLEEPING:
+		if (!t->timer_irq)
+			return TT_SLEEP;
+		break;
+	case TASK_READY:
+	case TASK_RUNNING:
+		break;
+	}
+	if (!gv->on_pcpu)
+		return gv->v->st.woken_at >= 0 ? TT_XEN_WAKE : TT_XEN_WAIT;
+	return gv->curr == t ? TT_RUN : TT_GUEST_WAIT;
+}
+
+static void time_charge(struct task *t, stime_t now)
+{
+	t->time_ns[t->time_cat] += now - t->time_from;
+	t->time_from = now;
+	t->time_cat = time_category(t);
+}
+
+static void times_update(struct guest *g)
+{
+	stime_t now = sim_now(g->sim);
+
+	for (int i = 0; i < g->nr_timed; i++)
+		time_charge(g->timed[i], now);
+}
+
+void task_time_start(struct sim *s, struct task *t)
+{
+	struct guest *g = t->g;
+
+	if (!t->timed) {
+		g->timed = xreallocarray(g->timed, (size_t)g->nr_timed + 1, sizeof(*g->timed));
+		g->timed[g->nr_timed++] = t;
+		t->timed = true;
+	}
+	memset(t->time_ns, 0, sizeof(t->time_ns));
+	t->time_from = sim_now(s);
+	t->time_cat = time_category(t);
+}
+
+void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N])
+{
+	if (t->timed)
+		time_charge(t, sim_now(s));
+	memcpy(out, t->time_ns, sizeof(t->time_ns));
+}
+
+void task_block_reason(struct task *t, int reason)
+{
+	if (reason < 0 || reason >= TASK_BLOCK_REASONS) {
+		fprintf(stderr, "schedsim: internal error: task %s: block reason %d\n", t->name,
+			reason);
+		abort();
+	}
+	t->block_reason = reason;
+}
+
 /* Charges the CPU time curr consumed since progress_from. */
 static void account(struct guest_vcpu *gv, stime_t now)
 {
@@ -402,6 +478,7 @@ void task_wake(struct sim *s, struct task *t)
 	if (t->state != TASK_BLOCKED)
 		return;
 	run_step(s, t);
+	times_update(t->g);
 }
 
 /*
@@ -450,16 +527,18 @@ static void sleep_timer_fn(struct timer *tm, void *arg)
 	set_this_cpu(gv);
 	if (gv->on_pcpu) {
 		run_step(s, t);
-		return;
+	} else {
+		t->next = NULL;
+		t->timer_irq = true;
+		if (gv->tq_tail)
+			gv->tq_tail->next = t;
+		else
+			gv->tq_head = t;
+		gv->tq_tail = t;
+		if (gv->v->pause_flags & VPF_BLOCKED)
+			vcpu_unblock(s, gv->v);
 	}
-	t->next = NULL;
-	if (gv->tq_tail)
-		gv->tq_tail->next = t;
-	else
-		gv->tq_head = t;
-	gv->tq_tail = t;
-	if (gv->v->pause_flags & VPF_BLOCKED)
-		vcpu_unblock(s, gv->v);
+	times_update(t->g);
 }
 
 /* The vCPU runs again: the timer interrupts that waited for it. */
@@ -475,19 +554,19 @@ static void upcall_timer_fn(struct timer *tm, void *arg)
 		if (!gv->tq_head)
 			gv->tq_tail = NULL;
 		t->next = NULL;
+		t->timer_irq = false;
 		run_step(s, t);
 	}
 	if (!gv->curr)
 		resched(gv);
+	times_update(gv->g);
 }
 
-static void work_timer_fn(struct timer *tm, void *arg)
+static void work_timer(struct guest_vcpu *gv)
 {
-	struct guest_vcpu *gv = arg;
 	struct sim *s = gv->g->sim;
 	struct task *t = gv->curr;
 
-	set_this_cpu(gv);
 	account(gv, sim_now(s));
 	if (t->remaining <= 0) {
 		run_step(s, t);
@@ -502,6 +581,15 @@ static void work_timer_fn(struct timer *tm, void *arg)
 		preempt_curr(gv);
 	else
 		arm(gv);
+}
+
+static void work_timer_fn(struct timer *tm, void *arg)
+{
+	struct guest_vcpu *gv = arg;
+
+	set_this_cpu(gv);
+	work_timer(gv);
+	times_update(gv->g);
 }
 
 struct task *task_create(struct guest *g, const char *name, enum task_class cls,
@@ -527,10 +615,8 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 	return t;
 }
 
-static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
+static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from)
 {
-	struct guest_vcpu *gv = v->guest;
-
 	gv->on_pcpu = true;
 	gv->progress_from = work_from;
 	if (gv->tq_head)
@@ -545,6 +631,14 @@ static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 		arm(gv);
 }
 
+static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
+{
+	struct guest_vcpu *gv = v->guest;
+
+	vcpu_started(s, gv, work_from);
+	times_update(gv->g);
+}
+
 static void hook_stop(struct sim *s, struct vcpu *v)
 {
 	struct guest_vcpu *gv = v->guest;
@@ -553,6 +647,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	gv->on_pcpu = false;
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
+	times_update(gv->g);
 }
 
 static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what)
@@ -662,6 +757,7 @@ void guest_free_all(struct sim *s)
 			free(g->cpus[i]);
 		}
 		free(g->tasks);
+		free(g->timed);
 		free(g->cpus);
 		free(g);
 		s->domains[d]->guest = NULL;

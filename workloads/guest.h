@@ -37,6 +37,29 @@ typedef void (*task_step_fn)(struct sim *s, struct task *t);
 enum task_class { TASK_IRQ = 0, TASK_NORMAL = 1 };
 enum task_state { TASK_READY, TASK_RUNNING, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
 
+/*
+ * Where a timed task's time goes (task_time_start), one category at every
+ * instant, so the categories add up to the time since the start:
+ *
+ *   TT_RUN         it owns its guest CPU and Xen runs that vCPU
+ *   TT_GUEST_WAIT  ready, but another task (a hog, an interrupt) owns its
+ *                  guest CPU while Xen runs the vCPU: the guest's CFS
+ *   TT_XEN_WAIT    ready or owning its CPU, but the vCPU is runnable in
+ *                  Xen and not running (preempted, or a timer interrupt
+ *                  that waits for the vCPU): Xen's scheduler
+ *   TT_XEN_WAKE    the same right after the vCPU was woken from halt,
+ *                  until it first runs: the vCPU's wake-up latency
+ *   TT_SLEEP       sleeping on a timer
+ *   TT_DONE        exited
+ *   TT_BLOCKED + r blocked, for the reason r its workload gave
+ *                  (task_block_reason; 0 unless given)
+ */
+enum task_time {
+	TT_RUN, TT_GUEST_WAIT, TT_XEN_WAIT, TT_XEN_WAKE, TT_SLEEP, TT_DONE, TT_BLOCKED
+};
+#define TASK_BLOCK_REASONS 4
+#define TT_N (TT_BLOCKED + TASK_BLOCK_REASONS)
+
 struct task {
 	char name[32];
 	struct guest *g;
@@ -55,6 +78,13 @@ struct task {
 	bool wake_pending;      /* woken while its own step ran: taken after it */
 	int pending_action;     /* what the step asked for (guest.c) */
 	stime_t pending_arg;
+	bool timer_irq;         /* its sleep ended, the vCPU has yet to take it */
+	/* time accounting (task_time_start) */
+	bool timed;
+	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
+	int time_cat;           /* its category since time_from */
+	stime_t time_from;
+	stime_t time_ns[TT_N];
 };
 
 /* Creates a task in g, ready to take its first step at time 'start'. */
@@ -82,6 +112,16 @@ void task_wake(struct sim *s, struct task *t);
  */
 void task_set_class(struct sim *s, struct task *t, enum task_class cls);
 
+/*
+ * Starts (or restarts) accounting t's time at now: every category is
+ * zeroed, and from now on they add up to the time elapsed.
+ */
+void task_time_start(struct sim *s, struct task *t);
+/* t's time per category (enum task_time) from its start to now. */
+void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N]);
+/* From t's step, before task_block: what it will wait for (see TT_BLOCKED). */
+void task_block_reason(struct task *t, int reason);
+
 struct guest_params {
 	stime_t sched_latency;        /* CFS target latency */
 	stime_t min_granularity;
@@ -99,6 +139,8 @@ struct guest {
 	int nr_tasks, cap_tasks;
 	int nr_queued;                /* ready normal tasks queued on all guest CPUs */
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
+	struct task **timed;          /* tasks whose time is accounted */
+	int nr_timed;
 };
 
 /* Sets up the guest layer for every domain of s and installs the core hooks. */

@@ -130,8 +130,12 @@ struct iperf {
 	/* dom0 socket and ACK queue */
 	uint64_t sock_bytes, consumed, measured, pending_acks, pending_ack;
 	stime_t warm_end;
-	struct timer stop;
+	struct timer warm, stop;
 };
+
+/* Why the client blocks (its breakdown's "blocked:" parts). */
+enum { CLIENT_WINDOW, CLIENT_RING };
+static const char *const client_reasons[TASK_BLOCK_REASONS] = { "window", "ring" };
 
 /*
  * A batch's CPU time: the model's cost times the run's factor (run_noise:
@@ -178,6 +182,8 @@ static stime_t sender_poll(struct sim *s, struct worker *w)
 	(void)s;
 	ip->snd_gc = tx_gc(ip) / spp(ip);
 	if (!flow_can_send(&ip->flow, bytes) || ring_free_requests(&ip->tx) < need) {
+		task_block_reason(w->task, flow_can_send(&ip->flow, bytes) ? CLIENT_RING :
+					   CLIENT_WINDOW);
 		ip->snd_slots = 0;
 		return 0;
 	}
@@ -331,6 +337,20 @@ static void netfront_done(struct sim *s, struct worker *w)
 	worker_kick(s, ip->sender);
 }
 
+/* The measured interval starts: so does the account of where time goes. */
+static void iperf_warm(struct timer *t, void *arg)
+{
+	struct iperf *ip = arg;
+	struct sim *s = ip->w->sim;
+
+	(void)t;
+	task_time_start(s, ip->sender->task);
+	task_time_start(s, ip->netfront->task);
+	task_time_start(s, ip->netback->task);
+	task_time_start(s, ip->server->task);
+	task_time_start(s, ip->rxk->task);
+}
+
 static void iperf_stop(struct timer *t, void *arg)
 {
 	struct iperf *ip = arg;
@@ -418,6 +438,8 @@ static int iperf_setup(struct workload *w, struct err *e)
 	evtchn_init(&ip->tx_to_front, s, ip->netfront, c->evtchn_latency);
 	evtchn_init(&ip->rx_to_front, s, ip->netfront, c->evtchn_latency);
 	ip->warm_end = c->warmup;
+	timer_init(&ip->warm, iperf_warm, ip);
+	timer_set(&s->q, &ip->warm, c->warmup);
 	timer_init(&ip->stop, iperf_stop, ip);
 	if (c->time > 0)
 		timer_set(&s->q, &ip->stop, c->warmup + c->time);
@@ -438,6 +460,22 @@ static void iperf_metric(struct workload *w, struct metric *m)
 		m->value = (double)ip->measured * 8 / (double)(now - ip->warm_end);
 }
 
+/* Each stage's time over the measured interval, in pipeline order. */
+static void iperf_breakdown(struct workload *w, struct breakdown *b)
+{
+	struct iperf *ip = w->priv;
+	struct sim *s = w->sim;
+
+	if (!ip || !ip->sender->task->timed || sim_now(s) <= ip->warm_end)
+		return;
+	breakdown_init(b, ip->warm_end, sim_now(s));
+	breakdown_tasks(b, s, "client", &ip->sender->task, 1, client_reasons);
+	breakdown_tasks(b, s, "netback", &ip->netback->task, 1, NULL);
+	breakdown_tasks(b, s, "server", &ip->server->task, 1, NULL);
+	breakdown_tasks(b, s, "guest-rx", &ip->rxk->task, 1, NULL);
+	breakdown_tasks(b, s, "netfront", &ip->netfront->task, 1, NULL);
+}
+
 static void iperf_destroy(struct workload *w)
 {
 	struct iperf *ip = w->priv;
@@ -447,6 +485,7 @@ static void iperf_destroy(struct workload *w)
 	evtchn_close(&ip->to_back);
 	evtchn_close(&ip->tx_to_front);
 	evtchn_close(&ip->rx_to_front);
+	timer_stop(&w->sim->q, &ip->warm);
 	timer_stop(&w->sim->q, &ip->stop);
 	worker_free(ip->sender);
 	worker_free(ip->netfront);
@@ -467,5 +506,6 @@ const struct workload_ops iperf_ops = {
 	.config_size = sizeof(struct iperf_config),
 	.setup = iperf_setup,
 	.metric = iperf_metric,
+	.breakdown = iperf_breakdown,
 	.destroy = iperf_destroy,
 };

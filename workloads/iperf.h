@@ -25,6 +25,9 @@ void flow_sent(struct tcp_flow *f, uint64_t bytes);
 void flow_ack(struct tcp_flow *f, uint64_t ack);
 uint64_t flow_in_flight(const struct tcp_flow *f);
 
+/* Stages in iperf's breakdown. */
+#define IPERF_STAGES 5
+
 extern const struct workload_ops iperf_ops;
 
 #endif
