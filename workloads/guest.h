@@ -18,6 +18,13 @@
  * end of a sleep are the guest CPU's timer interrupt: they are taken when
  * Xen runs that CPU's vCPU, so a task's first step may come later.
  *
+ * Placement and balancing are Linux 4.4's (kernel/sched/fair.c): a woken
+ * task goes where select_task_rq_fair puts it (wake_affine towards the
+ * waker's CPU, then select_idle_sibling), a CPU going idle pulls a waiting
+ * task (idle_balance, when its average idle time is long enough), and a
+ * CPU with tasks waiting makes idle CPUs pull at its next tick (nohz idle
+ * balancing).  Load is PELT's runnable average.  Bound tasks never move.
+ *
  * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
  * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
  * and run before any normal task on it, preempting at once.  A step may
@@ -79,6 +86,12 @@ struct task {
 	int pending_action;     /* what the step asked for (guest.c) */
 	stime_t pending_arg;
 	bool timer_irq;         /* its sleep ended, the vCPU has yet to take it */
+	/* placement (guest.c, after Linux 4.4 kernel/sched/fair.c) */
+	int waker_cpu;          /* guest CPU whose code woke it (-1: a timer, or none) */
+	double load_avg;        /* PELT runnable load, 0..1024, as of load_at */
+	stime_t load_at;
+	bool load_on;           /* runnable since load_at */
+	stime_t last_ran;       /* when it last ran (cache-hot test) */
 	/* time accounting (task_time_start) */
 	bool timed;
 	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
@@ -126,6 +139,9 @@ struct guest_params {
 	stime_t sched_latency;        /* CFS target latency */
 	stime_t min_granularity;
 	stime_t wakeup_granularity;
+	stime_t migration_cost;       /* sysctl_sched_migration_cost */
+	stime_t tick;                 /* 1/HZ: when a nohz idle balance runs */
+	int imbalance_pct;            /* of the vCPUs' sched domain */
 };
 
 struct guest {
@@ -141,6 +157,8 @@ struct guest {
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 	struct task **timed;          /* tasks whose time is accounted */
 	int nr_timed;
+	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */
+	struct timer nohz_timer;      /* idle CPUs balance at the busy one's next tick */
 };
 
 /* Sets up the guest layer for every domain of s and installs the core hooks. */

@@ -58,7 +58,7 @@ struct iperf_config {
 	stime_t write_cost, tx_cost, gc_cost, netback_cost, dealloc_cost, server_cost;
 	stime_t ack_cost, ack_rx_cost;
 	stime_t evtchn_latency, softirq_time, warmup, time;
-	long long guest_vcpu, dom0_vcpu;
+	long long guest_vcpu, dom0_vcpu, client_vcpu, server_vcpu;
 	double noise, run_noise;
 };
 
@@ -126,6 +126,11 @@ static const struct param_def iperf_params[] = {
 	  "guest vCPU netfront's event channels are bound to", OFF(guest_vcpu) },
 	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
 	  "dom0 vCPU netback's event channel is bound to", OFF(dom0_vcpu) },
+	{ "client_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
+	  "guest vCPU the client is pinned to (iperf -A, taskset; -1: the guest "
+	  "kernel places it)", OFF(client_vcpu) },
+	{ "server_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
+	  "dom0 vCPU the server is pinned to (-1: the kernel places it)", OFF(server_vcpu) },
 	{ "noise", PARAM_DOUBLE, "0.1", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
 	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
@@ -553,7 +558,9 @@ static int iperf_check(const struct iperf_config *c, struct domain *g,
 		return err_set(e, "iperf: tcp_wmem_max=%lld holds less than two segments of "
 			       "segment=%lld", c->wmem_max, c->segment);
 	if (check_vcpu("guest_vcpu", c->guest_vcpu, g, e) < 0 ||
-	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0)
+	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0 ||
+	    check_vcpu("client_vcpu", c->client_vcpu, g, e) < 0 ||
+	    check_vcpu("server_vcpu", c->server_vcpu, d0, e) < 0)
 		return -1;
 	return 0;
 }
@@ -591,28 +598,28 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ring_init(&ip->rx, (unsigned)c->ring_slots);
 	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(*ip->ack_val));
 	/*
-	 * The client, the server and the kthreads stay next to the
-	 * interrupt's vCPU rather than on it.  Linux moves a task off a CPU
-	 * whose capacity interrupt work eats (active balancing); the guest
-	 * layer has no periodic balancing, and an idle vCPU's pull could
-	 * stack the server onto netback's vCPU for good.  Binding them gives
-	 * Linux's steady state.
+	 * The interrupts are bound to their event channels' vCPUs; the
+	 * client, the server and the kthreads start next to them and then
+	 * go where the guest kernel's wake placement and balancing put them,
+	 * unless the client or the server is pinned.
 	 */
 	ip->client = worker_create(g, "iperf-client", TASK_NORMAL,
-				   (int)(c->guest_vcpu + 1) % g->nr_cpus, true,
+				   c->client_vcpu >= 0 ? (int)c->client_vcpu :
+				   (int)(c->guest_vcpu + 1) % g->nr_cpus, c->client_vcpu >= 0,
 				   client_poll, client_done, ip);
 	ip->netfront = worker_create(g, "netfront-q0", TASK_IRQ, (int)c->guest_vcpu, true,
 				     netfront_poll, netfront_done, ip);
 	ip->netback = worker_create(g0, "netback-q0", TASK_IRQ, (int)c->dom0_vcpu, true,
 				    netback_poll, netback_done, ip);
 	ip->dealloc = worker_create(g0, "vif-q0-dealloc", TASK_NORMAL,
-				    (int)(c->dom0_vcpu + 3) % g0->nr_cpus, true,
+				    (int)(c->dom0_vcpu + 3) % g0->nr_cpus, false,
 				    dealloc_poll, dealloc_done, ip);
 	ip->server = worker_create(g0, "iperf-server", TASK_NORMAL,
-				   (int)(c->dom0_vcpu + 1) % g0->nr_cpus, true,
+				   c->server_vcpu >= 0 ? (int)c->server_vcpu :
+				   (int)(c->dom0_vcpu + 1) % g0->nr_cpus, c->server_vcpu >= 0,
 				   server_poll, server_done, ip);
 	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL,
-				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, true,
+				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, false,
 				rxk_poll, rxk_done, ip);
 	ip->netfront->softirq_time = ip->netback->softirq_time = c->softirq_time;
 	ip->netfront->softirq_restarts = (int)c->softirq_restarts;
