@@ -297,8 +297,10 @@ static bool cpu_idle(const struct guest_vcpu *gv)
 
 /*
  * wake_affine (4.4): move the wakee to the waker's CPU when that CPU's
- * load with the wakee is no more than its previous CPU's load with it,
- * allowing half the domain's imbalance_pct.  The capacities are equal:
+ * load with the wakee is no more than its previous CPU's load without it
+ * (effective_load(tg, prev_cpu, 0, weight) is 0 for the root group),
+ * allowing half the domain's imbalance_pct; a waker's CPU with no load
+ * at all always qualifies.  The capacities are equal:
  * with the Kconfig default TICK_CPU_ACCOUNTING, interrupt time does not
  * lower a CPU's capacity (scale_rt_capacity sees no IRQ time).  Wakes
  * are taken as not WF_SYNC.
@@ -313,7 +315,7 @@ static bool wake_affine(const struct guest *g, const struct task *t, int this_cp
 
 	if (this_load > 0) {
 		this_eff *= this_load + weight;
-		prev_eff *= load + weight;
+		prev_eff *= load;
 	}
 	return this_eff <= prev_eff;
 }
