@@ -1,41 +1,139 @@
-# SCHEDSIM_XEN_SOURCE: --with-xen-source=DIR builds the modules xen-null,
-# xen-credit and xen-credit2 from Xen's own scheduler files in the Xen
-# tree DIR (xen/common/sched/{null,credit,credit2}.c, compiled in place,
-# never copied).  Without it nothing changes.  The shim targets Xen 4.17;
-# configure reads the tree's version and says so when it differs.
+# SCHEDSIM_XEN_SOURCE: Xen's own schedulers from one or more Xen trees.
+#
+#   --with-xen-source=[NAME=]DIR[,[NAME=]DIR...]   (may be repeated)
+#   --with-xen-trees[=DIR]   every tree under DIR (default $SCHEDSIM_XEN_TREES,
+#                            else ../shared/xen-src beside the source tree)
+#
+# Each tree's null.c (where it has one), credit.c and credit2.c become the
+# modules xen-null@NAME, xen-credit@NAME and xen-credit2@NAME; NAME
+# defaults to DIR's folder name.  Xen's files are compiled in place,
+# never copied.  Each tree goes through xen-shim/add-tree.sh (its
+# version and interface, links to the Xen files used, one compile of the
+# shim against it: a tree that does not build is refused with the
+# compiler's first error, which names the file and what is missing, and
+# its make rules); the rules of all trees are gathered in
+# xen-shim/trees.mk, which the Makefile takes in (AC_SUBST_FILE).
+# Without either option nothing changes.
 AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
   AC_ARG_WITH([xen-source],
-    [AS_HELP_STRING([--with-xen-source=DIR],
-      [also build xen-null, xen-credit and xen-credit2 from Xen's scheduler files in the Xen source tree DIR (the shim targets Xen 4.17)])],
+    [AS_HELP_STRING([--with-xen-source=[[NAME=]]DIR[[,...]]],
+      [also build Xen's own schedulers from the Xen source tree DIR as xen-null@NAME, xen-credit@NAME, xen-credit2@NAME (NAME: DIR's folder name by default); a list, or repeat the option, for several trees])],
     [], [with_xen_source=no])
-  XEN_SOURCE=
-  AS_IF([test "x$with_xen_source" != xno], [
-    AS_IF([test "x$with_xen_source" = xyes || test -z "$with_xen_source"],
-      [AC_MSG_ERROR([--with-xen-source needs the Xen tree: --with-xen-source=DIR])])
-    xs_dir=`cd "$with_xen_source" 2>/dev/null && pwd` ||
-      AC_MSG_ERROR([--with-xen-source=$with_xen_source: no such directory])
-    for xs_f in xen/Makefile xen/common/sched/private.h xen/common/sched/null.c \
-        xen/common/sched/credit.c xen/common/sched/credit2.c \
-        xen/include/xen/list.h xen/include/xen/cpumask.h xen/include/xen/bitmap.h \
-        xen/include/xen/bitops.h xen/include/xen/kernel.h xen/include/xen/err.h \
-        xen/include/xen/nodemask.h; do
-      test -f "$xs_dir/$xs_f" ||
-        AC_MSG_ERROR([--with-xen-source=$xs_dir: $xs_f not found (not a Xen source tree, or a layout older than Xen 4.14)])
+  AC_ARG_WITH([xen-trees],
+    [AS_HELP_STRING([--with-xen-trees[[=DIR]]],
+      [the same for every Xen tree in DIR (default: $SCHEDSIM_XEN_TREES, else ../shared/xen-src next to the source tree)])],
+    [], [with_xen_trees=no])
+
+  # Every --with-xen-source of the command line: autoconf keeps only the
+  # last, the arguments have them all (read in a subshell, which may set
+  # its own positional parameters).
+  xs_specs=$(eval "set x $ac_configure_args"; shift; xs_next=no
+    for xs_arg
+    do
+      if test $xs_next = yes; then
+        printf ',%s' "$xs_arg"
+        xs_next=no
+        continue
+      fi
+      case $xs_arg in
+        --with-xen-source=no) ;;
+        --with-xen-source=*) printf ',%s' "${xs_arg#--with-xen-source=}" ;;
+        --with-xen-source) xs_next=yes ;;
+      esac
+    done)
+  AS_IF([test -z "$xs_specs" && test "x$with_xen_source" != xno], [xs_specs=",$with_xen_source"])
+  AS_IF([test "x$with_xen_trees" != xno], [
+    AS_IF([test "x$with_xen_trees" = xyes || test -z "$with_xen_trees"], [
+      AS_IF([test -n "$SCHEDSIM_XEN_TREES"], [with_xen_trees=$SCHEDSIM_XEN_TREES],
+            [with_xen_trees=$srcdir/../shared/xen-src])])
+    test -d "$with_xen_trees" ||
+      AC_MSG_ERROR([--with-xen-trees=$with_xen_trees: no such directory])
+    xs_found=no
+    for xs_d in "$with_xen_trees"/*/; do
+      test -f "${xs_d}xen/Makefile" || continue
+      xs_specs="$xs_specs,${xs_d%/}"
+      xs_found=yes
     done
-    AC_MSG_CHECKING([the version of the Xen tree in $xs_dir])
-    xs_major=`sed -n 's/^export XEN_VERSION *= *\([[0-9]]*\).*/\1/p' "$xs_dir/xen/Makefile"`
-    xs_minor=`sed -n 's/^export XEN_SUBVERSION *= *\([[0-9]]*\).*/\1/p' "$xs_dir/xen/Makefile"`
-    xs_extra=`sed -n 's/^export XEN_EXTRAVERSION *?*= *\([[^$ ]]*\).*/\1/p' "$xs_dir/xen/Makefile"`
-    XEN_SOURCE_VERSION="$xs_major.$xs_minor$xs_extra"
-    AC_MSG_RESULT([$XEN_SOURCE_VERSION])
-    AS_CASE(["$xs_major.$xs_minor"],
-      [4.17], [AC_MSG_NOTICE([Xen $XEN_SOURCE_VERSION: the version the shim targets (4.17); building xen-null, xen-credit, xen-credit2])],
-      [AC_MSG_WARN([Xen $XEN_SOURCE_VERSION: the shim targets Xen 4.17 only; other versions may fail to build or run, differential tests against the 4.17 models are meaningless])])
-    XEN_SOURCE=$xs_dir
-    AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from a Xen tree.])
-    AC_DEFINE_UNQUOTED([XEN_SOURCE_VERSION], ["$XEN_SOURCE_VERSION"], [Version of the Xen tree the xen-* modules come from.])
+    test $xs_found = yes ||
+      AC_MSG_ERROR([--with-xen-trees=$with_xen_trees: no Xen tree in it (no */xen/Makefile)])
   ])
+
+  XEN_SOURCE=
+  XEN_TREE_OBJS=
+  XEN_TREES_MK=/dev/null
+  xs_list=
+  xs_n=0
+  xs_names=
+  AS_IF([test -n "$xs_specs"], [
+    AC_CHECK_TOOL([OBJCOPY], [objcopy], [no])
+    test "x$OBJCOPY" != xno ||
+      AC_MSG_ERROR([building Xen's schedulers needs objcopy (binutils), to keep each tree's symbols apart])
+    xs_mk=xen-shim/trees.mk
+    rm -rf xen-shim/tree[[0-9]]*
+    AS_MKDIR_P([xen-shim])
+    {
+      echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
+      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall \$(SANITIZER_FLAGS)"
+      echo "XS_OUT = xen-shim"
+    } > $xs_mk
+    xs_rest=$xs_specs
+    while test -n "$xs_rest"
+    do
+      xs_spec=${xs_rest%%,*}
+      case $xs_rest in
+        *,*) xs_rest=${xs_rest#*,} ;;
+        *) xs_rest= ;;
+      esac
+      test -n "$xs_spec" || continue
+      AS_IF([test "x$xs_spec" = xyes], [AC_MSG_ERROR([--with-xen-source needs the Xen tree: --with-xen-source=[[NAME=]]DIR])])
+      # NAME=DIR or DIR; a '/' before the '=' means it is all a path.
+      xs_name=
+      xs_path=$xs_spec
+      case $xs_spec in
+        */*=*) ;;
+        *=*) xs_name=${xs_spec%%=*}; xs_path=${xs_spec#*=} ;;
+      esac
+      xs_dir=`cd "$xs_path" 2>/dev/null && pwd` ||
+        AC_MSG_ERROR([--with-xen-source=$xs_spec: no such directory $xs_path])
+      test -n "$xs_name" || xs_name=`basename "$xs_dir"`
+      case $xs_name in
+        *[[!A-Za-z0-9._-]]*|'')
+          AC_MSG_ERROR([--with-xen-source=$xs_spec: tree name '$xs_name' may hold only letters, digits, '.', '_' and '-' (give NAME=DIR)]) ;;
+      esac
+      test `printf %s "$xs_name" | wc -c` -le 40 ||
+        AC_MSG_ERROR([--with-xen-source=$xs_spec: tree name '$xs_name' is longer than 40 characters (give NAME=DIR)])
+      case " $xs_names " in
+        *" $xs_name "*) AC_MSG_ERROR([--with-xen-source=$xs_spec: a second tree named '$xs_name' (give NAME=DIR)]) ;;
+      esac
+      xs_names="$xs_names $xs_name"
+
+      AC_MSG_CHECKING([the Xen tree $xs_name ($xs_dir)])
+      xs_t=xen-shim/tree$xs_n
+      xs_out=`CC="$CC" $SHELL "$srcdir/xen-shim/add-tree.sh" "$srcdir" $xs_n "$xs_name" "$xs_dir" 2>conftest.err` || {
+        AC_MSG_RESULT([no])
+        AC_MSG_ERROR([--with-xen-source=$xs_spec: `cat conftest.err`])
+      }
+      eval "$xs_out"
+      AC_MSG_RESULT([Xen $version, interface $iface, schedulers: $modules])
+      cat $xs_t.mk >> $xs_mk
+      XEN_TREE_OBJS="$XEN_TREE_OBJS $xs_t.o"
+      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue, $has_tick_suspend)"
+      XEN_SOURCE="$XEN_SOURCE $xs_name"
+      xs_n=`expr $xs_n + 1`
+    done
+    rm -f conftest.err
+    XEN_TREES_MK=$xs_mk
+    AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from Xen trees.])
+    AC_DEFINE_UNQUOTED([XEN_SHIM_NTREES], [$xs_n], [Number of Xen trees built in.])
+    AC_DEFINE_UNQUOTED([XEN_SHIM_TREES(T)], [$xs_list],
+      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=, credit.c has tick_suspend).])
+    AS_IF([test $xs_n = 1],
+      [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2 (and xen-null)])],
+      [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE])])
+  ])
+  XEN_SOURCE=${XEN_SOURCE# }
   AC_SUBST([XEN_SOURCE])
-  AC_SUBST([XEN_SOURCE_VERSION])
+  AC_SUBST([XEN_TREE_OBJS])
+  AC_SUBST_FILE([XEN_TREES_MK])
   AM_CONDITIONAL([XEN_SOURCE], [test -n "$XEN_SOURCE"])
 ])

@@ -54,26 +54,68 @@
  *
  * Eras
  * ----
- * era=2016|4.17|current picks the behaviours that changed since the August
- * 2016 code (Xen 4.8); each also has its own switch (era|on|off):
- *   tickle_kick_cur       on in 2016: the kick-away in __runq_tickle tests
- *                         cur's hard affinity; since the 2019 unit rename
- *                         it tests new's, which makes the branch dead.
- *   tickle_clear_idlers   off in 2016: tickled pCPUs leave the idlers mask
- *                         at once (2017).
- *   tickle_pinned         off in 2016: fast path for a vCPU pinned to one
- *                         idle pCPU (2017).
- *   lb_skip_single        off in 2016: the balancer skips peers with at
- *                         most one runnable vCPU (nr_runnable, 2017).
- *   lb_balance_bias       off in 2016: the balancer starts after the peer
- *                         it last stole from (balance_bias, 2017).
- *   lb_ratelimit          on only in current: at most one balance per
- *                         load_balance_ratelimit_us per pCPU (2023).
- *   unpark_boost          on in 2016: an unparked capped vCPU gets BOOST,
- *                         as the flag was cleared before the unpause
- *                         (fixed 2019).
- * Two 2016-series changes were in 4.8 already, so no era disables them;
- * ratelimit_remaining=off and ratelimit_yield=on restore the older code.
+ * era= names the Xen tree whose credit.c (sched_credit.c before 2020) the
+ * model follows; ../shared/xen-src holds each of them:
+ *
+ *   2015-kick-bug  tree 2015-11-credit1-kick-bug (957af2e22c, Nov 2015)
+ *   2015           tree 2015-11-credit1-kick-fixed (f02a5760c7, Nov 2015)
+ *   2016-pre       tree 2016-09-before-series (c496f489f0, Sep 2016)
+ *   2016           tree 2016-11-runq-socket (3a782c7603, Nov 2016): the
+ *                  Credit1 of the 2016 series' table, = RELEASE-4.8.0
+ *   2017           trees 2017-08-credit2-* (their credit1 is one file)
+ *   4.17           tree 4.17.5 (Debian 12)
+ *   4.22, current  trees 4.22.0 and master-2026-08 (the same credit.c)
+ *
+ * Each behaviour that changed between them is a switch named after what
+ * changed, 'era' (the default) taking the era's value, with the commit:
+ *
+ *   tickle_kick           always|cur|new: when a woken vCPU preempts cur
+ *                         and finds no idler, cur is asked to migrate
+ *                         (VPF_MIGRATING): always before f02a5760c7 (Nov
+ *                         2015); only if cur's hard affinity holds an
+ *                         idler after it; since 8a04eaa8ea (Sep 2019, the
+ *                         unit rename) the test reads new's affinity,
+ *                         which never holds one there: no kick at all.
+ *   migrate_boost         on before 66c7449a4d (Feb 2016): the wake that
+ *                         ends a migration BOOSTs the vCPU like any wake.
+ *   insert_pick           off before 9f358ddd69 (Jul 2016): a new vCPU is
+ *                         queued on the pCPU it was created on, with no
+ *                         res_pick.
+ *   tickle_suitable       off before f83fc393b2 (Sep 2016): the idler
+ *                         tickled is any idle pCPU of the pool, not one of
+ *                         those the woken vCPU may run on.
+ *   ratelimit_remaining   off before 0053127890 (Sep 2016): a ratelimited
+ *                         vCPU gets a whole ratelimit_us more, not the rest.
+ *   ratelimit_yield       on before 9fdd2f3c9c (Sep 2016): the ratelimit
+ *                         holds a yielding vCPU too.
+ *   tickle_clear_idlers   on from 47d5292995 (Apr 2017): tickled pCPUs
+ *                         leave the idlers mask at once.
+ *   lb_skip_single        on from 341450eaf7 (Apr 2017): stealing skips
+ *                         peers with at most one runnable vCPU.
+ *   lb_balance_bias       on from 89216c7999 (Apr 2017): stealing starts
+ *                         after the peer last stolen from in the node.
+ *   unpark_boost          on before 5c8c0ae7c4 (May 2019): an unparked
+ *                         capped vCPU is BOOSTed by the wake.
+ *   yield_no_steal        on from e282067cf2 (Jun 2023): YIELD stays set
+ *                         while the vCPU is queued and stealing skips it.
+ *   lb_ratelimit          on from 58feb9e0ac (Sep 2023): at most one steal
+ *                         attempt per load_balance_ratelimit_us per pCPU.
+ *
+ * What else differs between those files changes no decision the
+ * simulator can reach (doc/xen-shim.md lists it): locking, cpupools,
+ * the fast path of __runq_tickle for a vCPU pinned to an idle pCPU
+ * (b37b61d178, 2018: kept in every era, it tickles the pCPU the older code
+ * tickles too, as that pCPU runs its idle vCPU),
+ * statistics and tracing, where the cache-hot time is read (the core's
+ * last_run_time before 608639ffa0, this file's last_sched_time after: the
+ * same instant for every queued vCPU).
+ *
+ * The tick of an idle pCPU: since 969f58bde2 (Oct 2019) csched_schedule
+ * stops it when the pCPU goes idle and restarts it, on a tick boundary,
+ * when it leaves idle; before, the idle driver did the same through
+ * sched_tick_suspend/resume, but only when it entered a C-state (on a
+ * host whose idle loop only halts the tick ran on).  tick_suspend (on in
+ * every era) chooses.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -117,17 +159,21 @@
 #define CSCHED_FLAG_UNIT_MIGRATING (1u << 2)  /* placed by res_pick: no BOOST on wake */
 #define CSCHED_FLAG_UNIT_PINNED    (1u << 3)  /* hard affinity is one pCPU */
 
-enum { ERA_2016, ERA_4_17, ERA_CURRENT };
+/* In the order of the trees; comparisons between them are meaningful. */
+enum { ERA_2015_KICK_BUG, ERA_2015, ERA_2016_PRE, ERA_2016, ERA_2017, ERA_4_17, ERA_4_22,
+       ERA_CURRENT };
 enum { SW_ERA, SW_ON, SW_OFF };
+enum { KICK_ERA, KICK_ALWAYS, KICK_CUR, KICK_NEW };
 
 struct csched_config {
 	long long tslice_ms, ratelimit_us, vcpu_migration_delay_us;
 	long long load_balance_ratelimit_us;
 	bool tickle_one_idle_cpu, soft_affinity;
-	bool ratelimit_remaining, ratelimit_yield;
 	int era;
-	int tickle_kick_cur, tickle_clear_idlers, tickle_pinned;
-	int lb_skip_single, lb_balance_bias, lb_ratelimit, unpark_boost;
+	int tickle_kick, migrate_boost, insert_pick, tickle_suitable;
+	int ratelimit_remaining, ratelimit_yield;
+	int tickle_clear_idlers, lb_skip_single, lb_balance_bias;
+	int unpark_boost, yield_no_steal, lb_ratelimit, tick_suspend;
 };
 
 /* A circular doubly-linked list, for run queues and active lists. */
@@ -182,6 +228,7 @@ struct csched_pcpu {
 	struct timer ticker;
 	int cpu;
 	int last_tickle_cpu;           /* Xen's per-cpu last_tickle_cpu */
+	unsigned nr_soft;              /* queued vCPUs with a useful soft affinity */
 	struct csched_private *prv;
 };
 
@@ -198,6 +245,7 @@ struct csched_unit {
 	int credit;
 	unsigned residual;             /* sub-credit remainder, in ns*10 */
 	stime_t last_sched_time;
+	bool soft_counted;             /* queued and counted in its pCPU's nr_soft */
 };
 
 struct csched_dom {
@@ -211,9 +259,11 @@ struct csched_dom {
 
 /* The era's behaviours, resolved from the switches. */
 struct csched_behaviour {
-	bool kick_cur, clear_idlers, pinned_fastpath;
-	bool lb_skip_single, lb_balance_bias, lb_ratelimit;
-	bool unpark_boost, ratelimit_remaining, ratelimit_yield;
+	int kick;                      /* KICK_ALWAYS, KICK_CUR or KICK_NEW */
+	bool migrate_boost, insert_pick, tickle_suitable;
+	bool ratelimit_remaining, ratelimit_yield;
+	bool clear_idlers, lb_skip_single, lb_balance_bias;
+	bool unpark_boost, yield_no_steal, lb_ratelimit, tick_suspend;
 	bool tickle_one_idle, soft_affinity;
 };
 
@@ -237,7 +287,18 @@ struct csched_private {
 	/* Scratch masks, one set per function so that calls can nest. */
 	struct cpumask *t_mask, *t_idle, *t_scratch;
 	struct cpumask *p_cpus, *p_idlers, *p_cpu_idlers, *p_nxt_idlers;
-	struct cpumask *lb_workers, *st_scratch;
+	struct cpumask *lb_workers, *lb_visit, *st_scratch;
+	/*
+	 * pCPUs whose runqueue head is a non-idle vCPU (waiting_work) and an
+	 * UNDER or BOOST one (waiting_under): what the head's priority says
+	 * of each queue, kept up to date as heads change, so that the
+	 * work-stealing scan visits only the peers that can have better work
+	 * (csched_load_balance).  Bookkeeping of the model; Xen reads each
+	 * peer's queue.
+	 */
+	struct cpumask *waiting_work, *waiting_under;
+	/* pCPUs with nr_soft > 0: the only ones a soft-affinity step can steal from. */
+	struct cpumask *waiting_soft;
 };
 
 #define CSCHED_PRIV(sch)      ((struct csched_private *)(sch)->priv)
@@ -292,6 +353,36 @@ static void dec_nr_runnable(struct csched_private *prv, int cpu)
 		spc->nr_runnable--;
 }
 
+/* cpu's queue has a new head, or its head a new priority: waiting_* follow. */
+static void runq_head_update(struct csched_private *prv, int cpu)
+{
+	const struct clist *runq = &CSCHED_PCPU(prv, cpu)->runq;
+	int pri = clist_empty(runq) ? CSCHED_PRI_IDLE : __runq_elem(runq->next)->pri;
+
+	if (pri > CSCHED_PRI_IDLE)
+		cpumask_set(prv->waiting_work, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_work, (unsigned)cpu);
+	if (pri > CSCHED_PRI_TS_OVER)
+		cpumask_set(prv->waiting_under, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_under, (unsigned)cpu);
+}
+
+/* svc joins (+1) or leaves (-1) the soft-affine vCPUs queued on cpu. */
+static void runq_soft_count(struct csched_private *prv, struct csched_unit *svc, int cpu,
+			    int change)
+{
+	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
+
+	svc->soft_counted = change > 0;
+	spc->nr_soft = (unsigned)((int)spc->nr_soft + change);
+	if (spc->nr_soft)
+		cpumask_set(prv->waiting_soft, (unsigned)cpu);
+	else
+		cpumask_clear_cpu(prv->waiting_soft, (unsigned)cpu);
+}
+
 /*
  * Before the first element of lower priority: FIFO among equals.  A
  * yielding vCPU goes one further back, behind one lower-priority vCPU, but
@@ -299,7 +390,8 @@ static void dec_nr_runnable(struct csched_private *prv, int cpu)
  */
 static void __runq_insert(struct csched_private *prv, struct csched_unit *svc)
 {
-	struct clist *runq = &CSCHED_PCPU(prv, svc->vcpu->processor)->runq;
+	int cpu = svc->vcpu->processor;
+	struct clist *runq = &CSCHED_PCPU(prv, cpu)->runq;
 	struct clist *iter;
 
 	for (iter = runq->next; iter != runq; iter = iter->next)
@@ -309,6 +401,10 @@ static void __runq_insert(struct csched_private *prv, struct csched_unit *svc)
 	    __runq_elem(iter)->pri > CSCHED_PRI_IDLE)
 		iter = iter->next;
 	clist_add_before(&svc->runq_elem, iter);
+	if (runq->next == &svc->runq_elem)
+		runq_head_update(prv, cpu);
+	if (csched_has_soft(prv, svc->vcpu))
+		runq_soft_count(prv, svc, cpu, 1);
 }
 
 static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
@@ -317,15 +413,27 @@ static void runq_insert(struct csched_private *prv, struct csched_unit *svc)
 	inc_nr_runnable(prv, svc->vcpu->processor);
 }
 
-static void __runq_remove(struct csched_unit *svc)
+/*
+ * Leaving the queue ends a yield (e282067cf2; before it the flag was
+ * already cleared when the yielder was queued, so this changes nothing).
+ */
+static void __runq_remove(struct csched_private *prv, struct csched_unit *svc)
 {
+	int cpu = svc->vcpu->processor;
+	bool head = svc->runq_elem.prev == &CSCHED_PCPU(prv, cpu)->runq;
+
 	clist_del_init(&svc->runq_elem);
+	svc->flags &= ~CSCHED_FLAG_UNIT_YIELD;
+	if (head)
+		runq_head_update(prv, cpu);
+	if (svc->soft_counted)
+		runq_soft_count(prv, svc, cpu, -1);
 }
 
 static void runq_remove(struct csched_private *prv, struct csched_unit *svc)
 {
 	dec_nr_runnable(prv, svc->vcpu->processor);
-	__runq_remove(svc);
+	__runq_remove(prv, svc);
 }
 
 /*
@@ -368,7 +476,7 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 	cpumask_and(idle_mask, prv->idlers, s->online);
 	idlers_empty = cpumask_empty(idle_mask);
 
-	if (prv->b.pinned_fastpath && (new->flags & CSCHED_FLAG_UNIT_PINNED) &&
+	if ((new->flags & CSCHED_FLAG_UNIT_PINNED) &&
 	    cpumask_test(idle_mask, (unsigned)cpu)) {
 		cpumask_set(mask, (unsigned)cpu);
 		goto tickle;
@@ -391,23 +499,29 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 			if (new_idlers_empty && new->pri > cur->pri) {
 				/*
 				 * new preempts cur here; cur may move to an idler.
-				 * 2016 tests cur's affinity; later Xen tests new's,
-				 * which is never true here (new has no idler).
+				 * Before f02a5760c7 cur always moves; then only if
+				 * its hard affinity holds an idler; since the 2019
+				 * rename the test reads new's, never true here (new
+				 * has no idler).  Only the HARD step gets here.
 				 */
-				const struct vcpu *x = prv->b.kick_cur ? cur->vcpu : v;
-
-				if (cpumask_intersects(x->hard, idle_mask))
+				if (prv->b.kick == KICK_ALWAYS ||
+				    cpumask_intersects(prv->b.kick == KICK_CUR ? cur->vcpu->hard :
+						       v->hard, idle_mask))
 					sched_set_pause_flags(cur->vcpu, VPF_MIGRATING);
 				cpumask_set(mask, (unsigned)cpu);
 			} else if (!new_idlers_empty) {
+				/* Before f83fc393b2: among all idlers, suitable or not. */
+				const struct cpumask *pool = prv->b.tickle_suitable ? scratch :
+							     idle_mask;
+
 				if (prv->b.tickle_one_idle) {
 					struct csched_pcpu *me = CSCHED_PCPU(prv, this_cpu_or(prv, v));
 
 					me->last_tickle_cpu = (int)cpumask_cycle(me->last_tickle_cpu,
-										 scratch);
+										 pool);
 					cpumask_set(mask, (unsigned)me->last_tickle_cpu);
 				} else {
-					cpumask_or(mask, mask, scratch);
+					cpumask_or(mask, mask, pool);
 				}
 			}
 			if (!cpumask_empty(mask))
@@ -518,13 +632,18 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 	return cpu;
 }
 
-/* pick_resource: also marks v so that the wake that follows does not BOOST. */
+/*
+ * pick_resource: also marks v so that the wake that follows does not BOOST
+ * (66c7449a4d; with migrate_boost it does).
+ */
 static int csched_res_pick(struct scheduler *sch, struct vcpu *v)
 {
+	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	svc->flags |= CSCHED_FLAG_UNIT_MIGRATING;
-	return _csched_cpu_pick(CSCHED_PRIV(sch), v, true);
+	if (!prv->b.migrate_boost)
+		svc->flags |= CSCHED_FLAG_UNIT_MIGRATING;
+	return _csched_cpu_pick(prv, v, true);
 }
 
 static void __csched_unit_acct_start(struct csched_private *prv, struct csched_unit *svc)
@@ -613,7 +732,9 @@ static void csched_unit_insert(struct scheduler *sch, struct vcpu *v)
 	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	v->processor = csched_res_pick(sch, v);
+	/* Before 9f358ddd69 a new vCPU stays where it was created. */
+	if (prv->b.insert_pick)
+		v->processor = csched_res_pick(sch, v);
 	if (!__unit_on_runq(svc) && vcpu_runnable(v) && !v->is_running)
 		runq_insert(prv, svc);
 }
@@ -694,13 +815,16 @@ static void csched_dom_cntl(struct scheduler *sch, struct domain *d)
 
 static void csched_aff_cntl(struct scheduler *sch, struct vcpu *v)
 {
+	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct csched_unit *svc = CSCHED_UNIT(v);
 
-	(void)sch;
 	if (cpumask_weight(v->hard) == 1)
 		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
 	else
 		svc->flags &= ~CSCHED_FLAG_UNIT_PINNED;
+	/* A queued vCPU may gain or lose a useful soft affinity: recount it. */
+	if (__unit_on_runq(svc) && csched_has_soft(prv, v) != svc->soft_counted)
+		runq_soft_count(prv, svc, v->processor, svc->soft_counted ? -1 : 1);
 }
 
 static void *csched_alloc_domdata(struct scheduler *sch, struct domain *d)
@@ -746,6 +870,7 @@ static void csched_runq_sort(struct csched_private *prv, int cpu)
 			last_under = elem;
 		}
 	}
+	runq_head_update(prv, cpu);
 }
 
 /*
@@ -809,6 +934,7 @@ static void csched_acct(struct csched_private *prv)
 	uint32_t credit_total, weight_total, weight_left;
 	uint32_t credit_fair, credit_peak, credit_cap;
 	int credit_balance, credit_xtra;
+	unsigned c;
 
 	weight_total = prv->weight;
 	credit_total = prv->credit;
@@ -879,6 +1005,9 @@ static void csched_acct(struct csched_private *prv)
 	prv->credit_balance = credit_balance;
 	/* Every pCPU re-sorts its queue at its next tick. */
 	prv->runq_sort++;
+	/* Queued vCPUs changed priority in place: their queues' heads too. */
+	for_each_cpu(c, prv->cpus)
+		runq_head_update(prv, (int)c);
 }
 
 static void csched_acct_timer(struct timer *t, void *arg)
@@ -930,6 +1059,9 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 
 		if (speer->pri <= pri)
 			break;
+		/* A yielder waits for a reason (e282067cf2). */
+		if (prv->b.yield_no_steal && (speer->flags & CSCHED_FLAG_UNIT_YIELD))
+			continue;
 		if (v->is_running ||
 		    (balance_step == BALANCE_SOFT_AFFINITY && !csched_has_soft(prv, v)))
 			continue;
@@ -950,18 +1082,36 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
  * snext (the head of cpu's queue) is OVER or IDLE: look for better work on
  * the busy pCPUs, this node first, soft-affine work before hard-affine.
  * Returns what cpu should run, already off every queue.
+ *
+ * Xen visits every busy peer of each node, in order from the node's
+ * balance_bias, and csched_runq_steal() gives up on a peer at once when
+ * its queue's head is no better than snext.  The model visits the same
+ * peers in the same order but only those whose head is better (the
+ * waiting_* masks) and, in the soft-affinity step, that queue a vCPU with
+ * a soft affinity: the only ones a steal can come from, so the same
+ * decisions without reading the queue of every peer of the host.
+ * With --trace every peer is visited, for its TRC_CSCHED_STEAL_CHECK.
  */
 static struct csched_unit *csched_load_balance(struct csched_private *prv, int cpu,
 					       struct csched_unit *snext, bool *stolen)
 {
 	struct sim *s = prv->sim;
 	const struct topology *t = &s->topo;
-	struct cpumask *workers = prv->lb_workers;
+	struct cpumask *workers = prv->lb_workers, *visit = workers;
+	const struct cpumask *better = NULL;
 	int node = t->cpu_node[cpu];
 	int bstep;
 
 	if (!cpumask_test(s->online, (unsigned)cpu))
 		goto out;
+	if (!TRACING(s)) {
+		if (snext->pri == CSCHED_PRI_IDLE)
+			better = prv->waiting_work;
+		else if (snext->pri == CSCHED_PRI_TS_OVER)
+			better = prv->waiting_under;
+		if (better)
+			visit = prv->lb_visit;
+	}
 
 	for_each_affinity_balance_step(bstep) {
 		int peer_node = node;
@@ -979,6 +1129,16 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 				first_cpu = (int)cpumask_first(workers);
 			if (first_cpu >= s->nr_cpus)
 				goto next_node;
+			/* From first_cpu on, the workers that can give work (all with --trace). */
+			if (better) {
+				cpumask_and(visit, workers, better);
+				if (bstep == BALANCE_SOFT_AFFINITY)
+					cpumask_and(visit, visit, prv->waiting_soft);
+				if (!cpumask_test(visit, (unsigned)first_cpu))
+					first_cpu = (int)cpumask_cycle(first_cpu, visit);
+				if (first_cpu >= s->nr_cpus)
+					goto next_node;
+			}
 			peer_cpu = first_cpu;
 			do {
 				struct csched_unit *speer;
@@ -1001,14 +1161,14 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 					return speer;
 				}
 next_cpu:
-				peer_cpu = (int)cpumask_cycle(peer_cpu, workers);
+				peer_cpu = (int)cpumask_cycle(peer_cpu, visit);
 			} while (peer_cpu != first_cpu);
 next_node:
 			peer_node = (peer_node + 1) % t->nr_nodes;
 		} while (peer_node != node);
 	}
 out:
-	__runq_remove(snext);
+	__runq_remove(prv, snext);
 	return snext;
 }
 
@@ -1063,7 +1223,9 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 		__runq_insert(prv, scurr);
 	else
 		dec_nr_runnable(prv, cpu);     /* it blocked, paused or is moving */
-	scurr->flags &= ~CSCHED_FLAG_UNIT_YIELD;
+	/* Since e282067cf2 the yield ends when it leaves the queue instead. */
+	if (!prv->b.yield_no_steal)
+		scurr->flags &= ~CSCHED_FLAG_UNIT_YIELD;
 
 	do {
 		snext = __runq_elem(spc->runq.next);
@@ -1080,7 +1242,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 			spc->last_load_balance = now;
 			snext = csched_load_balance(prv, cpu, snext, &migrated);
 		} else if (__unit_on_runq(snext)) {
-			__runq_remove(snext);
+			__runq_remove(prv, snext);
 		}
 	} while (!vcpu_runnable(snext->vcpu));
 
@@ -1098,8 +1260,12 @@ out:
 	out->time_slice = is_idle_vcpu(snext->vcpu) ? -1 : tslice;
 	out->migrated = migrated;
 
-	/* The tick stops while idle and restarts on a tick boundary. */
-	if (!is_idle_vcpu(curr) && is_idle_vcpu(snext->vcpu)) {
+	/*
+	 * The tick stops while idle and restarts on a tick boundary (with
+	 * tick_suspend=off it runs on, as under an idle loop that only halts).
+	 */
+	if (!prv->b.tick_suspend) {
+	} else if (!is_idle_vcpu(curr) && is_idle_vcpu(snext->vcpu)) {
 		timer_stop(&prv->sim->q, &spc->ticker);
 	} else if (is_idle_vcpu(curr) && !is_idle_vcpu(snext->vcpu)) {
 		stime_t p = USEC(prv->tick_period_us);
@@ -1125,20 +1291,30 @@ static bool era_switch(int sw, bool era_value)
 	return sw == SW_ERA ? era_value : sw == SW_ON;
 }
 
+/* Each switch's value in the era: the commit that changed it, and when. */
 static void csched_resolve_behaviour(struct csched_private *prv,
 				     const struct csched_config *c)
 {
-	bool y2016 = c->era == ERA_2016;
+	int era = c->era;
 
-	prv->b.kick_cur = era_switch(c->tickle_kick_cur, y2016);
-	prv->b.clear_idlers = era_switch(c->tickle_clear_idlers, !y2016);
-	prv->b.pinned_fastpath = era_switch(c->tickle_pinned, !y2016);
-	prv->b.lb_skip_single = era_switch(c->lb_skip_single, !y2016);
-	prv->b.lb_balance_bias = era_switch(c->lb_balance_bias, !y2016);
-	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, c->era == ERA_CURRENT);
-	prv->b.unpark_boost = era_switch(c->unpark_boost, y2016);
-	prv->b.ratelimit_remaining = c->ratelimit_remaining;
-	prv->b.ratelimit_yield = c->ratelimit_yield;
+	if (c->tickle_kick != KICK_ERA)
+		prv->b.kick = c->tickle_kick;
+	else
+		prv->b.kick = era == ERA_2015_KICK_BUG ? KICK_ALWAYS :     /* f02a5760c7 */
+			      era < ERA_4_17 ? KICK_CUR : KICK_NEW;      /* 8a04eaa8ea */
+	prv->b.migrate_boost = era_switch(c->migrate_boost, era < ERA_2016_PRE);  /* 66c7449a4d */
+	prv->b.insert_pick = era_switch(c->insert_pick, era >= ERA_2016_PRE);     /* 9f358ddd69 */
+	prv->b.tickle_suitable = era_switch(c->tickle_suitable, era >= ERA_2016); /* f83fc393b2 */
+	prv->b.ratelimit_remaining = era_switch(c->ratelimit_remaining,
+						era >= ERA_2016);                 /* 0053127890 */
+	prv->b.ratelimit_yield = era_switch(c->ratelimit_yield, era < ERA_2016);  /* 9fdd2f3c9c */
+	prv->b.clear_idlers = era_switch(c->tickle_clear_idlers, era >= ERA_2017); /* 47d5292995 */
+	prv->b.lb_skip_single = era_switch(c->lb_skip_single, era >= ERA_2017);   /* 341450eaf7 */
+	prv->b.lb_balance_bias = era_switch(c->lb_balance_bias, era >= ERA_2017); /* 89216c7999 */
+	prv->b.unpark_boost = era_switch(c->unpark_boost, era < ERA_4_17);        /* 5c8c0ae7c4 */
+	prv->b.yield_no_steal = era_switch(c->yield_no_steal, era >= ERA_4_22);   /* e282067cf2 */
+	prv->b.lb_ratelimit = era_switch(c->lb_ratelimit, era >= ERA_4_22);       /* 58feb9e0ac */
+	prv->b.tick_suspend = era_switch(c->tick_suspend, true);                 /* 969f58bde2 */
 	prv->b.tickle_one_idle = c->tickle_one_idle_cpu;
 	prv->b.soft_affinity = c->soft_affinity;
 }
@@ -1168,6 +1344,10 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->p_cpu_idlers = cpumask_alloc(n);
 	prv->p_nxt_idlers = cpumask_alloc(n);
 	prv->lb_workers = cpumask_alloc(n);
+	prv->lb_visit = cpumask_alloc(n);
+	prv->waiting_work = cpumask_alloc(n);
+	prv->waiting_under = cpumask_alloc(n);
+	prv->waiting_soft = cpumask_alloc(n);
 	prv->st_scratch = cpumask_alloc(n);
 	clist_init(&prv->active_sdom);
 	prv->master = -1;
@@ -1215,6 +1395,10 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->p_cpu_idlers);
 	cpumask_free(prv->p_nxt_idlers);
 	cpumask_free(prv->lb_workers);
+	cpumask_free(prv->lb_visit);
+	cpumask_free(prv->waiting_work);
+	cpumask_free(prv->waiting_under);
+	cpumask_free(prv->waiting_soft);
 	cpumask_free(prv->st_scratch);
 	free(prv->balance_bias);
 	free(prv);
@@ -1344,41 +1528,60 @@ static const struct param_def csched_params[] = {
 	{ "soft_affinity", PARAM_BOOL, "on", NULL, 0, 0,
 	  "off: ignore soft affinity everywhere (tickle, placement, stealing)",
 	  offsetof(struct csched_config, soft_affinity) },
-	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
-	  "Xen whose behaviour to model: 2016 (4.8), 4.17 (Debian 12) or current; "
-	  "sets the switches below that are left at 'era'",
+	{ "era", PARAM_ENUM, "current", "2015-kick-bug|2015|2016-pre|2016|2017|4.17|4.22|current",
+	  0, 0,
+	  "the Xen tree whose credit.c to follow: 2015-kick-bug (957af2e22c), 2015 (f02a5760c7), "
+	  "2016-pre (c496f489f0, before the 2016 series), 2016 (3a782c7603, with the series; "
+	  "= 4.8), 2017 (4b6923acff), 4.17 (4.17.5), 4.22 or current (master c447b7308b, "
+	  "same file as 4.22.0); sets every switch below left at 'era'",
 	  offsetof(struct csched_config, era) },
-	{ "tickle_kick_cur", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "kick-away in __runq_tickle tests cur's hard affinity, so cur moves to an "
-	  "idler (on in 2016; later Xen tests new's and never kicks)",
-	  offsetof(struct csched_config, tickle_kick_cur) },
-	{ "tickle_clear_idlers", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "a tickled pCPU leaves the idlers mask at once (since 2017; off in 2016)",
-	  offsetof(struct csched_config, tickle_clear_idlers) },
-	{ "tickle_pinned", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "fast path: a vCPU pinned to one idle pCPU tickles just it (since 2017)",
-	  offsetof(struct csched_config, tickle_pinned) },
-	{ "lb_skip_single", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "work stealing skips peers with at most one runnable vCPU (nr_runnable, since 2017)",
-	  offsetof(struct csched_config, lb_skip_single) },
-	{ "lb_balance_bias", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "work stealing starts after the peer last stolen from in the node "
-	  "(balance_bias, since 2017; 2016 starts at the first busy pCPU)",
-	  offsetof(struct csched_config, lb_balance_bias) },
-	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "rate-limit work stealing by load_balance_ratelimit_us (Xen 4.18, 2023; "
-	  "on only in era=current)",
-	  offsetof(struct csched_config, lb_ratelimit) },
-	{ "unpark_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
-	  "an unparked capped vCPU is BOOSTed on its wake (the 2016 bug, fixed in 2019)",
-	  offsetof(struct csched_config, unpark_boost) },
-	{ "ratelimit_remaining", PARAM_BOOL, "on", NULL, 0, 0,
-	  "a ratelimited vCPU runs until it has run ratelimit_us in all (2016, in 4.8); "
-	  "off: for another full ratelimit_us",
+	{ "tickle_kick", PARAM_ENUM, "era", "era|always|cur|new", 0, 0,
+	  "a woken vCPU that preempts cur and finds no idler asks cur to migrate: always "
+	  "(before f02a5760c7, 2015: cur is then BOOSTed by the wake that ends its move), "
+	  "cur (if cur's hard affinity holds an idler; 2015-2017), new (reads new's affinity "
+	  "since 8a04eaa8ea, 2019: never)",
+	  offsetof(struct csched_config, tickle_kick) },
+	{ "migrate_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the wake that ends a migration BOOSTs the vCPU like any wake (before 66c7449a4d, "
+	  "Feb 2016)", offsetof(struct csched_config, migrate_boost) },
+	{ "insert_pick", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a new vCPU is placed by res_pick (from 9f358ddd69, Jul 2016; before, it stays on "
+	  "the pCPU it was created on)", offsetof(struct csched_config, insert_pick) },
+	{ "tickle_suitable", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the idler tickled is one the woken vCPU may run on (from f83fc393b2, Sep 2016; "
+	  "before, any idler of the pool)", offsetof(struct csched_config, tickle_suitable) },
+	{ "ratelimit_remaining", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a ratelimited vCPU runs until it has run ratelimit_us in all (from 0053127890, "
+	  "Sep 2016); off: for another full ratelimit_us",
 	  offsetof(struct csched_config, ratelimit_remaining) },
-	{ "ratelimit_yield", PARAM_BOOL, "off", NULL, 0, 0,
-	  "the ratelimit holds a yielding vCPU too (before 2016; off in every era)",
+	{ "ratelimit_yield", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "the ratelimit holds a yielding vCPU too (before 9fdd2f3c9c, Sep 2016)",
 	  offsetof(struct csched_config, ratelimit_yield) },
+	{ "tickle_clear_idlers", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a tickled pCPU leaves the idlers mask at once (from 47d5292995, Apr 2017)",
+	  offsetof(struct csched_config, tickle_clear_idlers) },
+	{ "lb_skip_single", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing skips peers with at most one runnable vCPU (nr_runnable, from "
+	  "341450eaf7, Apr 2017)", offsetof(struct csched_config, lb_skip_single) },
+	{ "lb_balance_bias", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "work stealing starts after the peer last stolen from in the node (from 89216c7999, "
+	  "Apr 2017; before, at the first busy pCPU)",
+	  offsetof(struct csched_config, lb_balance_bias) },
+	{ "unpark_boost", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "an unparked capped vCPU is BOOSTed on its wake (before 5c8c0ae7c4, May 2019)",
+	  offsetof(struct csched_config, unpark_boost) },
+	{ "yield_no_steal", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "a yielding vCPU keeps YIELD while queued and is not stolen (from e282067cf2, "
+	  "Jun 2023)", offsetof(struct csched_config, yield_no_steal) },
+	{ "tick_suspend", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "an idle pCPU's tick stops, to restart on a tick boundary when it leaves idle "
+	  "(csched_schedule does it from 969f58bde2, Oct 2019; before, the idle driver's "
+	  "sched_tick_suspend() on entering a C-state); off: it ticks on, as under an idle "
+	  "loop that only halts (no cpuidle, or max_cstate=0, before 2019); era: on",
+	  offsetof(struct csched_config, tick_suspend) },
+	{ "lb_ratelimit", PARAM_ENUM, "era", SWITCH_CHOICES, 0, 0,
+	  "rate-limit work stealing by load_balance_ratelimit_us (from 58feb9e0ac, Sep 2023)",
+	  offsetof(struct csched_config, lb_ratelimit) },
 	{ NULL, 0, NULL, NULL, 0, 0, NULL, 0 }
 };
 

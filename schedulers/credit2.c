@@ -77,25 +77,87 @@
  * (VPF_PARKED, off the runqueue) until the next replenishment or a return
  * of budget unparks it.
  *
- * ERAS (parameter era=2016|4.17|current, default current)
+ * ERAS (parameter era=, default current)
  *
- * current  today's xen/common/sched/credit2.c, including the 2025 change
- *          that counts the credit of a preempted, not yet re-queued vCPU
- *          when computing the next slice ("inflight").
- * 4.17     Xen 4.17 (Debian's package): as current without inflight.
- * 2016     Credit2 before the September 2016 series and the 2017 work:
- *          runqueue per core, MAX_TIMER 2 ms, the reset test of 4.8
- *          (no skipped vCPU and snext.credit <= 0, with the multiplier
- *          reset and no CREDIT_MIN floor), runq_tickle without soft
- *          affinity steps and scores (lowest credit wins, MIGRATE_RESIST
- *          margin, no ratelimit check), no soft affinity at all, no caps,
- *          no max_cpus_runqueue.
- * Each of those is also a named switch (runqueue, max_timer_us, reset,
- * tickle, soft_affinity, caps, max_cpus_runqueue, inflight); 'auto' or 0
- * means "as the era says".
+ * era= names the Xen tree whose credit2.c (sched_credit2.c before 2020)
+ * the model follows; ../shared/xen-src holds each of them:
  *
- * era=4.17 was run beside Xen 4.17.5's own credit2.c (xen-shim/) on the
- * same scenarios: the two make the same decisions at the same instants.
+ *   2015         2015-11-credit1-kick-* (f02a5760c7; both trees have the
+ *                same credit2.c): Credit2 "experimental", without hard
+ *                affinity, ratelimit or SMT awareness
+ *   2016         2016-09-before-series (c496f489f0): Sep 2016, just before
+ *                the series "Credit1 and Credit2 improvements... and
+ *                soft-affinity for Credit2!"
+ *   2016-socket  2016-11-runq-socket (3a782c7603): its patches 1-15 and 22
+ *                merged, runqueues per socket by default
+ *   2016-p20     2017-08-credit2-p20 (afd44e2aca): up to patch 20, soft
+ *                affinity; MAX_TIMER 2 ms, as the series was posted and
+ *                measured (the tree has 10 ms: max_timer_us=10000)
+ *   2016-p21     2017-08-credit2-p21 (8c271ba070): patch 21 only reorders
+ *                runq_candidate for an idle scurr; same decisions as p20
+ *   2016-full    2017-08-credit2-full (4b6923acff): the whole series
+ *   4.17         4.17.5
+ *   4.22, current  4.22.0 and master-2026-08 (the same credit2.c)
+ *
+ * Each behaviour that changed between them is a switch named after what
+ * changed; 'auto' (or 0) takes the era's value:
+ *
+ *   hard_affinity   b6fa4c81b2 (Mar 2016): hard affinity at all; before,
+ *                   placement takes the pCPU after the vCPU's own in the
+ *                   runqueue and a move inside a runqueue leaves it where
+ *                   it was (schedsim refuses a scenario that pins vCPUs
+ *                   to a scheduler that would not honour it)
+ *   idle_no_timer   2c6f317a2b (Mar 2016): an idle pCPU sets no slice;
+ *                   before, it rescheduled every MAX_TIMER
+ *   load_2016       d205f8a7f4 (Jul 2016, with adf7d04317 and d933b37eb4):
+ *                   the load averages' window and precision apart, moves
+ *                   leave the vCPU's own average alone, loads not below 0
+ *   tickle_idle_first  e4c1792b58 (Jul 2016): idle pCPUs before the
+ *                   vCPU's own busy one
+ *   insert_pick     9f358ddd69 (Jul 2016): a new vCPU is placed by res_pick
+ *   ratelimit       2615485905 (Aug 2016): credit2 applies ratelimit_us
+ *   runqueue        socket (fixed) in 2015, core from bcd46d3912 (Apr
+ *                   2016), socket again from 3a782c7603 (Nov 2016)
+ *   max_timer_us    2 ms before da92ec5bd1 (Sep 2016, patch 22), 10 ms after
+ *   tickled_cpu     069cf39fb1 (Sep 2016): a woken vCPU is kept for the
+ *                   pCPU tickled for it
+ *   yield           a7fa4d5f53 (Sep 2016): credit2 honours yield at all
+ *   migrate_kick    115e4c5e52 (Sep 2016): balance_load's move of a
+ *                   running vCPU pokes its pCPU
+ *   reset           snext (snext <= 0) before 5e4b419966 (Sep 2016), then
+ *                   skipped (and no waiter passed over), top (the best of
+ *                   snext and the runqueue head <= 0, CREDIT_MIN floor,
+ *                   runq_candidate's stop-at-first-poorer loop) from
+ *                   dae7b62e97, 36f3662f27 (2020) and 07b0eb5d0e (2021)
+ *   tickle_mark     a76645240b (Mar 2017): sleep's and migrate's pokes mark
+ *                   the pCPU tickled and empty its core from smt_idle
+ *   reset_burn      4fa4f8a3cd (Mar 2017): a reset charges the running vCPUs
+ *   pick_bias       6348214c5d (Apr 2017): res_pick and migrate rotate from
+ *                   the runqueue's pick_bias instead of cpumask_any()
+ *   soft_affinity, tickle=score
+ *                   72faea7126, a64ccd3970, a5948a2b52, afd44e2aca (Aug
+ *                   2017, patches 16-20): soft affinity everywhere
+ *   tickle_ratelimit  4b6923acff (Aug 2017, patch 24)
+ *   caps            ad4b3e1e9d (Sep 2017)
+ *   idle_first      a9400d630b (Nov 2018): the idle mask is updated before
+ *                   a reset's balancing
+ *   smt_rq_siblings 753ba43d6d (Mar 2019): smt_idle counts a core's threads
+ *                   inside the runqueue only
+ *   max_cpus_runqueue 16 from 8e2aa76dc1 (2020), no limit before
+ *   load_continue   89052b9fa2 (2021): a vCPU that goes on running updates
+ *                   its own load average
+ *   inflight        ae648e9f80 (Jul 2025)
+ *   smt_idle        9bb9c73884 (Jul 2016)
+ *
+ * What else differs between those files changes no decision the simulator
+ * can reach: locking, cpupools, tracing and statistics, the fast path of
+ * runq_tickle for a vCPU pinned to an idle pCPU (b37b61d178, 2018: kept in
+ * every era, the steps after it pick the same pCPU), patch 21, per-cpu
+ * data layout, and the runqueue setup rework of 2020 (the same runqueues
+ * without a max_cpus_runqueue limit).  doc/xen-shim.md has the list.
+ *
+ * Each era was run beside its own tree's credit2.c (xen-shim/) by the
+ * random differential driver; doc/xen-shim.md has the figures.
  */
 #include <limits.h>
 #include <stddef.h>
@@ -215,6 +277,12 @@ static bool c2_has_soft(struct scheduler *ops, const struct vcpu *v)
 static bool c2_in_soft(struct scheduler *ops, const struct vcpu *v, int cpu)
 {
 	return !csched2_priv(ops)->soft_aff || cpumask_test(v->soft, (unsigned)cpu);
+}
+
+/* v's hard affinity, or every pCPU before credit2 had hard affinity (b6fa4c81b2). */
+static const struct cpumask *c2_hard(struct scheduler *ops, const struct vcpu *v)
+{
+	return csched2_priv(ops)->hard_affinity ? v->hard : c2sim(ops)->online;
 }
 
 static int test_or_cycle(int cpu, const struct cpumask *m)
@@ -358,20 +426,34 @@ static TRACE_COLD void trace_runq_pos(struct scheduler *ops,
 
 /* --- SMT idleness (smt_idle holds whole cores that are idle and untickled) --- */
 
+/*
+ * A core's threads: those in cpu's runqueue since 753ba43d6d (2019), all of
+ * them before (the topology's sibling mask, of which threads in another
+ * runqueue, with runqueue=cpu, are never in this runqueue's masks).
+ */
+static const struct cpumask *smt_siblings(struct scheduler *ops, int cpu)
+{
+	struct csched2_private *prv = csched2_priv(ops);
+
+	return prv->smt_rq_siblings ? prv->pcpu[cpu].sibling_mask :
+	       c2sim(ops)->topo.sibling_mask[cpu];
+}
+
 static void smt_idle_mask_set(struct scheduler *ops, int cpu, const struct cpumask *idlers,
 			      struct cpumask *mask)
 {
-	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+	const struct cpumask *sibs = smt_siblings(ops, cpu);
 
 	if (cpumask_subset(sibs, idlers))
 		cpumask_or(mask, mask, sibs);
 }
 
+/* Only a whole core leaves the mask since a76645240b (2017); before, any bits. */
 static void smt_idle_mask_clear(struct scheduler *ops, int cpu, struct cpumask *mask)
 {
-	const struct cpumask *sibs = csched2_priv(ops)->pcpu[cpu].sibling_mask;
+	const struct cpumask *sibs = smt_siblings(ops, cpu);
 
-	if (cpumask_subset(sibs, mask))
+	if (!csched2_priv(ops)->tickle_mark || cpumask_subset(sibs, mask))
 		cpumask_andnot(mask, mask, sibs);
 }
 
@@ -380,8 +462,9 @@ static void smt_idle_mask_clear(struct scheduler *ops, int cpu, struct cpumask *
 /*
  * Burns 'time' ns of run time as credit, scaled by max_weight/weight, with
  * the division's remainder carried in residual.  credit_floor is
- * CREDIT_MIN today; the 2016 code had none (we stop just above the idle
- * credit so that an int cannot wrap).
+ * CREDIT_MIN since 36f3662f27 (2020); INT_MIN means none, as before it:
+ * the credit, an int, may then fall below the idle vCPU's (so that the
+ * vCPU loses to idle until the next reset) and wraps as Xen's would.
  */
 static void t2c_update(struct csched2_runqueue_data *rqd, stime_t time,
 		       struct csched2_unit *svc, int credit_floor)
@@ -392,7 +475,10 @@ static void t2c_update(struct csched2_runqueue_data *rqd, stime_t time,
 	svc->residual = (unsigned)(val % svc->weight);
 	val /= svc->weight;
 	credit = (int64_t)svc->credit - val;
-	svc->credit = credit < credit_floor ? credit_floor : (int)credit;
+	if (credit_floor == INT_MIN)
+		svc->credit = (int32_t)(uint32_t)(uint64_t)credit;
+	else
+		svc->credit = credit < credit_floor ? credit_floor : (int)credit;
 }
 
 static stime_t c2t(const struct csched2_runqueue_data *rqd, stime_t credit,
@@ -412,7 +498,7 @@ static void burn_credits(struct scheduler *ops, struct csched2_runqueue_data *rq
 	delta = now - svc->start_time;
 	if (delta <= 0)
 		goto out;
-	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : prv->idle_credit + 1);
+	t2c_update(rqd, delta, svc, prv->reset_top ? (int)CSCHED2_CREDIT_MIN : INT_MIN);
 	if (has_cap(svc))
 		svc->budget -= delta;
 	svc->start_time = now;
@@ -448,6 +534,18 @@ static void update_max_weight(struct csched2_runqueue_data *rqd, int new_weight,
  * new sample has been in force for delta of the last W, so it weighs
  * delta/W; after a whole window of silence the sample alone counts.
  */
+/*
+ * Before d205f8a7f4 (Jul 2016) the average was (d * sample + (2^W - d) *
+ * avg) / 2^W, with W fractional bits, in unsigned 64-bit arithmetic: a
+ * negative average (b_avgload could go below 0 then) wraps, as in Xen.
+ */
+static stime_t ewma_2015(stime_t avg, uint64_t sample, stime_t delta, unsigned W)
+{
+	uint64_t d = (uint64_t)delta;
+
+	return (stime_t)((d * (sample << W) + ((1ULL << W) - d) * (uint64_t)avg) >> W);
+}
+
 static void __update_runq_load(struct scheduler *ops, struct csched2_runqueue_data *rqd,
 			       int change, stime_t now)
 {
@@ -456,7 +554,11 @@ static void __update_runq_load(struct scheduler *ops, struct csched2_runqueue_da
 	stime_t load = rqd->load, delta;
 
 	now >>= LOADAVG_GRANULARITY_SHIFT;
-	if (rqd->load_last_update + (1LL << W) < now) {
+	if (!prv->load_2016 && rqd->load_last_update + (1LL << W) >= now) {
+		delta = now - rqd->load_last_update;
+		rqd->avgload = ewma_2015(rqd->avgload, (uint64_t)load, delta, W);
+		rqd->b_avgload = ewma_2015(rqd->b_avgload, (uint64_t)load, delta, W);
+	} else if (rqd->load_last_update + (1LL << W) < now) {
 		rqd->avgload = load << P;
 		rqd->b_avgload = load << P;
 	} else {
@@ -497,7 +599,9 @@ static void update_svc_load(struct scheduler *ops, struct csched2_unit *svc,
 	else
 		sample = vcpu_runnable(svc->unit);
 	now >>= LOADAVG_GRANULARITY_SHIFT;
-	if (svc->load_last_update + (1LL << W) < now) {
+	if (!prv->load_2016 && svc->load_last_update + (1LL << W) >= now) {
+		svc->avgload = ewma_2015(svc->avgload, (uint64_t)sample, now - svc->load_last_update, W);
+	} else if (svc->load_last_update + (1LL << W) < now) {
 		svc->avgload = sample << P;
 	} else {
 		delta = now - svc->load_last_update;
@@ -551,7 +655,8 @@ static void _runq_deassign(struct csched2_unit *svc)
 	update_max_weight(rqd, 0, svc->weight);
 	trace_max_weight(svc, rqd);
 	rqd->b_avgload -= svc->avgload;
-	if (rqd->b_avgload < 0)
+	/* d933b37eb4 (Jul 2016); the 2015 code let it go negative. */
+	if (rqd->b_avgload < 0 && csched2_priv(svc->sdom->ops)->load_2016)
 		rqd->b_avgload = 0;
 	svc->rqd = NULL;
 }
@@ -582,6 +687,18 @@ static void tickle_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_d
 	cpu_raise_softirq(c2sim(ops), cpu);
 }
 
+/*
+ * sleep's and migrate's poke at a vCPU's pCPU: a tickle since a76645240b
+ * (2017), a bare SCHEDULE_SOFTIRQ before (the pCPU is not marked tickled).
+ */
+static void poke_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_data *rqd)
+{
+	if (csched2_priv(ops)->tickle_mark)
+		tickle_cpu(ops, cpu, rqd);
+	else
+		cpu_raise_softirq(c2sim(ops), cpu);
+}
+
 /* --- tickling --- */
 
 /* Has the running svc used up the ratelimit protection (with tolerance)? */
@@ -606,10 +723,14 @@ static stime_t tickle_score(struct scheduler *ops, stime_t now, struct csched2_u
 	struct csched2_unit *cur = curr_svc(ops, cpu);
 	stime_t score;
 
-	if (is_idle_unit(cur) || !is_preemptable(cur, now, USEC(prv->ratelimit_us)))
+	/* Not a pCPU still inside its ratelimit (4b6923acff, patch 24 of the series). */
+	if (is_idle_unit(cur) ||
+	    (prv->tickle_ratelimit && !is_preemptable(cur, now, USEC(prv->ratelimit_us))))
 		return -1;
 	burn_credits(ops, rqd, cur, now);
-	score = (stime_t)new->credit - cur->credit;
+	/* Xen subtracts the two int credits as ints: with the credits of
+	 * before 2020 (no floor) that can wrap, and so here. */
+	score = (int32_t)((uint32_t)new->credit - (uint32_t)cur->credit);
 	if (new->unit->processor != cpu)
 		score -= prv->migrate_resist;
 	if (score > 0) {
@@ -629,7 +750,9 @@ static void tickle_and_record(struct scheduler *ops, struct csched2_unit *new, i
 	if (TRACING(ops->sim))
 		trace_tickle(ops->sim, new, ipid);
 	tickle_cpu(ops, ipid, rqd);
-	new->tickled_cpu = ipid;
+	/* Reserved for ipid (069cf39fb1, Sep 2016); before, anyone may take it. */
+	if (csched2_priv(ops)->tickled_cpu)
+		new->tickled_cpu = ipid;
 }
 
 /*
@@ -647,15 +770,41 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 	stime_t lowest = 1 << 30;
 	unsigned c;
 
-	cpumask_and(aff, new->unit->hard, s->online);
-	if (prv->cfg.smt_power_savings)
-		cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
-	else
-		cpumask_copy(mask, rqd->smt_idle);
-	cpumask_and(mask, mask, aff);
-	i = test_or_cycle(cpu, mask);
-	if (i < s->nr_cpus)
-		goto tickle_i;
+	/*
+	 * Before e4c1792b58 (Jul 2016): new's own pCPU first, idle or not, if
+	 * what runs there has less credit; then the idle untickled pCPU after
+	 * it (not itself), then the lowest credit elsewhere.
+	 */
+	if (!prv->tickle_idle_first) {
+		struct csched2_unit *cur = curr_svc(ops, cpu);
+
+		burn_credits(ops, rqd, cur, now);
+		if (cur->credit < new->credit) {
+			i = cpu;
+			goto tickle_i;
+		}
+		cpumask_andnot(mask, rqd->idle, rqd->tickled);
+		cpumask_and(mask, mask, c2_hard(ops, new->unit));
+		i = (int)cpumask_cycle(cpu, mask);
+		if (i < s->nr_cpus)
+			goto tickle_i;
+		cpumask_andnot(mask, rqd->active, rqd->idle);
+		cpumask_andnot(mask, mask, rqd->tickled);
+		cpumask_and(mask, mask, c2_hard(ops, new->unit));
+		goto lowest_elsewhere;
+	}
+
+	cpumask_and(aff, c2_hard(ops, new->unit), s->online);
+	if (prv->smt_idle) {
+		if (prv->cfg.smt_power_savings)
+			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+		else
+			cpumask_copy(mask, rqd->smt_idle);
+		cpumask_and(mask, mask, aff);
+		i = test_or_cycle(cpu, mask);
+		if (i < s->nr_cpus)
+			goto tickle_i;
+	}
 	cpumask_andnot(mask, rqd->idle, rqd->tickled);
 	cpumask_and(mask, mask, aff);
 	i = test_or_cycle(cpu, mask);
@@ -674,6 +823,7 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 			goto tickle_i;
 		}
 	}
+lowest_elsewhere:
 	for_each_cpu(c, mask) {
 		struct csched2_unit *cur;
 
@@ -719,8 +869,12 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		return;
 	}
 
-	/* Exclusively pinned to an idle pCPU: no need to look further. */
-	if ((new->flags & CSFLAG_pinned) && cpumask_test(rqd->idle, (unsigned)cpu) &&
+	/*
+	 * Exclusively pinned to an idle pCPU: no need to look further
+	 * (b37b61d178, 2018; kept in every era: the steps below find that pCPU).
+	 */
+	if (prv->hard_affinity && (new->flags & CSFLAG_pinned) &&
+	    cpumask_test(rqd->idle, (unsigned)cpu) &&
 	    !cpumask_test(rqd->tickled, (unsigned)cpu)) {
 		ipid = cpu;
 		goto tickle;
@@ -730,17 +884,22 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
 			continue;
 		affinity_balance_cpumask(v, (enum balance_step)bs, aff);
+		if (bs == BALANCE_HARD_AFFINITY && !prv->hard_affinity)
+			cpumask_copy(aff, s->online);
 
-		if (prv->cfg.smt_power_savings)
-			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
-		else
-			cpumask_copy(mask, rqd->smt_idle);
-		cpumask_and(mask, mask, s->online);
-		cpumask_and(mask, mask, aff);
-		i = test_or_cycle(cpu, mask);
-		if (i < s->nr_cpus) {
-			ipid = i;
-			goto tickle;
+		/* A fully idle core first (9bb9c73884; smt_idle=off skips it). */
+		if (prv->smt_idle) {
+			if (prv->cfg.smt_power_savings)
+				cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
+			else
+				cpumask_copy(mask, rqd->smt_idle);
+			cpumask_and(mask, mask, s->online);
+			cpumask_and(mask, mask, aff);
+			i = test_or_cycle(cpu, mask);
+			if (i < s->nr_cpus) {
+				ipid = i;
+				goto tickle;
+			}
 		}
 
 		cpumask_andnot(mask, rqd->idle, rqd->tickled);
@@ -808,12 +967,16 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 		int svc_cpu = svc->unit->processor;
 		int64_t credit;
 
-		if (c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
+		/* Before 4fa4f8a3cd (2017) a running vCPU's run since start_time is forgiven. */
+		if (prv->reset_burn && c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
 			burn_credits(ops, rqd, svc, now);
 			if (svc->budget <= 0)
 				tickle_cpu(ops, svc_cpu, rqd);
 		}
 		credit = svc->credit + add;
+		/* With the multiplier (before 2020) the int credit can wrap, as in Xen. */
+		if (!prv->reset_top)
+			credit = (int32_t)(uint32_t)(uint64_t)credit;
 		if (credit > CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX)
 			credit = CSCHED2_CREDIT_INIT + CSCHED2_CARRYOVER_MAX;
 		if (TRACING(ops->sim))
@@ -952,6 +1115,22 @@ static int get_fallback_cpu(struct scheduler *ops, struct csched2_unit *svc)
 }
 
 /*
+ * A pCPU of m (not empty) in rqd: the next after rqd's pick_bias, which
+ * then remembers it, since 6348214c5d (Apr 2017); before, cpumask_any().
+ */
+static int pick_in(struct scheduler *ops, struct csched2_runqueue_data *rqd,
+		   const struct cpumask *m)
+{
+	int cpu;
+
+	if (!csched2_priv(ops)->pick_bias)
+		return sim_cpumask_any(c2sim(ops), m);
+	cpu = (int)cpumask_cycle(rqd->pick_bias, m);
+	rqd->pick_bias = cpu;
+	return cpu;
+}
+
+/*
  * The runqueue with the lowest load (counting ours without our own share),
  * preferring those that hold part of the soft affinity; the pCPU is the
  * next after the runqueue's pick_bias.  A balance_load migrate request
@@ -973,14 +1152,15 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 	bool has_soft;
 	int new_cpu, r;
 
-	cpumask_and(hard, v->hard, c2sim(ops)->online);
+	cpumask_and(hard, c2_hard(ops, v), c2sim(ops)->online);
 
 	if (svc->flags & CSFLAG_runq_migrate_request) {
 		svc->flags &= ~CSFLAG_runq_migrate_request;
 		if (svc->migrate_rqd && cpumask_intersects(hard, svc->migrate_rqd->active)) {
 			cpumask_and(m, hard, svc->migrate_rqd->active);
-			new_cpu = (int)cpumask_cycle(svc->migrate_rqd->pick_bias, m);
-			svc->migrate_rqd->pick_bias = new_cpu;
+			/* Before b6fa4c81b2: the pCPU after v's in the runqueue. */
+			new_cpu = prv->hard_affinity ? pick_in(ops, svc->migrate_rqd, m) :
+				  (int)cpumask_cycle(v->processor, m);
 			if (TRACING(ops->sim))
 				trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v,
 							 (uint64_t)min_avgload, 0xffffu, new_cpu);
@@ -997,7 +1177,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 			continue;
 		if (rqd == svc->rqd) {
 			load = rqd->b_avgload - svc->avgload;
-			if (load < 0)
+			if (load < 0 && prv->load_2016)        /* d933b37eb4 */
 				load = 0;
 		} else if (rqd == locked) {
 			load = STIME_MAX;
@@ -1037,8 +1217,8 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 						 (unsigned)c2rqd(ops, new_cpu)->id, new_cpu);
 		return new_cpu;
 	}
-	new_cpu = (int)cpumask_cycle(min_rqd->pick_bias, m);
-	min_rqd->pick_bias = new_cpu;
+	new_cpu = prv->hard_affinity ? pick_in(ops, min_rqd, m) :
+		  (int)cpumask_cycle(v->processor, m);
 	if (TRACING(ops->sim))
 		trace_csched2_picked_cpu(ops->sim, trc_cpu(ops->sim, v), v, (uint64_t)min_avgload,
 					 (unsigned)min_rqd->id, new_cpu);
@@ -1101,24 +1281,28 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 		svc->migrate_rqd = trqd;
 		sched_set_pause_flags(v, VPF_MIGRATING);
 		svc->flags |= CSFLAG_runq_migrate_request;
-		tickle_cpu(ops, cpu, svc->rqd);
+		/* Poked off its pCPU since 115e4c5e52; before, it moves when next descheduled. */
+		if (prv->migrate_kick)
+			poke_cpu(ops, cpu, svc->rqd);
 	} else {
 		bool on_runq = false;
 		struct cpumask *m = prv->scratch;
 
+		/* Before adf7d04317 (May 2016) the vCPU's own average moved too. */
+		struct csched2_unit *own = prv->load_2016 ? NULL : svc;
+
 		if (unit_on_runq(svc)) {
 			runq_remove(svc);
-			update_load(ops, svc->rqd, NULL, -1, now);
+			update_load(ops, svc->rqd, own, -1, now);
 			on_runq = true;
 		}
 		_runq_deassign(svc);
-		cpumask_and(m, v->hard, c2sim(ops)->online);
+		cpumask_and(m, c2_hard(ops, v), c2sim(ops)->online);
 		cpumask_and(m, m, trqd->active);
-		v->processor = (int)cpumask_cycle(trqd->pick_bias, m);
-		trqd->pick_bias = v->processor;
+		v->processor = pick_in(ops, trqd, m);
 		_runq_assign(svc, trqd);
 		if (on_runq) {
-			update_load(ops, svc->rqd, NULL, 1, now);
+			update_load(ops, svc->rqd, own, 1, now);
 			runq_insert(ops, svc);
 			runq_tickle(ops, svc, now);
 		}
@@ -1130,7 +1314,7 @@ static bool unit_is_migrateable(struct scheduler *ops, const struct csched2_unit
 {
 	struct cpumask *m = csched2_priv(ops)->scratch;
 
-	cpumask_and(m, svc->unit->hard, c2sim(ops)->online);
+	cpumask_and(m, c2_hard(ops, svc->unit), c2sim(ops)->online);
 	return !(svc->flags & CSFLAG_runq_migrate_request) && cpumask_intersects(m, rqd->active);
 }
 
@@ -1301,7 +1485,7 @@ check_runq:
 			if (!yield && svc->credit <= snext->credit)
 				break;
 			if (!vcpu_runnable(svc->unit) ||
-			    !cpumask_test(svc->unit->hard, (unsigned)cpu))
+			    !cpumask_test(c2_hard(ops, svc->unit), (unsigned)cpu))
 				continue;
 			if (svc->tickled_cpu != -1 && svc->tickled_cpu != cpu &&
 			    cpumask_test(rqd->tickled, (unsigned)svc->tickled_cpu))
@@ -1316,7 +1500,7 @@ check_runq:
 		}
 		if (!vcpu_runnable(svc->unit))
 			continue;
-		if (!cpumask_test(svc->unit->hard, (unsigned)cpu)) {
+		if (!cpumask_test(c2_hard(ops, svc->unit), (unsigned)cpu)) {
 			(*skipped)++;
 			continue;
 		}
@@ -1355,8 +1539,9 @@ static stime_t csched2_runtime(struct scheduler *ops, int cpu, struct csched2_un
 	stime_t time, min_time = CSCHED2_MIN_TIMER, waiting = 0;
 	int64_t rt_credit;
 
+	/* An idle pCPU set a MAX_TIMER slice before 2c6f317a2b (Mar 2016). */
 	if (is_idle_unit(snext))
-		return -1;
+		return prv->idle_no_timer ? -1 : prv->max_timer;
 
 	if (prv->ratelimit_us) {
 		stime_t ratelimit_min = USEC(prv->ratelimit_us);
@@ -1375,7 +1560,9 @@ static stime_t csched2_runtime(struct scheduler *ops, int cpu, struct csched2_un
 	}
 	if (has_inflight && inflight > waiting)
 		waiting = inflight;
-	rt_credit = waiting > 0 ? (int64_t)snext->credit - waiting : snext->credit;
+	/* An int in Xen, as the difference of two int credits: it can wrap. */
+	rt_credit = waiting > 0 ? (int32_t)((uint32_t)snext->credit - (uint32_t)waiting) :
+		    snext->credit;
 
 	time = rt_credit > 0 ? c2t(rqd, rt_credit, snext) : 0;
 	if (has_cap(snext) && snext->budget < time)
@@ -1430,26 +1617,34 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 		if (snext != scurr) {
 			runq_remove(snext);
 			snext->flags |= CSFLAG_scheduled;
-		} else {
+		} else if (prv->load_continue) {
+			/* Its own average too, while it goes on running (89052b9fa2, 2021). */
 			update_load(ops, rqd, snext, 0, now);
 		}
-		if (cpumask_test(rqd->idle, (unsigned)cpu)) {
+		/* Before a9400d630b (2018) the idle mask is cleared after the balancing. */
+		if (prv->idle_first && cpumask_test(rqd->idle, (unsigned)cpu)) {
 			cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
 			smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
 		}
 
-		if (prv->reset_top) {
+		if (prv->reset == RESET_TOP) {
 			int top = snext->credit;
 
 			if (!c2_list_empty(&rqd->runq) && runq_elem(rqd->runq.next)->credit > top)
 				top = runq_elem(rqd->runq.next)->credit;
 			reset = top <= CSCHED2_CREDIT_RESET;
-		} else {
+		} else if (prv->reset == RESET_SKIPPED) {
 			reset = skipped == 0 && snext->credit <= CSCHED2_CREDIT_RESET;
+		} else {
+			reset = snext->credit <= CSCHED2_CREDIT_RESET;
 		}
 		if (reset) {
 			reset_credit(ops, cpu, now, snext);
 			balance_load(ops, cpu, now);
+		}
+		if (!prv->idle_first && cpumask_test(rqd->idle, (unsigned)cpu)) {
+			cpumask_clear_cpu(rqd->idle, (unsigned)cpu);
+			smt_idle_mask_clear(ops, cpu, rqd->smt_idle);
 		}
 
 		if (prv->inflight && (scurr->flags & CSFLAG_delayed_runq_add)) {
@@ -1490,7 +1685,7 @@ static void csched2_unit_sleep(struct scheduler *ops, struct vcpu *v)
 	struct csched2_unit *svc = v->sched_priv;
 
 	if (c2sim(ops)->pcpus[v->processor].curr == v) {
-		tickle_cpu(ops, v->processor, svc->rqd);
+		poke_cpu(ops, v->processor, svc->rqd);
 	} else if (unit_on_runq(svc)) {
 		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
 		runq_remove(svc);
@@ -1519,11 +1714,13 @@ static void csched2_unit_wake(struct scheduler *ops, struct vcpu *v)
 	runq_tickle(ops, svc, now);
 }
 
+/* Credit2 had no yield before a7fa4d5f53 (Sep 2016): the core just reschedules. */
 static void csched2_unit_yield(struct scheduler *ops, struct vcpu *v)
 {
 	struct csched2_unit *svc = v->sched_priv;
 
-	svc->flags |= CSFLAG_unit_yield;
+	if (csched2_priv(ops)->yield)
+		svc->flags |= CSFLAG_unit_yield;
 }
 
 static void csched2_context_saved(struct scheduler *ops, struct vcpu *v)
@@ -1556,8 +1753,8 @@ static void csched2_unit_migrate(struct scheduler *ops, struct vcpu *v, int new_
 
 	if (trqd != svc->rqd)
 		migrate(ops, svc, trqd, sim_now(c2sim(ops)));
-	else
-		v->processor = new_cpu;
+	else if (csched2_priv(ops)->hard_affinity)
+		v->processor = new_cpu;     /* before b6fa4c81b2 it stayed where it was */
 }
 
 /* --- domains: weight and cap (Xen's csched2_dom_cntl putinfo) --- */
@@ -1671,7 +1868,7 @@ static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
 
 	sdom->dom = d;
 	sdom->ops = ops;
-	sdom->weight = d->weight > 0 ? d->weight : CSCHED2_DEFAULT_WEIGHT;
+	sdom->weight = CSCHED2_DEFAULT_WEIGHT;   /* the domain's own comes with its last vCPU */
 	timer_init(&sdom->repl_timer, replenish_domain_budget, sdom);
 	/* Xen binds the timer to cpumask_any(pool) for every domain, capped or not. */
 	sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
@@ -1703,7 +1900,10 @@ static void init_unit(struct scheduler *ops, struct csched2_unit *svc, struct vc
 		svc->credit = CSCHED2_CREDIT_INIT;
 		svc->weight = sdom->weight;
 		svc->avgload = 1LL << (prv->load_precision_shift - 1);   /* start at 50 % */
-		svc->load_last_update = sim_now(c2sim(ops)) >> LOADAVG_GRANULARITY_SHIFT;
+		/* In ns (a units slip) before adf7d04317: the same at time 0. */
+		svc->load_last_update = prv->load_2016 ?
+					sim_now(c2sim(ops)) >> LOADAVG_GRANULARITY_SHIFT :
+					sim_now(c2sim(ops));
 	} else {
 		svc->credit = prv->idle_credit;
 		svc->weight = 0;
@@ -1750,14 +1950,21 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	 * xl's affinity call does), holding the lock of its initial pCPU's
 	 * runqueue, which res_pick therefore skips.
 	 */
-	v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
+	/* Before 9f358ddd69 (Jul 2016) a vCPU joined its initial pCPU's runqueue. */
+	if (csched2_priv(ops)->insert_pick)
+		v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);
-	/* The domain's weight and cap as the scenario gives them. */
 	if (sdom->cap)
 		svc->budget = 0;
-	csched2_dom_cntl(ops, sdom->dom);
+	/*
+	 * xl sets the domain's weight and cap once all its vCPUs exist (until
+	 * then it has Xen's default weight and no cap): a cap set vCPU by vCPU
+	 * would start the domain with the budget of a smaller cap.
+	 */
+	if (v->vcpu_id == sdom->dom->nr_vcpus - 1)
+		csched2_dom_cntl(ops, sdom->dom);
 }
 
 static void csched2_unit_remove(struct scheduler *ops, struct vcpu *v)
@@ -1901,13 +2108,17 @@ static void csched2_init_pdata(struct scheduler *ops, int cpu)
 #define CFG(f) offsetof(struct csched2_config, f)
 
 static const struct param_def csched2_params[] = {
-	{ "era", PARAM_ENUM, "current", "2016|4.17|current", 0, 0,
-	  "which Credit2: 2016 (before the Sep 2016 series and the 2017 soft-affinity/cap work), "
-	  "4.17 (Xen 4.17, Debian), current (today's, with the 2025 inflight credit); "
-	  "sets every 'auto' switch below", CFG(era) },
+	{ "era", PARAM_ENUM, "current",
+	  "2015|2016|2016-socket|2016-p20|2016-p21|2016-full|4.17|4.22|current", 0, 0,
+	  "the Xen tree whose credit2.c to follow: 2015 (f02a5760c7, Nov 2015), 2016 "
+	  "(c496f489f0, before the Sep 2016 series), 2016-socket (3a782c7603), 2016-p20 / 2016-p21 (afd44e2aca / 8c271ba070, "
+	  "the series up to patch 20 / 21, with the 2 ms MAX_TIMER they were posted with), "
+	  "2016-full (4b6923acff, the whole series), 4.17 (4.17.5), 4.22 or current "
+	  "(master c447b7308b, same file as 4.22.0); sets every 'auto' switch below",
+	  CFG(era) },
 	{ "runqueue", PARAM_ENUM, "auto", "auto|cpu|core|socket|node|all", 0, 0,
-	  "pCPUs sharing a runqueue (credit2_runqueue); auto: core in 2016, socket since "
-	  "commit 3a782c7603 (Nov 2016)", CFG(runqueue) },
+	  "pCPUs sharing a runqueue (credit2_runqueue); auto: socket in 2015 (fixed), core in "
+	  "2016 (bcd46d3912), socket from 3a782c7603 (Nov 2016, era 2016-socket)", CFG(runqueue) },
 	{ "ratelimit_us", PARAM_INT, "1000", NULL, 0, 500000,
 	  "minimum run before preemption, us (sched_ratelimit_us); 0 = off, else >= 100",
 	  CFG(ratelimit_us) },
@@ -1915,38 +2126,102 @@ static const struct param_def csched2_params[] = {
 	  "credit a vCPU on another pCPU must have above the current one to be pulled, us "
 	  "(sched_credit2_migrate_resist)", CFG(migrate_resist_us) },
 	{ "max_cpus_runqueue", PARAM_INT, "0", NULL, 0, 65536,
-	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, 2020); "
-	  "0 = era default: 16, or no limit in 2016", CFG(max_cpus_runqueue) },
-	{ "load_window_shift", PARAM_INT, "30", NULL, 11, 40,
-	  "load average window, 2^n ns (credit2_load_window_shift)", CFG(load_window_shift) },
+	  "most pCPUs in one runqueue, spread evenly (sched_credit2_max_cpus_runqueue, "
+	  "8e2aa76dc1, 2020); 0 = era default: 16 from 4.17, no limit before",
+	  CFG(max_cpus_runqueue) },
+	{ "load_window_shift", PARAM_INT, "0", NULL, 0, 40,
+	  "load average window, 2^n ns (credit2_load_window_shift); 0 = era default: 30, "
+	  "or 28 in 2015 (its credit2_load_window_shift=18, in units of 1024 ns)",
+	  CFG(load_window_shift) },
 	{ "load_precision_shift", PARAM_INT, "18", NULL, 4, 30,
-	  "fractional bits of the load averages (credit2_load_precision_shift)",
-	  CFG(load_precision_shift) },
+	  "fractional bits of the load averages (credit2_load_precision_shift; with "
+	  "load_2016=off as many as the window has)", CFG(load_precision_shift) },
 	{ "cap_period_ms", PARAM_INT, "10", NULL, 1, 10000,
 	  "cap budget replenishment period, ms (credit2_cap_period_ms)", CFG(cap_period_ms) },
 	{ "soft_affinity", PARAM_ENUM, "auto", "auto|on|off",
-	  0, 0, "honour soft affinity (tickle steps and bonuses, placement, soft preemption); "
-	  "off ignores it everywhere; auto: off in 2016 (merged Aug 2017)", CFG(soft_affinity) },
+	  0, 0, "honour soft affinity (tickle steps and bonuses, placement, soft preemption: "
+	  "72faea7126, a64ccd3970, a5948a2b52, afd44e2aca, patches 16-20, Aug 2017); off ignores "
+	  "it everywhere; auto: on from 2016-p20", CFG(soft_affinity) },
 	{ "tickle", PARAM_ENUM, "auto", "auto|score|lowest", 0, 0,
-	  "busy-pCPU choice in runq_tickle: score (tickle_score with soft-affinity bonuses and "
-	  "ratelimit check, 2017) or lowest (4.8: lowest credit, MIGRATE_RESIST margin); "
-	  "auto: lowest in 2016", CFG(tickle) },
-	{ "reset", PARAM_ENUM, "auto", "auto|top|skipped", 0, 0,
+	  "busy-pCPU choice in runq_tickle: score (tickle_score with soft-affinity bonuses, "
+	  "72faea7126) or lowest (before: lowest credit, MIGRATE_RESIST margin); "
+	  "auto: score from 2016-p20", CFG(tickle) },
+	{ "tickle_ratelimit", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "tickle_score passes over a pCPU whose vCPU is still inside its ratelimit "
+	  "(4b6923acff, patch 24); auto: on from 2016-full", CFG(tickle_ratelimit) },
+	{ "tickled_cpu", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a woken vCPU is kept for the pCPU tickled for it: runq_candidate elsewhere skips it "
+	  "(069cf39fb1, Sep 2016); auto: on from 2016-socket", CFG(tickled_cpu) },
+	{ "yield", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "honour yield: runq_candidate takes the next waiter even if poorer, and no ratelimit "
+	  "(a7fa4d5f53, Sep 2016); off: yield only reschedules; auto: on from 2016-socket",
+	  CFG(yield) },
+	{ "migrate_kick", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "balance_load's move of a running vCPU pokes its pCPU (115e4c5e52, Sep 2016); off: "
+	  "it moves when next descheduled; auto: on from 2016-socket", CFG(migrate_kick) },
+	{ "reset", PARAM_ENUM, "auto", "auto|top|skipped|snext", 0, 0,
 	  "credit reset test: top (max of snext and runq head <= 0, CREDIT_MIN floor, "
-	  "commit dae7b62e97, 2020) or skipped (4.8: no runq entry skipped and snext <= 0, "
-	  "multiplier reset, no floor); auto: skipped in 2016", CFG(reset) },
+	  "dae7b62e97 and 36f3662f27, 2020, with runq_candidate's 2021 loop), skipped (snext <= 0 "
+	  "and no waiter skipped, 5e4b419966, Sep 2016) or snext (snext <= 0); the last two with "
+	  "the multiplier reset and no floor; auto: snext in 2016, top from 4.17", CFG(reset) },
 	{ "max_timer_us", PARAM_INT, "0", NULL, 0, 1000000,
-	  "longest slice, us; 0 = era default: 10000, or 2000 in 2016 (before da92ec5bd1)",
+	  "longest slice, us; 0 = era default: 2000 in 2016, 2016-p20 and 2016-p21 (as posted, "
+	  "before patch 22, da92ec5bd1), else 10000 (the 2017 trees have 10000 too)",
 	  CFG(max_timer_us) },
+	{ "tickle_mark", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "the pokes of sleep and migrate mark the pCPU tickled and take its core out of "
+	  "smt_idle (a76645240b, Mar 2017); off: a bare softirq; auto: on from 2016-p20",
+	  CFG(tickle_mark) },
+	{ "reset_burn", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a credit reset first charges the vCPUs running on the runqueue (4fa4f8a3cd, Mar "
+	  "2017); off: their run since the last charge is forgiven; auto: on from 2016-p20",
+	  CFG(reset_burn) },
+	{ "pick_bias", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "res_pick and migrate take the pCPU after the runqueue's pick_bias (6348214c5d, "
+	  "Apr 2017); off: cpumask_any, a random draw; auto: on from 2016-p20", CFG(pick_bias) },
 	{ "caps", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
-	  "enforce domain caps with budgets and parking (Sep 2017); auto: off in 2016",
-	  CFG(caps) },
+	  "enforce domain caps with budgets and parking (ad4b3e1e9d, Sep 2017); "
+	  "auto: on from 4.17", CFG(caps) },
+	{ "idle_first", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "csched2_schedule takes its pCPU out of the idle mask before a reset's balancing, "
+	  "not after (a9400d630b, Nov 2018); auto: on from 4.17", CFG(idle_first) },
+	{ "smt_rq_siblings", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "smt_idle groups a core's threads inside the runqueue, not all of them (753ba43d6d, "
+	  "Mar 2019; differs with runqueue=cpu); auto: on from 4.17", CFG(smt_rq_siblings) },
+	{ "load_continue", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a vCPU that goes on running updates its load average too (89052b9fa2, Mar 2021); "
+	  "auto: on from 4.17", CFG(load_continue) },
 	{ "inflight", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
-	  "slice also limited by the credit of the vCPU just preempted (2025); "
-	  "auto: on only in current", CFG(inflight) },
+	  "slice also limited by the credit of the vCPU just preempted (ae648e9f80, Jul 2025); "
+	  "auto: on from 4.22", CFG(inflight) },
+	{ "hard_affinity", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "honour hard affinity (b6fa4c81b2, Mar 2016); off: vCPUs run anywhere (--check "
+	  "reports it), placement takes the pCPU after the vCPU's, a move within a runqueue "
+	  "keeps the old pCPU; auto: off in 2015", CFG(hard_affinity) },
+	{ "ratelimit", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "apply ratelimit_us at all (2615485905, Aug 2016); auto: off in 2015", CFG(ratelimit) },
+	{ "idle_no_timer", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "an idle pCPU sets no slice timer (2c6f317a2b, Mar 2016); off: it reschedules every "
+	  "max_timer_us; auto: off in 2015", CFG(idle_no_timer) },
+	{ "tickle_idle_first", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "runq_tickle tries idle pCPUs before the vCPU's own busy one (e4c1792b58, Jul 2016); "
+	  "off: its own pCPU first if what runs there has less credit; auto: off in 2015",
+	  CFG(tickle_idle_first) },
+	{ "insert_pick", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "a new vCPU is placed by res_pick (9f358ddd69, Jul 2016); off: it joins its initial "
+	  "pCPU's runqueue; auto: off in 2015", CFG(insert_pick) },
+	{ "load_2016", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "the load averages of d205f8a7f4 (Jul 2016: precision apart from the window), with "
+	  "adf7d04317 and d933b37eb4 (a move leaves the vCPU's own average alone, runqueue "
+	  "loads do not go below 0); off: the 2015 arithmetic; auto: off in 2015",
+	  CFG(load_2016) },
+	{ "smt_idle", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
+	  "runq_tickle tries a fully idle core (smt_idle mask) before any idle pCPU "
+	  "(commit 9bb9c73884 \"implement true SMT support\", July 2016); off: any idle "
+	  "untickled pCPU, as before it; auto: off in 2015", CFG(smt_idle) },
 	{ "smt_power_savings", PARAM_BOOL, "off", NULL, 0, 0,
-	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings)",
-	  CFG(smt_power_savings) },
+	  "prefer idle threads of busy cores over idle cores (sched_smt_power_savings; "
+	  "needs smt_idle)", CFG(smt_power_savings) },
 	{ NULL }
 };
 
@@ -1960,40 +2235,76 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	struct csched2_config *cfg = ops->config;
 	struct csched2_private *prv;
 	struct sim *s = ops->sim;
-	bool old = cfg->era == ERA_2016;
-	int cpu;
+	int era = cfg->era, cpu;
+	long long window;
 
 	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
 		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
 			       cfg->ratelimit_us);
+	/* 0: the era's window, 2^30 ns (2^28 in 2015: credit2_load_window_shift=18). */
+	window = cfg->load_window_shift ? cfg->load_window_shift : era == ERA_2015 ? 28 : 30;
+	if (window < 11)
+		return err_set(e, "credit2: load_window_shift=%lld is out of range (0, or 11 to 40)",
+			       cfg->load_window_shift);
 	/* Xen's averages need W + P bits of headroom over the load: keep 15. */
-	if (cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift > 48)
+	if (window - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift > 48)
 		return err_set(e, "credit2: load_window_shift - 10 + load_precision_shift is %lld, "
 			       "at most 48 keeps the load averages from overflowing",
-			       cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT +
-			       cfg->load_precision_shift);
+			       window - LOADAVG_GRANULARITY_SHIFT + cfg->load_precision_shift);
 	if (cfg->max_timer_us > 0 && cfg->max_timer_us < 500)
 		return err_set(e, "credit2: max_timer_us=%lld is below MIN_TIMER (500)",
 			       cfg->max_timer_us);
 
 	prv = xcalloc(1, sizeof(*prv));
 	prv->cfg = *cfg;
-	if (prv->cfg.runqueue == OPT_RQ_AUTO)
-		prv->cfg.runqueue = old ? OPT_RQ_CORE : OPT_RQ_SOCKET;
 	prv->sim = s;
-	prv->ratelimit_us = (int)cfg->ratelimit_us;
+	/* Credit2 applies sched_ratelimit_us from 2615485905 (Aug 2016). */
+	prv->ratelimit_us = switch_on(cfg->ratelimit, era >= ERA_2016) ? (int)cfg->ratelimit_us : 0;
 	prv->migrate_resist = USEC(cfg->migrate_resist_us);
-	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) : old ? MSEC(2) : MSEC(10);
 	prv->bdgt_repl_period = MSEC(cfg->cap_period_ms);
-	prv->load_window_shift = (unsigned)cfg->load_window_shift - LOADAVG_GRANULARITY_SHIFT;
-	prv->load_precision_shift = (unsigned)cfg->load_precision_shift;
+	prv->load_window_shift = (unsigned)window - LOADAVG_GRANULARITY_SHIFT;
+	/* Before d205f8a7f4 the average had as many fractional bits as its window. */
+	prv->load_2016 = switch_on(cfg->load_2016, era >= ERA_2016);
+	prv->load_precision_shift = prv->load_2016 ? (unsigned)cfg->load_precision_shift :
+				    prv->load_window_shift;
+
+	/*
+	 * The era's value of every switch left at auto: the commit that
+	 * changed it and the first era that has it (the table at the top).
+	 */
+	/* Per socket, fixed, in 2015; core from bcd46d3912 (Apr 2016); socket from 3a782c7603. */
+	if (prv->cfg.runqueue == OPT_RQ_AUTO)
+		prv->cfg.runqueue = era == ERA_2016 ? OPT_RQ_CORE : OPT_RQ_SOCKET;
+	/* da92ec5bd1 (patch 22); the series as posted ran p20 and p21 with 2 ms. */
+	prv->max_timer = cfg->max_timer_us ? USEC(cfg->max_timer_us) :
+			 era <= ERA_2016 || era == ERA_2016_P20 || era == ERA_2016_P21 ?
+			 MSEC(2) : MSEC(10);
 	prv->max_cpus_runqueue = cfg->max_cpus_runqueue ? (int)cfg->max_cpus_runqueue :
-				 old ? INT_MAX : 16;
-	prv->soft_aff = switch_on(cfg->soft_affinity, !old);
-	prv->caps = switch_on(cfg->caps, !old);
-	prv->inflight = switch_on(cfg->inflight, cfg->era == ERA_CURRENT);
-	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? !old : cfg->tickle == TICKLE_SCORE;
-	prv->reset_top = cfg->reset == RESET_AUTO ? !old : cfg->reset == RESET_TOP;
+				 era >= ERA_417 ? 16 : INT_MAX;      /* 8e2aa76dc1 */
+	prv->smt_idle = switch_on(cfg->smt_idle, era >= ERA_2016);     /* 9bb9c73884 */
+	prv->hard_affinity = switch_on(cfg->hard_affinity, era >= ERA_2016); /* b6fa4c81b2 */
+	prv->idle_no_timer = switch_on(cfg->idle_no_timer, era >= ERA_2016); /* 2c6f317a2b */
+	prv->tickle_idle_first = switch_on(cfg->tickle_idle_first, era >= ERA_2016); /* e4c1792b58 */
+	prv->insert_pick = switch_on(cfg->insert_pick, era >= ERA_2016);     /* 9f358ddd69 */
+	prv->tickled_cpu = switch_on(cfg->tickled_cpu, era >= ERA_2016_SOCKET); /* 069cf39fb1 */
+	prv->yield = switch_on(cfg->yield, era >= ERA_2016_SOCKET);             /* a7fa4d5f53 */
+	prv->migrate_kick = switch_on(cfg->migrate_kick, era >= ERA_2016_SOCKET); /* 115e4c5e52 */
+	prv->reset = cfg->reset != RESET_AUTO ? cfg->reset :
+		     era >= ERA_417 ? RESET_TOP :                     /* dae7b62e97 */
+		     era >= ERA_2016_SOCKET ? RESET_SKIPPED : RESET_SNEXT; /* 5e4b419966 */
+	prv->tickle_mark = switch_on(cfg->tickle_mark, era >= ERA_2016_P20);    /* a76645240b */
+	prv->reset_burn = switch_on(cfg->reset_burn, era >= ERA_2016_P20);      /* 4fa4f8a3cd */
+	prv->pick_bias = switch_on(cfg->pick_bias, era >= ERA_2016_P20);        /* 6348214c5d */
+	prv->soft_aff = switch_on(cfg->soft_affinity, era >= ERA_2016_P20);     /* 72faea7126.. */
+	prv->tickle_score = cfg->tickle == TICKLE_AUTO ? era >= ERA_2016_P20 :  /* 72faea7126 */
+			    cfg->tickle == TICKLE_SCORE;
+	prv->tickle_ratelimit = switch_on(cfg->tickle_ratelimit, era >= ERA_2016_FULL); /* 4b6923acff */
+	prv->caps = switch_on(cfg->caps, era >= ERA_417);                      /* ad4b3e1e9d */
+	prv->idle_first = switch_on(cfg->idle_first, era >= ERA_417);          /* a9400d630b */
+	prv->smt_rq_siblings = switch_on(cfg->smt_rq_siblings, era >= ERA_417); /* 753ba43d6d */
+	prv->load_continue = switch_on(cfg->load_continue, era >= ERA_417);    /* 89052b9fa2 */
+	prv->inflight = switch_on(cfg->inflight, era >= ERA_422);              /* 2025 */
+	prv->reset_top = prv->reset == RESET_TOP;                    /* with 36f3662f27 */
 	prv->idle_credit = prv->reset_top ? (int)CSCHED2_IDLE_CREDIT : CSCHED2_IDLE_CREDIT_2016;
 
 	prv->pcpu = xcalloc((size_t)s->nr_cpus, sizeof(*prv->pcpu));
@@ -2123,6 +2434,7 @@ const struct credit2_internals credit2_internals = {
 	.runq_candidate = runq_candidate,
 	.runtime = csched2_runtime,
 	.balance_load = balance_load,
+	.migrate = migrate,
 	.unit_grab_budget = unit_grab_budget,
 	.replenish_domain_budget = replenish_domain_budget,
 	.svc_of = internal_svc_of,
@@ -2133,7 +2445,7 @@ const struct credit2_internals credit2_internals = {
 const struct sched_ops credit2_ops = {
 	.name = "credit2",
 	.summary = "Xen's Credit2: per-runqueue credit by weight, load balancing, "
-		   "soft affinity, caps; era=2016|4.17|current",
+		   "soft affinity, caps; eras 2016 to current",
 	.params = csched2_params,
 	.config_size = sizeof(struct csched2_config),
 	.init = csched2_init,

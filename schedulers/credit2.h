@@ -35,12 +35,14 @@
 #define CSFLAG_unit_yield           (1u << 4)
 #define CSFLAG_pinned               (1u << 5)
 
-enum csched2_era { ERA_2016, ERA_417, ERA_CURRENT };
+/* In the order of the trees (../shared/xen-src); comparisons are meaningful. */
+enum csched2_era { ERA_2015, ERA_2016, ERA_2016_SOCKET, ERA_2016_P20, ERA_2016_P21, ERA_2016_FULL,
+		   ERA_417, ERA_422, ERA_CURRENT };
 enum csched2_rq_arrangement { OPT_RQ_AUTO, OPT_RQ_CPU, OPT_RQ_CORE, OPT_RQ_SOCKET,
 			      OPT_RQ_NODE, OPT_RQ_ALL };
 enum csched2_switch { SW_AUTO, SW_ON, SW_OFF };
 enum csched2_tickle_mode { TICKLE_AUTO, TICKLE_SCORE, TICKLE_LOWEST };
-enum csched2_reset_mode { RESET_AUTO, RESET_TOP, RESET_SKIPPED };
+enum csched2_reset_mode { RESET_AUTO, RESET_TOP, RESET_SKIPPED, RESET_SNEXT };
 
 /* Filled from the param_def table by params_apply(); 'auto' follows era. */
 struct csched2_config {
@@ -49,7 +51,7 @@ struct csched2_config {
 	long long ratelimit_us;
 	long long migrate_resist_us;
 	long long max_cpus_runqueue;     /* 0: era default (16, none in 2016) */
-	long long load_window_shift;
+	long long load_window_shift;     /* 0: era default (30, or 28 in 2015) */
 	long long load_precision_shift;
 	long long cap_period_ms;
 	int soft_affinity;
@@ -58,6 +60,10 @@ struct csched2_config {
 	long long max_timer_us;          /* 0: era default */
 	int caps;
 	int inflight;
+	int smt_idle;
+	int tickled_cpu, yield, migrate_kick, tickle_mark, reset_burn, pick_bias;
+	int tickle_ratelimit, smt_rq_siblings, idle_first, load_continue;
+	int hard_affinity, ratelimit, idle_no_timer, tickle_idle_first, insert_pick, load_2016;
 	bool smt_power_savings;
 };
 
@@ -129,7 +135,12 @@ struct csched2_private {
 	unsigned load_precision_shift;
 	int max_cpus_runqueue;          /* INT_MAX when unlimited */
 	int idle_credit;
-	bool soft_aff, caps, inflight, tickle_score, reset_top;
+	int reset;                      /* RESET_TOP, RESET_SKIPPED or RESET_SNEXT */
+	bool soft_aff, caps, inflight, tickle_score, reset_top, smt_idle;
+	/* The era switches, resolved (see the table at the top of credit2.c). */
+	bool tickled_cpu, yield, migrate_kick, tickle_mark, reset_burn, pick_bias;
+	bool tickle_ratelimit, smt_rq_siblings, idle_first, load_continue;
+	bool hard_affinity, idle_no_timer, tickle_idle_first, insert_pick, load_2016;
 	struct csched2_runqueue_data **rql;   /* by id */
 	int nr_rqs;
 	struct csched2_pcpu *pcpu;      /* per pCPU, NULL rqd until init_pdata */
@@ -164,6 +175,8 @@ struct credit2_internals {
 	stime_t (*runtime)(struct scheduler *ops, int cpu, struct csched2_unit *snext,
 			   stime_t now, bool has_inflight, int inflight);
 	void (*balance_load)(struct scheduler *ops, int cpu, stime_t now);
+	void (*migrate)(struct scheduler *ops, struct csched2_unit *svc,
+			struct csched2_runqueue_data *trqd, stime_t now);
 	bool (*unit_grab_budget)(struct scheduler *ops, struct csched2_unit *svc);
 	void (*replenish_domain_budget)(struct timer *t, void *data);
 	struct csched2_unit *(*svc_of)(struct scheduler *ops, struct vcpu *v);

@@ -18,7 +18,22 @@
  * coming back with no pCPU gets its old one if free and fitting, else it
  * joins the wait queue and every free pCPU it could use is tickled, the
  * first to schedule taking it in do_schedule.
+ *
+ * Eras (era=2017|4.17|4.22|current): the trees of ../shared/xen-src that
+ * have null.c (sched_null.c before 2020): 2017-08-credit2-* (4b6923acff and
+ * its two parents; one file), 4.17.5, 4.22.0 and master-2026-08 (the same
+ * file as 4.22.0).  One switch differs between them:
+ *   offline_deassign  from d545f1d6c2 and faa2c904fb (Aug 2019): a vCPU
+ *                     going offline gives its pCPU back (or leaves the
+ *                     wait queue), and comes back through wake as a new
+ *                     arrival; before, it kept its pCPU while offline.
+ * What else differs changes no decision the simulator can reach: locking
+ * (4.17 takes a waiter only if its old pCPU's lock can be taken), the
+ * removal of a vCPU that never got a pCPU (8a13397211, 2023), and the
+ * pCPU's cpus_free bit being set again in do_schedule (the same bit
+ * deassign sets).
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "schedulers/sched.h"
@@ -34,7 +49,16 @@ struct null_unit {
 	bool in_waitq;
 };
 
+enum { NULL_ERA_2017, NULL_ERA_4_17, NULL_ERA_4_22, NULL_ERA_CURRENT };
+enum { NULL_SW_ERA, NULL_SW_ON, NULL_SW_OFF };
+
+struct null_config {
+	int era;
+	int offline_deassign;
+};
+
 struct null_private {
+	bool offline_deassign;      /* resolved from the era */
 	struct cpumask *cpus_free;
 	struct cpumask *scratch;
 	struct null_unit *waitq_head, *waitq_tail;
@@ -95,8 +119,12 @@ static bool unit_check_affinity(struct scheduler *s, const struct vcpu *v, int c
 
 static int null_init(struct scheduler *s, struct err *e)
 {
+	const struct null_config *c = s->config;
 	struct null_private *prv = xcalloc(1, sizeof(*prv));
 
+	(void)e;
+	prv->offline_deassign = c->offline_deassign == NULL_SW_ERA ? c->era >= NULL_ERA_4_17 :
+				c->offline_deassign == NULL_SW_ON;
 	prv->cpus_free = cpumask_alloc((unsigned)s->sim->nr_cpus);
 	prv->scratch = cpumask_alloc((unsigned)s->sim->nr_cpus);
 	s->priv = prv;
@@ -253,8 +281,11 @@ static void null_sleep(struct scheduler *s, struct vcpu *v)
 	struct null_unit *nvc = null_unit(v);
 	bool tickled = false;
 
-	/* Only an offlined vCPU gives up its pCPU; a paused or migrating one keeps it. */
-	if (v->pause_flags & VPF_DOWN) {
+	/*
+	 * Only an offlined vCPU gives up its pCPU (since d545f1d6c2); a paused
+	 * or migrating one keeps it.
+	 */
+	if ((v->pause_flags & VPF_DOWN) && null_priv(s)->offline_deassign) {
 		if (nvc->in_waitq)
 			waitq_del(null_priv(s), nvc);
 		else if (null_pcpu(s, v->processor)->unit == v)
@@ -343,11 +374,22 @@ static void null_dump(struct scheduler *s, FILE *f)
 	fprintf(f, "\n");
 }
 
+static const struct param_def null_params[] = {
+	{ "era", PARAM_ENUM, "current", "2017|4.17|4.22|current", 0, 0,
+	  "the Xen tree whose null.c to follow: 2017 (4b6923acff), 4.17 (4.17.5), 4.22 or "
+	  "current (master c447b7308b, same file as 4.22.0); sets offline_deassign",
+	  offsetof(struct null_config, era) },
+	{ "offline_deassign", PARAM_ENUM, "era", "era|on|off", 0, 0,
+	  "a vCPU going offline frees its pCPU or leaves the wait queue (from d545f1d6c2, "
+	  "Aug 2019; before, it keeps its pCPU)", offsetof(struct null_config, offline_deassign) },
+	{ NULL, 0, NULL, NULL, 0, 0, NULL, 0 }
+};
+
 const struct sched_ops null_ops = {
 	.name = "null",
 	.summary = "Xen's null scheduler: one pCPU per vCPU, the rest wait (no time sharing)",
-	.params = NULL,
-	.config_size = 0,
+	.params = null_params,
+	.config_size = sizeof(struct null_config),
 	.init = null_init,
 	.deinit = null_deinit,
 	.init_pdata = null_init_pdata,

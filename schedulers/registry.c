@@ -8,13 +8,8 @@ extern const struct sched_ops credit1_ops;
 extern const struct sched_ops credit2_ops;
 extern const struct sched_ops rtds_ops;
 extern const struct sched_ops arinc653_ops;
-#include "config.h"
-#ifdef HAVE_XEN_SOURCE  /* ./configure --with-xen-source=DIR: Xen's own code (xen-shim/) */
-extern const struct sched_ops xen_null_ops, xen_credit_ops, xen_credit2_ops;
-#define XEN_SHIM_OPS &xen_null_ops, &xen_credit_ops, &xen_credit2_ops,
-#else
-#define XEN_SHIM_OPS
-#endif
+/* ./configure --with-xen-source: Xen's own code of each tree (xen-shim/) */
+#include "xen-shim/registry.h"
 
 static const struct sched_ops *const registry[] = {
 	&null_ops,

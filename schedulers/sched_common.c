@@ -40,22 +40,77 @@ int sim_cpumask_any(struct sim *s, const struct cpumask *m)
 	return (int)cpu;
 }
 
+/* Appends ", s" (or s first) to out. */
+static void add_name(char *out, size_t len, const char *s, int n)
+{
+	size_t used = strlen(out);
+
+	snprintf(out + used, len - used, "%s%.*s", used ? ", " : "", n, s);
+}
+
+/*
+ * The valid names, for the message: the models, then Xen's own code once
+ * per module (xen-credit2@TREE) and the trees it was built from, rather
+ * than every combination.  For a name that is a Xen module without a
+ * (known) tree, that module's names instead, and true.
+ */
+static bool valid_names(const char *name, char *out, size_t len)
+{
+	const struct sched_ops *const *all = sched_all();
+	char trees[256] = "";
+	size_t want = strcspn(name, "@");
+	int i, j;
+
+	out[0] = '\0';
+	for (i = 0; all[i]; i++) {
+		const char *at = strchr(all[i]->name, '@');
+
+		if (at && (size_t)(at - all[i]->name) == want &&
+		    strncmp(all[i]->name, name, want) == 0)
+			add_name(out, len, all[i]->name, (int)strlen(all[i]->name));
+	}
+	if (out[0])
+		return true;
+	for (i = 0; all[i]; i++) {
+		const char *at = strchr(all[i]->name, '@');
+		bool seen_module = false, seen_tree = false;
+
+		for (j = 0; j < i && at; j++) {
+			const char *other = strchr(all[j]->name, '@');
+
+			if (!other)
+				continue;
+			seen_module |= other - all[j]->name == at - all[i]->name &&
+				       strncmp(all[j]->name, all[i]->name, (size_t)(at - all[i]->name)) == 0;
+			seen_tree |= strcmp(other, at) == 0;
+		}
+		if (!at) {
+			add_name(out, len, all[i]->name, (int)strlen(all[i]->name));
+			continue;
+		}
+		if (!seen_module) {
+			add_name(out, len, all[i]->name, (int)(at - all[i]->name + 1));
+			strncat(out, "TREE", len - strlen(out) - 1);
+		}
+		if (!seen_tree)
+			add_name(trees, sizeof(trees), at + 1, (int)strlen(at + 1));
+	}
+	if (trees[0])
+		snprintf(out + strlen(out), len - strlen(out), "; TREE: %s", trees);
+	return false;
+}
+
 const struct sched_ops *sched_lookup(const char *name, struct err *e)
 {
 	const struct sched_ops *ops = sched_find(name);
-	const struct sched_ops *const *all;
-	char names[256] = "";
-	int i;
+	char names[400];
 
 	if (ops)
 		return ops;
-	all = sched_all();
-	for (i = 0; all[i]; i++) {
-		if (i)
-			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-		strncat(names, all[i]->name, sizeof(names) - strlen(names) - 1);
-	}
-	err_set(e, "unknown scheduler '%s' (valid: %s)", name, names);
+	if (valid_names(name, names, sizeof(names)))
+		err_set(e, "unknown scheduler '%s' (name its Xen tree: %s)", name, names);
+	else
+		err_set(e, "unknown scheduler '%s' (valid: %s)", name, names);
 	return NULL;
 }
 
@@ -103,4 +158,12 @@ void sched_list(FILE *f)
 		else
 			fprintf(f, "    (no parameters)\n");
 	}
+	/* real-measurements.md section 2; doc/eras.md has the whole table. */
+	fputs("\nThe configurations of the 2016 series' table (\"Credit1 and Credit2 "
+	      "improvements... and soft-affinity for Credit2!\"):\n"
+	      "    Credit1                           credit1:era=2016\n"
+	      "    Credit2, the series to patch 20   credit2:era=2016-p20\n"
+	      "    Credit2, the full series          credit2:era=2016-full\n"
+	      "  schedsim --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full "
+	      "--workload=make-xen,iperf --dom0-load=off,on --iterations=15\n", f);
 }

@@ -417,6 +417,17 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
+/* A scheduler name may also name the Xen tree of a shim module: xen-credit2@4.17.5. */
+static bool valid_sched_name(const char *s, size_t n)
+{
+	const char *at = memchr(s, '@', n);
+
+	if (!at)
+		return valid_name(s, n);
+	return at > s && (size_t)(at - s) + 1 < n && valid_name(s, (size_t)(at - s)) &&
+	       valid_name(at + 1, n - (size_t)(at - s) - 1);
+}
+
 static int spec_param(const char *spec, const char *item, size_t n, struct sched_spec *out,
 		      struct err *e)
 {
@@ -471,7 +482,7 @@ int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e)
 		return err_set(e, "bad scheduler spec '%s': empty scheduler name", s);
 	if (n >= sizeof(out->name))
 		return err_set(e, "bad scheduler spec '%s': scheduler name too long", s);
-	if (!valid_name(s, n))
+	if (!valid_sched_name(s, n))
 		return err_set(e, "bad scheduler spec '%s': bad scheduler name '%.*s'", s, (int)n, s);
 	memcpy(out->name, s, n);
 	for (p = colon; p; p = colon) {

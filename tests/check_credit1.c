@@ -626,7 +626,184 @@ END_TEST
 
 START_TEST(test_tickle_kick_away_switch)
 {
-	tickle_kick("credit1:tickle_kick_cur=on", true);
+	tickle_kick("credit1:tickle_kick=cur", true);
+	tickle_kick("credit1:era=2016:tickle_kick=new", false);
+	tickle_kick("credit1:era=2015", true);
+	tickle_kick("credit1:era=2017", true);
+}
+END_TEST
+
+/*
+ * The 2015 bug (before f02a5760c7): cur is pinned to the same busy pCPU, so
+ * no idler can take it, yet it is asked to migrate; the fix asks only when
+ * cur's hard affinity holds an idler.
+ */
+static void tickle_kick_pinned_cur(const char *spec, bool kicked)
+{
+	struct fx f;
+	struct csched_unit *n;
+	struct vcpu *v, *cur;
+
+	fx_build(&f, HOST4, spec);
+	cur = V(&f, 0, 0);
+	cpumask_zero(cur->hard);
+	cpumask_set(cur->hard, 0);
+	vcpu_update_soft_effective(cur);
+	make_running(&f, cur, 0);
+	make_running(&f, V(&f, 0, 1), 1);
+	v = V(&f, 1, 0);
+	cpumask_zero(v->hard);
+	cpumask_set(v->hard, 0);
+	vcpu_update_soft_effective(v);
+	n = make_queued(&f, v, 0, CSCHED_PRI_TS_BOOST);
+	__runq_tickle(f.prv, n);
+	ck_assert(tickled(&f, 0));
+	ck_assert_int_eq(!!(cur->pause_flags & VPF_MIGRATING), kicked);
+	fx_free(&f);
+}
+
+START_TEST(test_tickle_kick_2015_bug)
+{
+	tickle_kick_pinned_cur("credit1:era=2015-kick-bug", true);
+	tickle_kick_pinned_cur("credit1:era=2015", false);
+	tickle_kick_pinned_cur("credit1:era=2016", false);
+	tickle_kick_pinned_cur("credit1:tickle_kick=always", true);
+}
+END_TEST
+
+/*
+ * Before f83fc393b2 the idler tickled is the next of all idlers {2,3}
+ * after last_tickle_cpu (0): 2, although new may only run on {0,3}.
+ */
+static void tickle_suitable(const char *spec, int expect)
+{
+	struct fx f;
+	struct csched_unit *n;
+	struct vcpu *v;
+
+	fx_build(&f, HOST4, spec);
+	make_running(&f, V(&f, 0, 0), 0);
+	make_running(&f, V(&f, 0, 1), 1);
+	v = V(&f, 1, 0);
+	cpumask_zero(v->hard);
+	cpumask_set(v->hard, 0);
+	cpumask_set(v->hard, 3);
+	vcpu_update_soft_effective(v);
+	n = make_queued(&f, v, 0, CSCHED_PRI_TS_UNDER);
+	__runq_tickle(f.prv, n);
+	ck_assert(tickled(&f, expect));
+	ck_assert(!tickled(&f, 5 - expect) && !tickled(&f, 0));
+	fx_free(&f);
+}
+
+START_TEST(test_tickle_suitable_idler)
+{
+	tickle_suitable("credit1", 3);
+	tickle_suitable("credit1:era=2016", 3);
+	tickle_suitable("credit1:era=2016-pre", 2);
+	tickle_suitable("credit1:era=2015-kick-bug", 2);
+	tickle_suitable("credit1:era=2016-pre:tickle_suitable=on", 3);
+}
+END_TEST
+
+/* Before 66c7449a4d the wake that ends a move BOOSTs (res_pick sets no mark). */
+static void migrate_wake(const char *spec, int pri)
+{
+	struct fx f;
+	struct vcpu *v;
+
+	fx_build(&f, HOST4, spec);
+	v = V(&f, 1, 0);
+	CSCHED_UNIT(v)->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
+	v->processor = csched_res_pick(f.s->sched, v);
+	v->pause_flags = 0;
+	csched_unit_wake(f.s->sched, v);
+	ck_assert_int_eq(CSCHED_UNIT(v)->pri, pri);
+	fx_free(&f);
+}
+
+START_TEST(test_wake_after_migrate)
+{
+	migrate_wake("credit1", CSCHED_PRI_TS_UNDER);
+	migrate_wake("credit1:era=2016-pre", CSCHED_PRI_TS_UNDER);
+	migrate_wake("credit1:era=2015", CSCHED_PRI_TS_BOOST);
+	migrate_wake("credit1:era=2015-kick-bug", CSCHED_PRI_TS_BOOST);
+	migrate_wake("credit1:migrate_boost=on", CSCHED_PRI_TS_BOOST);
+}
+END_TEST
+
+/*
+ * Before 9f358ddd69 insert does no res_pick: the vCPU stays on the pCPU it
+ * was created on (1, busy with a waiter), where res_pick moves it to an
+ * idle core.
+ */
+static int insert_on_busy(const char *spec)
+{
+	struct fx f;
+	struct vcpu *v;
+	int cpu;
+
+	fx_build(&f, HOST8, spec);
+	make_running(&f, V(&f, 0, 0), 1);
+	make_queued(&f, V(&f, 0, 1), 1, CSCHED_PRI_TS_UNDER);
+	v = V(&f, 1, 0);
+	v->processor = 1;
+	CSCHED_UNIT(v)->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
+	csched_unit_insert(f.s->sched, v);
+	cpu = v->processor;
+	/* the mark that keeps the next wake from BOOSTing comes with the pick */
+	ck_assert_int_eq(!!(CSCHED_UNIT(v)->flags & CSCHED_FLAG_UNIT_MIGRATING), cpu != 1);
+	fx_free(&f);
+	return cpu;
+}
+
+START_TEST(test_insert_pick)
+{
+	ck_assert_int_eq(insert_on_busy("credit1:era=2015"), 1);
+	ck_assert_int_eq(insert_on_busy("credit1:era=2016-pre:insert_pick=off"), 1);
+	ck_assert_int_ne(insert_on_busy("credit1:era=2016-pre"), 1);
+	ck_assert_int_ne(insert_on_busy("credit1"), 1);
+}
+END_TEST
+
+/* Each era's switches, as the table in the header says. */
+START_TEST(test_era_presets)
+{
+	static const struct {
+		const char *era;
+		int kick;
+		bool mboost, ipick, suitable, rl_rem, rl_yield, clear, skip, bias,
+		     unpark, ynosteal, lbrl;
+	} t[] = {
+		{ "2015-kick-bug", KICK_ALWAYS, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0 },
+		{ "2015", KICK_CUR, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0 },
+		{ "2016-pre", KICK_CUR, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0 },
+		{ "2016", KICK_CUR, 0, 1, 1, 1, 0, 0, 0, 0, 1, 0, 0 },
+		{ "2017", KICK_CUR, 0, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0 },
+		{ "4.17", KICK_NEW, 0, 1, 1, 1, 0, 1, 1, 1, 0, 0, 0 },
+		{ "4.22", KICK_NEW, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1 },
+		{ "current", KICK_NEW, 0, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char spec[64];
+		struct fx f;
+		const struct csched_behaviour *b;
+
+		snprintf(spec, sizeof(spec), "credit1:era=%s", t[i].era);
+		fx_build(&f, HOST4, spec);
+		b = &f.prv->b;
+		ck_assert_msg(b->kick == t[i].kick && b->migrate_boost == t[i].mboost &&
+			      b->insert_pick == t[i].ipick && b->tickle_suitable == t[i].suitable &&
+			      b->ratelimit_remaining == t[i].rl_rem &&
+			      b->ratelimit_yield == t[i].rl_yield && b->clear_idlers == t[i].clear &&
+			      b->lb_skip_single == t[i].skip && b->lb_balance_bias == t[i].bias &&
+			      b->unpark_boost == t[i].unpark &&
+			      b->yield_no_steal == t[i].ynosteal && b->lb_ratelimit == t[i].lbrl,
+			      "era %s", t[i].era);
+		fx_free(&f);
+	}
 }
 END_TEST
 
@@ -768,6 +945,26 @@ START_TEST(test_steal_first_better)
 }
 END_TEST
 
+/* Since e282067cf2 a queued yielder keeps YIELD and is not stolen. */
+START_TEST(test_steal_skips_yielder)
+{
+	struct fx f;
+
+	steal_setup(&f, "credit1");
+	CSCHED_UNIT(V(&f, 0, 1))->flags |= CSCHED_FLAG_UNIT_YIELD;
+	ck_assert_ptr_eq(csched_runq_steal(f.prv, 1, 0, CSCHED_PRI_IDLE, BALANCE_HARD_AFFINITY),
+			 CSCHED_UNIT(V(&f, 0, 2)));
+	fx_free(&f);
+	steal_setup(&f, "credit1:era=4.17");
+	CSCHED_UNIT(V(&f, 0, 1))->flags |= CSCHED_FLAG_UNIT_YIELD;
+	ck_assert_ptr_eq(csched_runq_steal(f.prv, 1, 0, CSCHED_PRI_IDLE, BALANCE_HARD_AFFINITY),
+			 CSCHED_UNIT(V(&f, 0, 1)));
+	/* leaving the queue ends the yield */
+	ck_assert(!(CSCHED_UNIT(V(&f, 0, 1))->flags & CSCHED_FLAG_UNIT_YIELD));
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(test_steal_strictly_better)
 {
 	struct fx f;
@@ -899,6 +1096,107 @@ START_TEST(test_balance_nothing_better)
 }
 END_TEST
 
+/*
+ * The scan's filters (waiting_work, waiting_under, waiting_soft) say what
+ * each queue holds: after every event of a busy run with soft affinities,
+ * caps (parking) and accounting, each pCPU's bits agree with its queue.
+ */
+static void check_scan_masks(struct fx *f, stime_t t)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < f->s->nr_cpus; cpu++) {
+		struct clist *runq = &CSCHED_PCPU(f->prv, cpu)->runq, *i;
+		int pri = clist_empty(runq) ? CSCHED_PRI_IDLE : __runq_elem(runq->next)->pri;
+		unsigned soft = 0;
+
+		for (i = runq->next; i != runq; i = i->next)
+			soft += csched_has_soft(f->prv, __runq_elem(i)->vcpu);
+		ck_assert_msg(cpumask_test(f->prv->waiting_work, (unsigned)cpu) ==
+			      (pri > CSCHED_PRI_IDLE) &&
+			      cpumask_test(f->prv->waiting_under, (unsigned)cpu) ==
+			      (pri > CSCHED_PRI_TS_OVER) &&
+			      cpumask_test(f->prv->waiting_soft, (unsigned)cpu) == (soft > 0) &&
+			      CSCHED_PCPU(f->prv, cpu)->nr_soft == soft,
+			      "t=%lld pCPU %d: head pri %d, %u soft-affine queued", (long long)t, cpu,
+			      pri, soft);
+	}
+}
+
+/* Accounting turns a queued head OVER in place: waiting_under follows. */
+START_TEST(test_scan_masks_after_acct)
+{
+	struct fx f;
+	struct csched_unit *a;
+
+	fx_build(&f, HOST4, "credit1");
+	make_running(&f, V(&f, 0, 0), 1);
+	a = make_queued(&f, V(&f, 1, 0), 1, CSCHED_PRI_TS_UNDER);
+	ck_assert(cpumask_test(f.prv->waiting_under, 1));
+	__csched_unit_acct_start(f.prv, a);
+	a->credit = -2000;      /* still negative after its share: OVER */
+	csched_acct(f.prv);
+	ck_assert_int_eq(a->pri, CSCHED_PRI_TS_OVER);
+	ck_assert(!cpumask_test(f.prv->waiting_under, 1));
+	ck_assert(cpumask_test(f.prv->waiting_work, 1));
+	fx_free(&f);
+}
+END_TEST
+
+/* A queued vCPU that gets a soft affinity counts for the soft step at once. */
+START_TEST(test_scan_masks_after_affinity)
+{
+	struct fx f;
+	struct vcpu *v;
+
+	fx_build(&f, HOST4, "credit1");
+	make_running(&f, V(&f, 0, 0), 1);
+	v = V(&f, 1, 0);
+	make_queued(&f, v, 1, CSCHED_PRI_TS_UNDER);
+	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
+	cpumask_zero(v->soft);
+	cpumask_set(v->soft, 2);
+	vcpu_update_soft_effective(v);
+	csched_aff_cntl(f.s->sched, v);
+	ck_assert(cpumask_test(f.prv->waiting_soft, 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 1);
+	runq_remove(f.prv, CSCHED_UNIT(v));
+	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 0);
+	fx_free(&f);
+}
+END_TEST
+
+START_TEST(test_scan_masks_follow_queues)
+{
+	static const char *xml =
+		"<scenario duration='1s' seed='3'>"
+		"<host sockets='2' cores-per-socket='2' threads-per-core='2' nodes='2'/>"
+		"<domain name='a' vcpus='6' weight='512'><affinity soft='nodes:0'/>"
+		"<workload type='phases'><phase run='exp:3ms' sleep='exp:1ms'/></workload></domain>"
+		"<domain name='b' vcpus='6' cap='150'>"
+		"<workload type='cpu-hog'/></domain>"
+		"<domain name='c' vcpus='4'><vcpu id='1' hard='5' soft='5'/><vcpu id='2' soft='1-2'/>"
+		"<workload type='phases'><phase run='exp:200us' sleep='exp:2ms'/></workload></domain>"
+		"</scenario>";
+	const char *eras[] = { "credit1", "credit1:era=2016" };
+	unsigned e;
+
+	for (e = 0; e < 2; e++) {
+		struct fx f;
+		stime_t t;
+
+		fx_build(&f, xml, eras[e]);
+		for (t = USEC(50); t <= MSEC(400); t += USEC(50)) {
+			sim_run_until(f.s, t);
+			check_scan_masks(&f, t);
+		}
+		ck_assert_uint_gt(f.s->q.fired, 3000);
+		fx_free(&f);
+	}
+}
+END_TEST
+
 /* --- csched_schedule: ratelimit and yield --- */
 
 static struct sched_decision schedule_at(struct fx *f, struct vcpu *curr, stime_t now)
@@ -972,6 +1270,9 @@ END_TEST
 START_TEST(test_ratelimit_on_yield_old)
 {
 	ratelimit_case("credit1:ratelimit_yield=on", USEC(300), true, true, USEC(700));
+	/* before the 2016 series: the yielder is held, for a whole ratelimit */
+	ratelimit_case("credit1:era=2016-pre", USEC(300), true, true, USEC(1000));
+	ratelimit_case("credit1:era=2016", USEC(300), true, false, MSEC(30));
 }
 END_TEST
 
@@ -979,6 +1280,28 @@ START_TEST(test_ratelimit_clamped_to_tslice)
 {
 	/* ratelimit 5 ms > tslice 3 ms: ratelimit is 3 ms; ran 1 ms -> 2 ms more */
 	ratelimit_case("credit1:tslice_ms=3:ratelimit_us=5000", MSEC(1), false, true, MSEC(2));
+}
+END_TEST
+
+/* tick_suspend=off: an idle pCPU's tick runs on (an idle loop that only halts). */
+START_TEST(test_tick_suspend_switch)
+{
+	const char *spec[] = { "credit1", "credit1:era=2017:tick_suspend=off" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct fx f;
+		struct vcpu *cur;
+
+		fx_build(&f, HOST4, spec[i]);
+		f.s->q.now = MSEC(10);
+		cur = V(&f, 0, 0);
+		make_running(&f, cur, 0);
+		cur->pause_flags |= VPF_BLOCKED;
+		(void)schedule_at(&f, cur, MSEC(10));
+		ck_assert_int_eq(timer_pending(&CSCHED_PCPU(f.prv, 0)->ticker), i == 1);
+		fx_free(&f);
+	}
 }
 END_TEST
 
@@ -1185,6 +1508,11 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_tickle_kick_away_2016);
 	tcase_add_test(tc, test_tickle_kick_away_current);
 	tcase_add_test(tc, test_tickle_kick_away_switch);
+	tcase_add_test(tc, test_tickle_kick_2015_bug);
+	tcase_add_test(tc, test_tickle_suitable_idler);
+	tcase_add_test(tc, test_wake_after_migrate);
+	tcase_add_test(tc, test_insert_pick);
+	tcase_add_test(tc, test_era_presets);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("pick");
@@ -1199,6 +1527,10 @@ static Suite *credit1_suite(void)
 	tc = tcase_create("steal");
 	tcase_add_test(tc, test_steal_first_better);
 	tcase_add_test(tc, test_steal_strictly_better);
+	tcase_add_test(tc, test_steal_skips_yielder);
+	tcase_add_test(tc, test_scan_masks_follow_queues);
+	tcase_add_test(tc, test_scan_masks_after_acct);
+	tcase_add_test(tc, test_scan_masks_after_affinity);
 	tcase_add_test(tc, test_steal_hard_affinity);
 	tcase_add_test(tc, test_steal_cache_hot);
 	tcase_add_test(tc, test_steal_soft_step);
@@ -1218,6 +1550,7 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_ratelimit_on_yield_old);
 	tcase_add_test(tc, test_ratelimit_clamped_to_tslice);
 	tcase_add_test(tc, test_schedule_block_and_idle);
+	tcase_add_test(tc, test_tick_suspend_switch);
 	tcase_add_test(tc, test_lb_ratelimit);
 	tcase_add_test(tc, test_lb_no_ratelimit_417);
 	tcase_add_test(tc, test_bad_ratelimit);

@@ -7,6 +7,7 @@
  * credit2.c; the arithmetic is spelled out beside each assertion.
  */
 #include <check.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,33 @@ START_TEST(tickle_idle_core_first)
 	queue(&h, V(&h, 0, 1), 1, 1000);
 	I->runq_tickle(h.ops, n, now(&h));
 	ck_assert_int_eq(tickled_only(&h, 0), 1);
+	sim_destroy(h.s);
+
+	/*
+	 * smt_idle=off (before 9bb9c73884): no idle-core step, so the vCPU's
+	 * own idle pCPU 1 beside the busy 0, in both tickle paths.
+	 */
+	h = mk(host4, six_vcpus, "credit2:smt_idle=off");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 1);
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket:smt_idle=off");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 1);
+	sim_destroy(h.s);
+	/* The same in era=2016 with smt_idle left at auto: the idle core. */
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	n = SVC(&h, 0, 1);
+	run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 2);
 	sim_destroy(h.s);
 }
 END_TEST
@@ -799,8 +827,8 @@ START_TEST(schedule_reset_tests)
 	ck_assert_int_eq(SVC(&h, 0, 2)->credit, 10500000);   /* blocked ones too */
 	sim_destroy(h.s);
 
-	/* 2016: a skipped waiter means no reset. */
-	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	/* 2016-socket (5e4b419966): a skipped waiter means no reset. */
+	h = mk(host4, six_vcpus, "credit2:era=2016-socket");
 	run_on(&h, V(&h, 0, 0), 0, -100, MSEC(2));
 	queue(&h, V(&h, 0, 1), 1, -50);
 	schedule_on(&h, 0, &d);
@@ -808,6 +836,411 @@ START_TEST(schedule_reset_tests)
 	ck_assert_int_eq(SVC(&h, 0, 0)->credit, -100);
 	ck_assert_int_eq(SVC(&h, 0, 1)->credit, -50);
 	sim_destroy(h.s);
+
+	/* 2016, before it: snext at -100 resets, skipped waiter or not. */
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	run_on(&h, V(&h, 0, 0), 0, -100, MSEC(2));
+	queue(&h, V(&h, 0, 1), 1, -50);
+	schedule_on(&h, 0, &d);
+	ck_assert_ptr_eq(d.next, V(&h, 0, 0));
+	ck_assert_int_eq(SVC(&h, 0, 0)->credit, 9999900);
+	ck_assert_int_eq(SVC(&h, 0, 1)->credit, 9999950);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* --- era switches --- */
+
+static bool softirq_pending(struct host *h, int cpu)
+{
+	return timer_pending(&h->s->pcpus[cpu].softirq);
+}
+
+/* Before 069cf39fb1 (era 2016) nobody remembers which pCPU was tickled. */
+START_TEST(era_tickled_cpu)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	struct csched2_unit *n = SVC(&h, 0, 1);
+
+	queue(&h, V(&h, 0, 1), 2, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(tickled_only(&h, 0), 2);
+	ck_assert_int_eq(n->tickled_cpu, -1);
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016-socket");
+	n = SVC(&h, 0, 1);
+	queue(&h, V(&h, 0, 1), 2, 1000);
+	I->runq_tickle(h.ops, n, now(&h));
+	ck_assert_int_eq(n->tickled_cpu, 2);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* Credit2 had no yield before a7fa4d5f53 (era 2016). */
+START_TEST(era_yield)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2016");
+
+	h.ops->ops->yield(h.ops, V(&h, 0, 0));
+	ck_assert(!(SVC(&h, 0, 0)->flags & CSFLAG_unit_yield));
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016-socket");
+	h.ops->ops->yield(h.ops, V(&h, 0, 0));
+	ck_assert(SVC(&h, 0, 0)->flags & CSFLAG_unit_yield);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * A running vCPU asked to go to pCPU 3's runqueue: 2016 sets the request and
+ * waits (no poke, 115e4c5e52); 2016-socket pokes pCPU 0 without marking it
+ * tickled (a76645240b); 2016-p20 tickles it.  Sleep likewise, without the
+ * first difference.
+ */
+static void migrate_and_sleep(const char *spec, bool poked, bool marked)
+{
+	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", spec);
+	struct vcpu *v = V(&h, 0, 0);
+
+	run_on(&h, v, 0, 5000000, MSEC(2));
+	I->migrate(h.ops, v->sched_priv, c2rqd(h.ops, 3), now(&h));
+	ck_assert(v->pause_flags & VPF_MIGRATING);
+	ck_assert_int_eq(softirq_pending(&h, 0), poked);
+	ck_assert_int_eq(cpumask_test(c2rqd(h.ops, 0)->tickled, 0), marked);
+	sim_destroy(h.s);
+
+	h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", spec);
+	v = V(&h, 0, 0);
+	run_on(&h, v, 0, 5000000, MSEC(2));
+	v->pause_flags |= VPF_BLOCKED;
+	h.ops->ops->sleep(h.ops, v);
+	ck_assert(softirq_pending(&h, 0));
+	ck_assert_int_eq(cpumask_test(c2rqd(h.ops, 0)->tickled, 0), marked);
+	sim_destroy(h.s);
+}
+
+START_TEST(era_migrate_kick_and_tickle_mark)
+{
+	migrate_and_sleep("credit2:era=2016:runqueue=socket", false, false);
+	migrate_and_sleep("credit2:era=2016-socket", true, false);
+	migrate_and_sleep("credit2:era=2016-p20", true, true);
+	migrate_and_sleep("credit2", true, true);
+}
+END_TEST
+
+/* Before 4fa4f8a3cd a reset forgives what the other running vCPUs ran. */
+START_TEST(era_reset_burn)
+{
+	const char *spec[] = { "credit2:era=2016-socket", "credit2:era=2016-p20" };
+	int burnt[] = { 0, 1 }, i;
+
+	for (i = 0; i < 2; i++) {
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		struct csched2_unit *o = SVC(&h, 0, 1);
+
+		run_on(&h, V(&h, 0, 0), 0, -100, 0);
+		run_on(&h, V(&h, 0, 1), 1, 1000000, 0);
+		h.s->q.now += MSEC(1);
+		I->reset_credit(h.ops, 0, now(&h), SVC(&h, 0, 0));
+		/* 1M + 10M = 11M capped; with the charge: 1M - 1M + 10M = 10M */
+		ck_assert_int_eq(o->credit, burnt[i] ? 10000000 : 10500000);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/* Before 6348214c5d, res_pick draws its pCPU with cpumask_any (the run's rng). */
+START_TEST(era_pick_bias)
+{
+	const char *spec[] = { "credit2:era=2016-socket", "credit2:era=2016-p20" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+		struct rng before = h.s->rng;
+		int bias = rqd->pick_bias, cpu = I->res_pick(h.ops, V(&h, 0, 5));
+
+		ck_assert(cpu >= 0 && cpu < 4);
+		if (i == 0) {
+			ck_assert_int_eq(rqd->pick_bias, bias);
+			ck_assert(memcmp(&before, &h.s->rng, sizeof(before)) != 0);
+		} else {
+			ck_assert_int_eq(cpu, (bias + 1) % 4);
+			ck_assert_int_eq(rqd->pick_bias, cpu);
+			ck_assert(memcmp(&before, &h.s->rng, sizeof(before)) == 0);
+		}
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/* 4b6923acff (patch 24): a pCPU inside its ratelimit scores -1. */
+START_TEST(era_tickle_ratelimit)
+{
+	struct host h = busy4("credit2:era=2016-p21", 5000000);
+
+	V(&h, 0, 1)->state_entry_time = now(&h) - USEC(500);
+	ck_assert_int_eq(I->tickle_score(h.ops, now(&h), SVC(&h, 0, 4), 1), 13500000);
+	sim_destroy(h.s);
+	h = busy4("credit2:era=2016-full", 5000000);
+	V(&h, 0, 1)->state_entry_time = now(&h) - USEC(500);
+	ck_assert_int_eq(I->tickle_score(h.ops, now(&h), SVC(&h, 0, 4), 1), -1);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* 89052b9fa2: a vCPU that goes on running updates its own load too. */
+START_TEST(era_load_continue)
+{
+	const char *spec[] = { "credit2:era=2016-full", "credit2:era=4.17" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct sched_decision d;
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		stime_t before;
+
+		run_on(&h, V(&h, 0, 0), 0, 5000000, MSEC(2));
+		before = SVC(&h, 0, 0)->load_last_update;
+		h.s->q.now += MSEC(3);
+		schedule_on(&h, 0, &d);
+		ck_assert_ptr_eq(d.next, V(&h, 0, 0));
+		ck_assert_int_eq(SVC(&h, 0, 0)->load_last_update != before, i == 1);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/*
+ * runqueue=cpu: before 753ba43d6d smt_idle groups the topology's threads,
+ * so pCPU 0's core {0,1} spans two runqueues; with a76645240b's "whole
+ * cores only" clear, pCPU 0 stays in its runqueue's smt_idle while busy.
+ */
+START_TEST(era_smt_rq_siblings)
+{
+	const char *spec[] = { "credit2:era=2016-socket:runqueue=cpu",
+			       "credit2:era=2016-p20:runqueue=cpu",
+			       "credit2:era=4.17:runqueue=cpu" };
+	bool stays[] = { false, true, false };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		struct sched_decision d;
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+
+		queue(&h, V(&h, 0, 0), 0, 5000000);
+		schedule_on(&h, 0, &d);
+		ck_assert_ptr_eq(d.next, V(&h, 0, 0));
+		ck_assert_int_eq(cpumask_test(rqd->smt_idle, 0), stays[i]);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/* Before e4c1792b58 (2015): new's own busy pCPU first, although 2 and 3 idle. */
+START_TEST(era_2015_tickle_own_first)
+{
+	const char *spec[] = { "credit2:era=2015", "credit2:era=2016:runqueue=socket" };
+	int expect[] = { 0, 2 }, i;
+
+	for (i = 0; i < 2; i++) {
+		struct host h = mk(host4, six_vcpus, spec[i]);
+		struct csched2_unit *n = SVC(&h, 0, 1);
+
+		run_on(&h, V(&h, 0, 0), 0, 1000, MSEC(2));
+		run_on(&h, V(&h, 0, 2), 1, 1000, MSEC(2));
+		queue(&h, V(&h, 0, 1), 0, 5000000);
+		I->runq_tickle(h.ops, n, now(&h));
+		ck_assert_int_eq(tickled_only(&h, 0), expect[i]);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
+/* Before 2c6f317a2b an idle pCPU rescheduled every MAX_TIMER (2 ms). */
+START_TEST(era_2015_idle_slice)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+
+	ck_assert_int_eq(I->runtime(h.ops, 0, I->svc_of(h.ops, h.s->pcpus[0].idle), now(&h),
+				    false, 0), MSEC(2));
+	ck_assert_int_eq(h.prv->ratelimit_us, 0);        /* no ratelimit before 2615485905 */
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016");
+	ck_assert_int_eq(I->runtime(h.ops, 0, I->svc_of(h.ops, h.s->pcpus[0].idle), now(&h),
+				    false, 0), -1);
+	ck_assert_int_eq(h.prv->ratelimit_us, 1000);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * Before b6fa4c81b2 credit2 had no hard affinity: placement takes the pCPU
+ * after the vCPU's own in the chosen runqueue, and a waiter pinned
+ * elsewhere is taken all the same.
+ */
+START_TEST(era_2015_no_hard_affinity)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+	struct csched2_unit *w = SVC(&h, 0, 1), *got;
+	int skipped;
+
+	V(&h, 0, 5)->processor = 2;
+	ck_assert_int_eq(I->res_pick(h.ops, V(&h, 0, 5)), 3);
+	set_mask(&h, V(&h, 0, 1)->hard, "3");
+	queue(&h, V(&h, 0, 1), 0, 5000000);
+	got = I->runq_candidate(h.ops, c2rqd(h.ops, 0), I->svc_of(h.ops, h.s->pcpus[0].idle), 0,
+				now(&h), &skipped);
+	ck_assert_ptr_eq(got, w);
+	sim_destroy(h.s);
+	h = mk(host4, six_vcpus, "credit2:era=2016:runqueue=socket");
+	w = SVC(&h, 0, 1);
+	set_mask(&h, V(&h, 0, 1)->hard, "3");
+	queue(&h, V(&h, 0, 1), 0, 5000000);
+	got = I->runq_candidate(h.ops, c2rqd(h.ops, 0), I->svc_of(h.ops, h.s->pcpus[0].idle), 0,
+				now(&h), &skipped);
+	ck_assert_ptr_ne(got, w);
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * The 2015 averages (before d205f8a7f4): (d * load + (2^W - d) * avg) / 2^W
+ * with W = 18 fractional bits, in unsigned arithmetic.
+ */
+START_TEST(era_2015_load_average)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2015");
+	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+	stime_t t0 = rqd->load_last_update << LOADAVG_GRANULARITY_SHIFT;
+
+	ck_assert_int_eq(h.prv->load_window_shift, 18);
+	ck_assert_int_eq(h.prv->load_precision_shift, 18);
+	ck_assert_int_eq(SVC(&h, 0, 0)->avgload, 1 << 17);   /* 50 % of 2^18 */
+	rqd->load = 2;
+	rqd->avgload = 0;
+	rqd->b_avgload = -1;
+	/* half a window (2^17 units of 1024 ns): 2^17 * (2 << 18) >> 18 = 2^18 */
+	I->update_runq_load(h.ops, rqd, 0, t0 + ((stime_t)1 << 17 << LOADAVG_GRANULARITY_SHIFT));
+	ck_assert_int_eq(rqd->avgload, 1 << 18);
+	/* -1 as unsigned: (2^17 * 2^19 + 2^17 * (2^64 - 1)) mod 2^64 >> 18 */
+	ck_assert_int_eq(rqd->b_avgload,
+			 (stime_t)((((uint64_t)1 << 36) + ((uint64_t)1 << 17) * UINT64_MAX) >> 18));
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* Before 9f358ddd69 insert does no res_pick: initial pCPUs 0..5 stay. */
+START_TEST(era_2015_insert_in_place)
+{
+	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", "credit2:era=2015");
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(V(&h, 0, i)->processor, i);
+		ck_assert_ptr_eq(SVC(&h, 0, i)->rqd, c2rqd(h.ops, i));
+	}
+	sim_destroy(h.s);
+}
+END_TEST
+
+/*
+ * Before 2020 credit had no floor and Xen's int arithmetic wraps (the
+ * figures of a real divergence against the 2017-08 p20 tree): a weight-1
+ * vCPU under max_weight 4096 burning 1 ms, a reset with the multiplier,
+ * tickle_score's and csched2_runtime's differences of two credits.
+ */
+START_TEST(era_2016_int_credit_wraps)
+{
+	struct host h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+	struct csched2_unit *svc = SVC(&h, 0, 0), *n;
+
+	rqd->max_weight = 4096;
+	svc->weight = 1;
+	svc->residual = 0;
+	svc->credit = 10500000;
+	I->t2c_update(rqd, MSEC(1), svc, INT_MIN);
+	ck_assert_int_eq(svc->credit, 209467296);         /* 10.5M - 4.096e9 + 2^32 */
+	svc->credit = 10500000;
+	I->t2c_update(rqd, MSEC(1), svc, CSCHED2_CREDIT_MIN);
+	ck_assert_int_eq(svc->credit, CSCHED2_CREDIT_MIN);
+	sim_destroy(h.s);
+
+	/* reset: m = 1 + 687036512 / 10M = 69; 1559930784 + 690M wraps */
+	h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	SVC(&h, 0, 0)->credit = -687036512;
+	SVC(&h, 0, 1)->credit = 1559930784;
+	I->reset_credit(h.ops, 0, now(&h), SVC(&h, 0, 0));
+	ck_assert_int_eq(SVC(&h, 0, 1)->credit, -2045036512);
+	sim_destroy(h.s);
+
+	/* tickle_score: -1838482704 - 1395222432 wraps to 1061262160 */
+	h = busy4("credit2:era=2016-p20", 5000000);
+	n = SVC(&h, 0, 4);
+	n->credit = -1838482704;
+	SVC(&h, 0, 1)->credit = 1395222432;
+	ck_assert_int_eq(I->tickle_score(h.ops, now(&h), n, 1),
+			 1061262160 - 500000 + CSCHED2_CREDIT_INIT);
+	sim_destroy(h.s);
+
+	/* runtime: -2e9 - 1e9 wraps to 1294967296: MAX_TIMER, not MIN_TIMER */
+	h = mk(host4, six_vcpus, "credit2:era=2016-p20");
+	run_on(&h, V(&h, 0, 0), 0, -2000000000, 0);
+	queue(&h, V(&h, 0, 1), 0, 1000000000);
+	ck_assert_int_eq(I->runtime(h.ops, 0, SVC(&h, 0, 0), now(&h), false, 0), MSEC(2));
+	sim_destroy(h.s);
+}
+END_TEST
+
+/* Each era's switches, as the table at the top of credit2.c says. */
+START_TEST(era_presets)
+{
+	static const struct {
+		const char *era;
+		int rq, reset;
+		stime_t max_timer;
+		bool tcpu, yield, kick, mark, burn, bias, soft, score, trl, caps, idle1, rqsib,
+		     lcont, infl;
+	} t[] = {
+		{ "2015", OPT_RQ_SOCKET, RESET_SNEXT, MSEC(2), 0,0,0,0,0,0,0,0,0,0,0,0,0,0 },
+		{ "2016", OPT_RQ_CORE, RESET_SNEXT, MSEC(2), 0,0,0,0,0,0,0,0,0,0,0,0,0,0 },
+		{ "2016-socket", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(10), 1,1,1,0,0,0,0,0,0,0,0,0,0,0 },
+		{ "2016-p20", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(2), 1,1,1,1,1,1,1,1,0,0,0,0,0,0 },
+		{ "2016-p21", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(2), 1,1,1,1,1,1,1,1,0,0,0,0,0,0 },
+		{ "2016-full", OPT_RQ_SOCKET, RESET_SKIPPED, MSEC(10), 1,1,1,1,1,1,1,1,1,0,0,0,0,0 },
+		{ "4.17", OPT_RQ_SOCKET, RESET_TOP, MSEC(10), 1,1,1,1,1,1,1,1,1,1,1,1,1,0 },
+		{ "4.22", OPT_RQ_SOCKET, RESET_TOP, MSEC(10), 1,1,1,1,1,1,1,1,1,1,1,1,1,1 },
+		{ "current", OPT_RQ_SOCKET, RESET_TOP, MSEC(10), 1,1,1,1,1,1,1,1,1,1,1,1,1,1 },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char spec[64];
+		struct host h;
+		const struct csched2_private *p;
+
+		snprintf(spec, sizeof(spec), "credit2:era=%s", t[i].era);
+		h = mk(host4, six_vcpus, spec);
+		p = h.prv;
+		ck_assert_msg(p->cfg.runqueue == t[i].rq && p->reset == t[i].reset &&
+			      p->max_timer == t[i].max_timer && p->tickled_cpu == t[i].tcpu &&
+			      p->yield == t[i].yield && p->migrate_kick == t[i].kick &&
+			      p->tickle_mark == t[i].mark && p->reset_burn == t[i].burn &&
+			      p->pick_bias == t[i].bias && p->soft_aff == t[i].soft &&
+			      p->tickle_score == t[i].score && p->tickle_ratelimit == t[i].trl &&
+			      p->caps == t[i].caps && p->idle_first == t[i].idle1 &&
+			      p->smt_rq_siblings == t[i].rqsib && p->load_continue == t[i].lcont &&
+			      p->inflight == t[i].infl &&
+			      p->smt_idle == (i > 0) && p->hard_affinity == (i > 0) &&
+			      p->idle_no_timer == (i > 0) && p->tickle_idle_first == (i > 0) &&
+			      p->insert_pick == (i > 0) && p->load_2016 == (i > 0) &&
+			      p->max_cpus_runqueue == (t[i].caps ? 16 : INT_MAX),
+			      "era %s", t[i].era);
+		sim_destroy(h.s);
+	}
 }
 END_TEST
 
@@ -1054,6 +1487,31 @@ START_TEST(cap_returned_budget_unparks)
 }
 END_TEST
 
+/*
+ * The cap is set once the domain's four vCPUs exist, as xl does: the
+ * budget is cap 201 % of the 10 ms period, 20.1 ms, not the 10 ms of the
+ * "cap 100 % per vCPU" limit that applies while only one exists.
+ */
+START_TEST(cap_set_after_all_vcpus)
+{
+	struct host h = mk(host4, "<domain name=\"a\" vcpus=\"4\" cap=\"201\" weight=\"64\"/>"
+			   "<domain name=\"b\" vcpus=\"2\"/>", "credit2");
+	struct csched2_dom *sdom = h.s->domains[0]->sched_priv;
+	int i;
+
+	ck_assert_int_eq(sdom->cap, 201);
+	ck_assert_int_eq(sdom->tot_budget, 20100000);
+	ck_assert_int_eq(sdom->budget, 20100000);
+	ck_assert_int_eq(sdom->weight, 64);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(SVC(&h, 0, i)->budget_quota, 5025000);
+		ck_assert_int_eq(SVC(&h, 0, i)->weight, 64);
+	}
+	ck_assert_int_eq(c2rqd(h.ops, 0)->max_weight, 256);
+	sim_destroy(h.s);
+}
+END_TEST
+
 START_TEST(cap_quota_per_vcpu)
 {
 	struct host h = mk(host4, "<domain name=\"c\" vcpus=\"4\" cap=\"100\"/>"
@@ -1225,11 +1683,27 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, cap_budget_grab_park_replenish);
 	tcase_add_test(tc, cap_returned_budget_unparks);
 	tcase_add_test(tc, cap_quota_per_vcpu);
+	tcase_add_test(tc, cap_set_after_all_vcpus);
 	tcase_add_test(tc, runqueue_arrangements);
 	tcase_add_test(tc, sibling_masks_follow_runqueues);
 	tcase_add_test(tc, max_weight_tracking);
 	tcase_add_test(tc, dump_and_credit_readout);
 	tcase_add_test(tc, bad_parameters);
+	tcase_add_test(tc, era_tickled_cpu);
+	tcase_add_test(tc, era_yield);
+	tcase_add_test(tc, era_migrate_kick_and_tickle_mark);
+	tcase_add_test(tc, era_reset_burn);
+	tcase_add_test(tc, era_pick_bias);
+	tcase_add_test(tc, era_tickle_ratelimit);
+	tcase_add_test(tc, era_load_continue);
+	tcase_add_test(tc, era_smt_rq_siblings);
+	tcase_add_test(tc, era_2015_tickle_own_first);
+	tcase_add_test(tc, era_2015_idle_slice);
+	tcase_add_test(tc, era_2015_no_hard_affinity);
+	tcase_add_test(tc, era_2015_load_average);
+	tcase_add_test(tc, era_2015_insert_in_place);
+	tcase_add_test(tc, era_2016_int_credit_wraps);
+	tcase_add_test(tc, era_presets);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -383,6 +383,12 @@ START_TEST(test_spec_good)
 	ck_assert_int_eq(sched_spec_parse("x:label=a=b", &s, &e), 0);
 	ck_assert_str_eq(s.params.v[0].value, "a=b");
 	sched_spec_free(&s);
+
+	/* a shim module names its Xen tree after '@' */
+	ck_assert_int_eq(sched_spec_parse("xen-credit2@2017-08-credit2-p20:runqueue=core", &s, &e), 0);
+	ck_assert_str_eq(s.name, "xen-credit2@2017-08-credit2-p20");
+	ck_assert_str_eq(s.params.v[0].key, "runqueue");
+	sched_spec_free(&s);
 }
 END_TEST
 
@@ -400,6 +406,10 @@ START_TEST(test_spec_bad)
 		{ "cred it2", "bad scheduler spec 'cred it2': bad scheduler name 'cred it2'" },
 		{ "credit2:ru n=1", "bad scheduler spec 'credit2:ru n=1': bad key 'ru n' (letters, digits, '_', '-', '.')" },
 		{ "credit2,credit1", "bad scheduler spec 'credit2,credit1': bad scheduler name 'credit2,credit1'" },
+		{ "xen-credit2@", "bad scheduler spec 'xen-credit2@': bad scheduler name 'xen-credit2@'" },
+		{ "@4.17.5", "bad scheduler spec '@4.17.5': bad scheduler name '@4.17.5'" },
+		{ "a@b@c", "bad scheduler spec 'a@b@c': bad scheduler name 'a@b@c'" },
+		{ "credit2:era@=1", "bad scheduler spec 'credit2:era@=1': bad key 'era@' (letters, digits, '_', '-', '.')" },
 		{ "a234567890123456789012345678901234567890123456789012345678901234",
 		  "bad scheduler spec 'a234567890123456789012345678901234567890123456789012345678901234': scheduler name too long" },
 	};

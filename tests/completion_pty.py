@@ -16,7 +16,7 @@ import time
 CASES = [
     ("schedsim --sched=credit2:runq", "schedsim --sched=credit2:runqueue="),
     ("schedsim --sched=credit2:runqueue=so", "schedsim --sched=credit2:runqueue=socket"),
-    ("schedsim --sched=credit1,credit2:era=20", "schedsim --sched=credit1,credit2:era=2016"),
+    ("schedsim --sched=credit1,credit2:era=2016-so", "schedsim --sched=credit1,credit2:era=2016-socket"),
     ("schedsim --workload=make-xen,ip", "schedsim --workload=make-xen,iperf"),
     ("schedsim --dom0-lo", "schedsim --dom0-load="),
     ("schedsim --list-w", "schedsim --list-workloads "),

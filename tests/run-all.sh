@@ -2,10 +2,11 @@
 # The whole test suite: unit and scenario tests (make check) in this build,
 # then make distcheck, which builds the release tarball in a separate
 # directory with AddressSanitizer and UndefinedBehaviorSanitizer
-# (--enable-sanitizers) and runs every test again there.  When Xen's
-# source can be had (tests/xen-source.sh: Debian's source package, cached
-# outside the repo), that second build also compiles Xen's own schedulers
-# (--with-xen-source) and so runs the differential tests against them.
+# (--enable-sanitizers) and runs every test again there.  That second
+# build also compiles Xen's own schedulers and so runs the differential
+# tests against them: of every tree in ../shared/xen-src (or
+# $SCHEDSIM_XEN_TREES) when present, else of Debian's source package
+# (tests/xen-source.sh, cached outside the repo) when it can be had.
 # Ends with one summary line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -17,8 +18,18 @@ trap 'rm -f "$log"' EXIT
 make -j2 check 2>&1 | tee -a "$log"
 check_status=${PIPESTATUS[0]}
 xen_flags=
-if xen_src=$(sh tests/xen-source.sh); then
-	xen_flags="--with-xen-source=$xen_src"
+# Xen's trees: ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when present,
+# all of them; else the Debian source package's tree (tests/xen-source.sh),
+# named after its release (4.17.5), as the differential tests name it.
+trees=${SCHEDSIM_XEN_TREES:-$(pwd)/../shared/xen-src}
+if ls "$trees"/*/xen/Makefile >/dev/null 2>&1; then
+	SCHEDSIM_XEN_TREES=$(cd "$trees" && pwd)
+	export SCHEDSIM_XEN_TREES
+	xen_flags="--with-xen-trees=$SCHEDSIM_XEN_TREES"
+	echo "run-all: the sanitizer build also compiles Xen's schedulers of every tree in $SCHEDSIM_XEN_TREES"
+elif xen_src=$(sh tests/xen-source.sh); then
+	xen_ver=$(sed -n 's/^export XEN_VERSION *= *\([0-9]*\).*/\1/p; s/^export XEN_SUBVERSION *= *\([0-9]*\).*/.\1/p; s/^export XEN_EXTRAVERSION *?*= *\.\([0-9]*\).*/.\1/p' "$xen_src/xen/Makefile" | tr -d '\n')
+	xen_flags="--with-xen-source=${xen_ver:-debian}=$xen_src"
 	echo "run-all: the sanitizer build also compiles Xen's schedulers from $xen_src"
 else
 	echo "run-all: without Xen's source: the differential tests will SKIP"

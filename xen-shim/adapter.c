@@ -1,31 +1,38 @@
 /*
  * The simulator's side of the shim: the struct sched_ops of the modules
- * xen-null, xen-credit and xen-credit2, which hand every call to Xen's own
- * scheduler code through glue.c (see bridge.h for why the two halves
- * cannot share a file), and the services glue.c asks of the simulator:
- * time, tickles, random numbers, timers on the event queue, the pause
- * state of vCPUs, and the trace sink.
+ * xen-null@NAME, xen-credit@NAME and xen-credit2@NAME of every Xen tree
+ * built in (XEN_SHIM_TREES, from configure), which hand every call to
+ * Xen's own scheduler code through that tree's glue.c (its struct
+ * xs_tree; see bridge.h for why the two halves cannot share a file), and
+ * the services glue.c asks of the simulator: time, tickles, random
+ * numbers, timers on the event queue, the pause state of vCPUs, and the
+ * trace sink.
  *
  * A vCPU's sched_priv is its Xen twin (struct xs_vcpu), a domain's is
  * its Xen domain; idle vCPUs get their twins when their pCPU joins.
+ * With a single tree the plain names (xen-credit2) are aliases.
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "schedulers/sched.h"
 #include "sim/xalloc.h"
 #include "xen-shim/bridge.h"
+#include "xen-shim/registry.h"
 
 struct xs_config {
 	long long ratelimit_us;
 	long long tslice_ms;
 	long long migrate_resist_us;
 	long long vcpu_migr_delay_us;
-	int runqueue;
+	int runqueue;                 /* index in runqueue_names */
+	int tick_suspend;             /* off|on */
 };
 
 struct xs_sched {
+	const struct xs_tree *tree;
 	struct xs_ctx *ctx;
 };
 
@@ -40,6 +47,11 @@ struct xs_event {
 static struct xs_ctx *ctx_of(struct scheduler *s)
 {
 	return ((struct xs_sched *)s->priv)->ctx;
+}
+
+static const struct xs_tree *tree_of(struct scheduler *s)
+{
+	return ((struct xs_sched *)s->priv)->tree;
 }
 
 /* --- services for glue.c --- */
@@ -104,14 +116,16 @@ static void cb_timer_free(void *sim, void *ev)
 }
 
 /* Xen's bit numbers: _VPF_blocked 0, _VPF_down 1, _VPF_migrating 3. */
-static void cb_peer_state(void *peer, unsigned long *flags, int *pause_count)
+static void cb_peer_state(void *peer, struct xs_peer_state *st)
 {
 	const struct vcpu *v = peer;
 
-	*flags = (v->pause_flags & VPF_BLOCKED ? 1ul << 0 : 0) |
-		 (v->pause_flags & VPF_DOWN ? 1ul << 1 : 0) |
-		 (v->pause_flags & VPF_MIGRATING ? 1ul << 3 : 0);
-	*pause_count = v->pause_count;
+	st->pause_flags = (v->pause_flags & VPF_BLOCKED ? 1ul << 0 : 0) |
+			  (v->pause_flags & VPF_DOWN ? 1ul << 1 : 0) |
+			  (v->pause_flags & VPF_MIGRATING ? 1ul << 3 : 0);
+	st->pause_count = v->pause_count;
+	st->runstate = (int)v->runstate;
+	st->runstate_entry = v->runstate_entry;
 }
 
 static void cb_peer_update(void *peer, int processor, bool parked, bool migrating)
@@ -150,9 +164,12 @@ static void cb_trace(void *sim, int cpu, uint32_t event, int n, const uint32_t *
 	sim_trace(sim, cpu, event, n, data);
 }
 
-/* --- the ops table --- */
+/* --- the ops tables --- */
 
-static int xs_init(struct scheduler *s, const struct xs_module *m, struct err *e)
+/* credit2's runqueue= choices, 0 being "auto" (the tree's default). */
+static const char *const runqueue_names[] = { NULL, "cpu", "core", "socket", "node", "all" };
+
+static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, struct err *e)
 {
 	const struct xs_config *cfg = s->config;
 	struct sim *sim = s->sim;
@@ -182,40 +199,27 @@ static int xs_init(struct scheduler *s, const struct xs_module *m, struct err *e
 	struct xs_params p = {
 		.ratelimit_us = cfg->ratelimit_us,
 		.tslice_ms = cfg->tslice_ms,
-		.runqueue = cfg->runqueue,
+		.runqueue = cfg->runqueue > 0 && cfg->runqueue < 6 ? runqueue_names[cfg->runqueue] : NULL,
 		.migrate_resist_us = cfg->migrate_resist_us,
 		.vcpu_migr_delay_us = cfg->vcpu_migr_delay_us,
+		.tick_suspend = cfg->tick_suspend == 1,
 	};
 	struct xs_sched *xs = xcalloc(1, sizeof(*xs));
 	char msg[256];
 
-	xs->ctx = xs_ctx_new(m, &h, &p, msg, sizeof(msg));
+	xs->tree = t;
+	xs->ctx = t->ctx_new(t->modules[module], &h, &p, msg, sizeof(msg));
 	if (!xs->ctx) {
 		free(xs);
-		return err_set(e, "%s", msg);
+		return err_set(e, "%s: %s", s->ops->name, msg);
 	}
 	s->priv = xs;
 	return 0;
 }
 
-static int xs_init_null(struct scheduler *s, struct err *e)
-{
-	return xs_init(s, &xs_module_null, e);
-}
-
-static int xs_init_credit(struct scheduler *s, struct err *e)
-{
-	return xs_init(s, &xs_module_credit, e);
-}
-
-static int xs_init_credit2(struct scheduler *s, struct err *e)
-{
-	return xs_init(s, &xs_module_credit2, e);
-}
-
 static void xs_deinit(struct scheduler *s)
 {
-	xs_ctx_free(ctx_of(s));
+	tree_of(s)->ctx_free(ctx_of(s));
 	free(s->priv);
 }
 
@@ -223,37 +227,37 @@ static void xs_init_pdata(struct scheduler *s, int cpu)
 {
 	struct pcpu *pc = &s->sim->pcpus[cpu];
 
-	xs_cpu_add(ctx_of(s), cpu, pc->idle);
-	pc->idle->sched_priv = xs_idle_of(ctx_of(s), cpu);
+	tree_of(s)->cpu_add(ctx_of(s), cpu, pc->idle);
+	pc->idle->sched_priv = tree_of(s)->idle_of(ctx_of(s), cpu);
 }
 
 static void *xs_alloc_domdata(struct scheduler *s, struct domain *d)
 {
-	return xs_domain_new(ctx_of(s), d, d->domid, d->nr_vcpus, d->weight, d->cap);
+	return tree_of(s)->domain_new(ctx_of(s), d, d->domid, d->nr_vcpus);
 }
 
 static void xs_free_domdata(struct scheduler *s, void *data)
 {
-	xs_domain_free(ctx_of(s), data);
+	tree_of(s)->domain_free(ctx_of(s), data);
 }
 
 static void *xs_alloc_udata(struct scheduler *s, struct vcpu *v, void *dd)
 {
 	if (is_idle_vcpu(v))
 		return NULL;
-	return xs_vcpu_new(ctx_of(s), dd, v, v->vcpu_id, v->processor);
+	return tree_of(s)->vcpu_new(ctx_of(s), dd, v, v->vcpu_id, v->processor);
 }
 
 static void xs_free_udata(struct scheduler *s, void *data)
 {
-	xs_vcpu_free(ctx_of(s), data);
+	tree_of(s)->vcpu_free(ctx_of(s), data);
 }
 
 static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 {
 	struct domain *d = v->dom;
 
-	xs_insert(ctx_of(s), v->sched_priv);
+	tree_of(s)->insert(ctx_of(s), v->sched_priv);
 	/*
 	 * As xl builds a domain: it is created with all its vCPUs (inserted
 	 * with default affinities; sim_build sets the configured ones after,
@@ -261,32 +265,32 @@ static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 	 * once the units exist (credit2's cap budget is per unit).
 	 */
 	if (v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
-		xs_adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+		tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
 }
 
 static void xs_remove_unit(struct scheduler *s, struct vcpu *v)
 {
-	xs_remove(ctx_of(s), v->sched_priv);
+	tree_of(s)->remove(ctx_of(s), v->sched_priv);
 }
 
 static void xs_sleep_op(struct scheduler *s, struct vcpu *v)
 {
-	xs_sleep(ctx_of(s), v->sched_priv);
+	tree_of(s)->sleep(ctx_of(s), v->sched_priv);
 }
 
 static void xs_wake_op(struct scheduler *s, struct vcpu *v)
 {
-	xs_wake(ctx_of(s), v->sched_priv);
+	tree_of(s)->wake(ctx_of(s), v->sched_priv);
 }
 
 static void xs_yield_op(struct scheduler *s, struct vcpu *v)
 {
-	xs_yield(ctx_of(s), v->sched_priv);
+	tree_of(s)->yield(ctx_of(s), v->sched_priv);
 }
 
 static void xs_context_saved_op(struct scheduler *s, struct vcpu *v)
 {
-	xs_context_saved(ctx_of(s), v->sched_priv);
+	tree_of(s)->context_saved(ctx_of(s), v->sched_priv);
 }
 
 static void xs_do_schedule_op(struct scheduler *s, struct vcpu *curr, stime_t now,
@@ -295,62 +299,80 @@ static void xs_do_schedule_op(struct scheduler *s, struct vcpu *curr, stime_t no
 	int64_t slice;
 	bool migrated;
 
-	out->next = xs_do_schedule(ctx_of(s), s->sim->this_cpu, curr->sched_priv, now,
-				   tasklet, &slice, &migrated);
+	out->next = tree_of(s)->do_schedule(ctx_of(s), s->sim->this_cpu, curr->sched_priv, now,
+					    tasklet, &slice, &migrated);
 	out->time_slice = slice;
 	out->migrated = migrated;
 }
 
 static int xs_pick_resource_op(struct scheduler *s, struct vcpu *v)
 {
-	return xs_pick_resource(ctx_of(s), v->sched_priv);
+	return tree_of(s)->pick_resource(ctx_of(s), v->sched_priv);
 }
 
 static void xs_migrate_op(struct scheduler *s, struct vcpu *v, int new_cpu)
 {
-	xs_migrate(ctx_of(s), v->sched_priv, new_cpu);
+	tree_of(s)->migrate(ctx_of(s), v->sched_priv, new_cpu);
 }
 
 static void xs_adjust_op(struct scheduler *s, struct domain *d)
 {
-	xs_adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+	tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
 }
 
 static void xs_adjust_affinity_op(struct scheduler *s, struct vcpu *v)
 {
-	xs_adjust_affinity(ctx_of(s), v->sched_priv, v->hard->w, v->soft->w);
+	tree_of(s)->adjust_affinity(ctx_of(s), v->sched_priv, v->hard->w, v->soft->w);
 }
 
 static void xs_dump_op(struct scheduler *s, FILE *f)
 {
-	xs_dump(ctx_of(s), f);
+	tree_of(s)->dump(ctx_of(s), f);
 }
 
 #define CFG(f) offsetof(struct xs_config, f)
 #define P_RATELIMIT { "ratelimit_us", PARAM_INT, "1000", NULL, 0, 500000, \
 	"sched_ratelimit_us: minimum run before preemption (0: off)", CFG(ratelimit_us) }
+#define P_RESIST { "migrate_resist_us", PARAM_INT, "500", NULL, 0, 1000000, \
+	"sched_credit2_migrate_resist", CFG(migrate_resist_us) }
 
 static const struct param_def null_params[] = { { NULL } };
 
-static const struct param_def credit_params[] = {
-	P_RATELIMIT,
-	{ "tslice_ms", PARAM_INT, "30", NULL, 1, 1000,
-	  "sched_credit_tslice_ms: the time slice", CFG(tslice_ms) },
-	{ "vcpu_migr_delay_us", PARAM_INT, "0", NULL, 0, 100000,
-	  "vcpu_migration_delay: cache-hot time", CFG(vcpu_migr_delay_us) },
+#define P_CREDIT \
+	P_RATELIMIT, \
+	{ "tslice_ms", PARAM_INT, "30", NULL, 1, 1000, \
+	  "sched_credit_tslice_ms: the time slice", CFG(tslice_ms) }, \
+	{ "vcpu_migr_delay_us", PARAM_INT, "0", NULL, 0, 100000, \
+	  "vcpu_migration_delay: cache-hot time", CFG(vcpu_migr_delay_us) }
+
+static const struct param_def credit_params[] __attribute__((unused)) = { P_CREDIT, { NULL } };
+
+/* Up to 969f58bde2 (2019) credit.c left an idle pCPU's tick to the idle driver. */
+static const struct param_def credit_params_tick[] __attribute__((unused)) = {
+	P_CREDIT,
+	{ "tick_suspend", PARAM_ENUM, "on", "off|on", 0, 0,
+	  "the idle driver's sched_tick_suspend/resume around idle (cpuidle with C-states); "
+	  "off: an idle loop that only halts, the tick runs on", CFG(tick_suspend) },
 	{ NULL }
 };
 
 static const struct param_def credit2_params[] = {
 	P_RATELIMIT,
-	{ "runqueue", PARAM_ENUM, "socket", "cpu|core|socket|node|all", 0, 0,
-	  "credit2_runqueue: which pCPUs share a runqueue", CFG(runqueue) },
-	{ "migrate_resist_us", PARAM_INT, "500", NULL, 0, 1000000,
-	  "sched_credit2_migrate_resist", CFG(migrate_resist_us) },
+	{ "runqueue", PARAM_ENUM, "auto", "auto|cpu|core|socket|node|all", 0, 0,
+	  "credit2_runqueue: which pCPUs share a runqueue (auto: the tree's default; "
+	  "cpu since 2017)", CFG(runqueue) },
+	P_RESIST,
 	{ NULL }
 };
 
-#define XS_OPS(init_fn, prm) \
+/* Trees before credit2_runqueue= (April 2016): one runqueue per socket. */
+static const struct param_def credit2_params_norunq[] __attribute__((unused)) = {
+	P_RATELIMIT,
+	P_RESIST,
+	{ NULL }
+};
+
+#define XS_OPS_COMMON(init_fn, prm) \
 	.params = prm, \
 	.config_size = sizeof(struct xs_config), \
 	.init = init_fn, \
@@ -373,20 +395,33 @@ static const struct param_def credit2_params[] = {
 	.adjust_affinity = xs_adjust_affinity_op, \
 	.dump = xs_dump_op
 
-const struct sched_ops xen_null_ops = {
-	.name = "xen-null",
-	.summary = "Xen's own null.c, compiled from the configured Xen tree",
-	XS_OPS(xs_init_null, null_params),
-};
+/* With one tree, the plain names too (as before several trees could be built). */
+#if XEN_SHIM_NTREES == 1
+#define XS_ALIAS(name) name
+#else
+#define XS_ALIAS(name) NULL
+#endif
 
-const struct sched_ops xen_credit_ops = {
-	.name = "xen-credit",
-	.summary = "Xen's own credit.c (credit1), compiled from the configured Xen tree",
-	XS_OPS(xs_init_credit, credit_params),
-};
+#define XS_MODULE_OPS(i, tname, version, mod, MOD, file, prm) \
+	static int xs_init_##mod##_##i(struct scheduler *s, struct err *e) \
+	{ \
+		return xs_init(s, &xs_tree_##i, MOD, e); \
+	} \
+	const struct sched_ops xen_##mod##_ops_##i = { \
+		.name = "xen-" #mod "@" tname, \
+		.alias = XS_ALIAS("xen-" #mod), \
+		.summary = "Xen's own " file " of the tree " tname " (Xen " version ")", \
+		XS_OPS_COMMON(xs_init_##mod##_##i, prm), \
+	};
 
-const struct sched_ops xen_credit2_ops = {
-	.name = "xen-credit2",
-	.summary = "Xen's own credit2.c, compiled from the configured Xen tree",
-	XS_OPS(xs_init_credit2, credit2_params),
-};
+#define XS_TREE_OPS(i, tname, version, has_null, has_runq, has_tick) \
+	extern const struct xs_tree xs_tree_##i; \
+	XS_IF(has_null, XS_MODULE_OPS(i, tname, version, null, XS_NULL, "null.c", null_params)) \
+	XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", \
+		      XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params)) \
+	XS_MODULE_OPS(i, tname, version, credit2, XS_CREDIT2, "credit2.c", \
+		      XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq))
+#define XS_IF_0_NOT(...) __VA_ARGS__
+#define XS_IF_1_NOT(...)
+
+XEN_SHIM_TREES(XS_TREE_OPS)

@@ -7,7 +7,8 @@
  * (our side, compiled against sim/sim.h) talk only through this header:
  * plain C types and opaque handles.  Each Xen object keeps a void
  * pointer to its simulator twin (its "peer") and the reverse, so no
- * lookup is ever needed.
+ * lookup is ever needed.  glue.c is compiled once per Xen tree; each
+ * build of it exports one struct xs_tree.
  */
 #ifndef XEN_SHIM_BRIDGE_H
 #define XEN_SHIM_BRIDGE_H
@@ -23,13 +24,22 @@ struct xs_ctx;                   /* one scheduler instance, Xen's side */
 struct xs_vcpu;                  /* Xen's struct vcpu, opaque here */
 struct xs_dom;                   /* Xen's struct domain, opaque here */
 
-/* Boot parameters of the Xen modules; negative = Xen's default. */
+/* Boot parameters of the Xen modules; negative or NULL = the tree's default. */
 struct xs_params {
 	long long ratelimit_us;      /* sched_ratelimit_us */
 	long long tslice_ms;         /* credit: sched_credit_tslice_ms */
-	int runqueue;                /* credit2: opt_runqueue, -1 or 0..4 */
+	const char *runqueue;        /* credit2: credit2_runqueue=, by name */
 	long long migrate_resist_us; /* credit2: opt_migrate_resist */
-	long long vcpu_migr_delay_us; /* credit: vcpu_migration_delay_us */
+	long long vcpu_migr_delay_us; /* credit: vcpu_migration_delay(_us) */
+	bool tick_suspend;           /* up to 4.12: the idle driver stops the tick */
+};
+
+/* A simulated vCPU's state as Xen's core keeps it (bit numbers Xen's). */
+struct xs_peer_state {
+	unsigned long pause_flags;
+	int pause_count;
+	int runstate;                /* RUNSTATE_* */
+	int64_t runstate_entry;      /* v->runstate.state_entry_time */
 };
 
 /* What glue.c asks of the simulator (implemented in adapter.c). */
@@ -47,8 +57,7 @@ struct xs_host {
 	void (*timer_set)(void *sim, void *ev, int64_t when);
 	void (*timer_stop)(void *sim, void *ev);
 	void (*timer_free)(void *sim, void *ev);
-	/* Current pause state of a simulated vCPU, in Xen's VPF bits. */
-	void (*peer_state)(void *peer, unsigned long *flags, int *pause_count);
+	void (*peer_state)(void *peer, struct xs_peer_state *st);
 	/*
 	 * Xen's side moved the vCPU, parked it (credit2 caps) or asked for it
 	 * to move (_VPF_migrating: credit1's tick and tickle): mirror it.
@@ -60,48 +69,56 @@ struct xs_host {
 	bool (*tracing)(void *sim);      /* a tracer is attached now */
 };
 
-/* One Xen scheduler file, as its wrapper exports it. */
+/* One Xen scheduler file, as its wrapper (xen_credit2.c ...) exports it. */
 struct xs_module {
-	const char *name;                 /* "xen-credit2" */
-	const void *def;                  /* its const struct scheduler */
-	void (*apply_params)(const struct xs_params *p);
+	const char *file;                 /* "credit2" */
+	const void *def;                  /* its const struct scheduler (or sched_ops) */
+	/* Sets its boot parameters before init; -1 with a message if it cannot. */
+	int (*apply_params)(const struct xs_params *p, char *err, int errlen);
 };
 
-extern const struct xs_module xs_module_null, xs_module_credit, xs_module_credit2;
+enum { XS_NULL, XS_CREDIT, XS_CREDIT2, XS_NR_MODULES };
 
-/* Xen's version the shim was written against ("4.17"). */
-#define XS_TARGET_VERSION "4.17"
+/*
+ * One Xen tree, as glue.c compiled for it exports it: its schedulers and
+ * the calls of Xen's core.c the simulator needs.  It is the only symbol
+ * of the tree's object that stays global (the build localises the rest,
+ * so several trees link into one program).
+ */
+struct xs_tree {
+	const char *name;                 /* "4.17.5": --with-xen-source=NAME=DIR */
+	const char *version;              /* Xen's, from xen/Makefile */
+	const char *iface;                /* "vcpu", "unit", "unit-ops" */
+	const struct xs_module *modules[XS_NR_MODULES];   /* NULL: not in this tree */
 
-/* --- glue.c: the part of Xen's core.c the simulator needs --- */
-
-struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
-			  const struct xs_params *p, char *err, int errlen);
-void xs_ctx_free(struct xs_ctx *c);
-/* Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and pdata. */
-void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer);
-struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcpus,
-			     int weight, int cap);
-void xs_domain_free(struct xs_ctx *c, struct xs_dom *d);
-/* A vCPU as domain creation makes it: affinity all pCPUs, on processor. */
-struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *d, void *peer, int vcpu_id,
-			    int processor);
-struct xs_vcpu *xs_idle_of(struct xs_ctx *c, int cpu);
-void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_insert(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_remove(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_wake(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_sleep(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_yield(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_context_saved(struct xs_ctx *c, struct xs_vcpu *v);
-int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *v);
-void xs_migrate(struct xs_ctx *c, struct xs_vcpu *v, int cpu);
-/* Runs do_schedule on cpu; returns the peer of the chosen vCPU. */
-void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *prev, int64_t now,
-		     bool tasklet, int64_t *slice, bool *migrated);
-void xs_adjust(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
-void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *v, const uint64_t *hard,
-			const uint64_t *soft);
-/* Xen's dump_settings and dump_cpu_state of every pCPU, printed to f. */
-void xs_dump(struct xs_ctx *c, FILE *f);
+	struct xs_ctx *(*ctx_new)(const struct xs_module *m, const struct xs_host *h,
+				  const struct xs_params *p, char *err, int errlen);
+	void (*ctx_free)(struct xs_ctx *c);
+	/* Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and pdata. */
+	void (*cpu_add)(struct xs_ctx *c, int cpu, void *idle_peer);
+	struct xs_vcpu *(*idle_of)(struct xs_ctx *c, int cpu);
+	struct xs_dom *(*domain_new)(struct xs_ctx *c, void *peer, int domid, int nr_vcpus);
+	void (*domain_free)(struct xs_ctx *c, struct xs_dom *d);
+	/* A vCPU as domain creation makes it: affinity all pCPUs, on processor. */
+	struct xs_vcpu *(*vcpu_new)(struct xs_ctx *c, struct xs_dom *d, void *peer, int vcpu_id,
+				    int processor);
+	void (*vcpu_free)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*insert)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*remove)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*wake)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*sleep)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*yield)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*context_saved)(struct xs_ctx *c, struct xs_vcpu *v);
+	int (*pick_resource)(struct xs_ctx *c, struct xs_vcpu *v);
+	void (*migrate)(struct xs_ctx *c, struct xs_vcpu *v, int cpu);
+	/* Runs do_schedule on cpu; returns the peer of the chosen vCPU. */
+	void *(*do_schedule)(struct xs_ctx *c, int cpu, struct xs_vcpu *prev, int64_t now,
+			     bool tasklet, int64_t *slice, bool *migrated);
+	void (*adjust)(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
+	void (*adjust_affinity)(struct xs_ctx *c, struct xs_vcpu *v, const uint64_t *hard,
+				const uint64_t *soft);
+	/* Xen's dump_settings and dump_cpu_state of every pCPU, printed to f. */
+	void (*dump)(struct xs_ctx *c, FILE *f);
+};
 
 #endif

@@ -32,11 +32,15 @@
 #include <xen/sched.h>
 #include <xen/softirq.h>
 #include <xen/bitmap.h>
+#include <xen/err.h>
 #include <xen/param.h>
 
-#include "xen-sched/private.h"
-
+#include "xen-shim/iface.h"
 #include "xen-shim/bridge.h"
+
+#ifndef XS_TREE_SYMBOL
+#error "XS_TREE_SYMBOL, XS_TREE_NAME and XS_TREE_VERSION are set per tree by the build"
+#endif
 
 /* Header of each of Xen's allocations (see _xzalloc). */
 struct xs_alloc {
@@ -47,11 +51,15 @@ struct xs_ctx {
 	const struct xs_module *m;
 	struct xs_host h;
 	struct xs_params p;
-	struct scheduler ops;           /* this instance's copy of the ops table */
+	struct scheduler ops;           /* this instance's struct scheduler */
 	struct cpupool pool;
 	struct domain idle_dom;
 	struct vcpu **idle;             /* per pCPU */
+#if XS_IFACE != XS_IFACE_VCPU
 	struct sched_resource **res;    /* per pCPU */
+#endif
+	struct cpuinfo_x86 *cpu_info;   /* per pCPU: cpu_data */
+	bool *tick_suspended;           /* per pCPU: the idle driver stopped its tick */
 	void *percpu[XS_PCPU_NR_IDS];
 	size_t percpu_size[XS_PCPU_NR_IDS];
 	cpumask_t online;
@@ -73,8 +81,13 @@ int sched_ratelimit_us = SCHED_DEFAULT_RATELIMIT_US;
 cpumask_t cpu_online_map;
 nodemask_t xs_node_online_map;
 cpumask_t cpupool_free_cpus;
+struct cpupool *cpupool0;
+char keyhandler_scratch[1024];
+enum system_state system_state = SYS_STATE_active;   /* kernel.h's */
+#if XS_IFACE != XS_IFACE_VCPU
 cpumask_t sched_res_mask;
 DEFINE_RCU_READ_LOCK(sched_res_rculock);
+#endif
 
 #define XS_BIT(n) [(n) + 1][0] = 1UL << (n)
 #define XS_BIT4(n) XS_BIT(n), XS_BIT((n) + 1), XS_BIT((n) + 2), XS_BIT((n) + 3)
@@ -92,30 +105,59 @@ void xs_bug(const char *file, int line, const char *what)
 	abort();
 }
 
-/* Xen's "%*pb[l]": a bitmap of n bits as hex words or as a list. */
-static void print_bitmap(FILE *f, int nbits, const unsigned long *bits, bool list)
+/*
+ * Xen's "%*pb[l]" (printk) and bitmap_scnprintf / bitmap_scnlistprintf
+ * (up to 2018): a bitmap of n bits as hex words or as a list, into buf
+ * (always terminated); returns the characters written.
+ */
+static int format_bitmap(char *buf, size_t len, int nbits, const unsigned long *bits, bool list)
 {
+	size_t n = 0;
 	int i, first = -1;
-	bool any = false;
 
+#define XS_PUT(...) do { \
+	int w_ = snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__); \
+	n += w_ > 0 ? (size_t)w_ : 0; \
+} while (0)
+	if (len)
+		buf[0] = '\0';
 	if (!list) {
 		for (i = (nbits - 1) / BITS_PER_LONG; i >= 0; i--)
-			fprintf(f, i == (nbits - 1) / BITS_PER_LONG ? "%lx" : "%016lx", bits[i]);
-		return;
-	}
-	for (i = 0; i <= nbits; i++) {
-		bool set = i < nbits && test_bit(i, bits);
+			XS_PUT(i == (nbits - 1) / BITS_PER_LONG ? "%lx" : "%016lx", bits[i]);
+	} else {
+		for (i = 0; i <= nbits; i++) {
+			bool set = i < nbits && test_bit(i, bits);
 
-		if (set && first < 0)
-			first = i;
-		if (!set && first >= 0) {
-			fprintf(f, any ? ",%d" : "%d", first);
-			if (i - 1 > first)
-				fprintf(f, "-%d", i - 1);
-			any = true;
-			first = -1;
+			if (set && first < 0)
+				first = i;
+			if (!set && first >= 0) {
+				XS_PUT(n ? ",%d" : "%d", first);
+				if (i - 1 > first)
+					XS_PUT("-%d", i - 1);
+				first = -1;
+			}
 		}
 	}
+#undef XS_PUT
+	return (int)(n < len ? n : (len ? len - 1 : 0));
+}
+
+int bitmap_scnprintf(char *buf, unsigned int len, const unsigned long *bits, int nbits)
+{
+	return format_bitmap(buf, len, nbits, bits, false);
+}
+
+int bitmap_scnlistprintf(char *buf, unsigned int len, const unsigned long *bits, int nbits)
+{
+	return format_bitmap(buf, len, nbits, bits, true);
+}
+
+static void print_bitmap(FILE *f, int nbits, const unsigned long *bits, bool list)
+{
+	char buf[4 * NR_CPUS];
+
+	format_bitmap(buf, sizeof(buf), nbits, bits, list);
+	fputs(buf, f);
 }
 
 /*
@@ -255,7 +297,12 @@ void xs_trace(uint32_t event, unsigned int bytes, const void *data)
 
 struct vcpu *xs_current(void)
 {
-	return get_sched_res(xs_this_cpu())->curr->vcpu_list;
+	return XU_VCPU(XS_CPU_CURR(xs_this_cpu()));
+}
+
+const struct cpuinfo_x86 *xs_cpu_data(void)
+{
+	return xs_cur->cpu_info;
 }
 
 struct vcpu **xs_idle_vcpus(void)
@@ -276,11 +323,6 @@ unsigned int cpu_to_core(unsigned int cpu)
 unsigned int cpu_to_node(unsigned int cpu)
 {
 	return (unsigned int)xs_cur->h.cpu_node[cpu];
-}
-
-unsigned int cpu_nr_siblings(unsigned int cpu)
-{
-	return cpumask_weight(per_cpu(cpu_sibling_mask, cpu));
 }
 
 const cpumask_t *xs_node_to_cpumask(unsigned int node)
@@ -329,9 +371,17 @@ void xfree(void *p)
 	free(a);
 }
 
-/* --- bitmaps (Xen's common/bitmap.c, rewritten) --- */
+/*
+ * --- bitmaps (Xen's common/bitmap.c, rewritten) ---
+ * The bit count is an int, and an unsigned int from 2024 (XS_BITMAP_UINT).
+ */
+#ifdef XS_BITMAP_UINT
+typedef unsigned int xs_nbits;
+#else
+typedef int xs_nbits;
+#endif
 
-static unsigned long last_word_mask(int nbits)
+static unsigned long last_word_mask(xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	return bits % BITS_PER_LONG ? (1UL << (bits % BITS_PER_LONG)) - 1 : ~0UL;
@@ -340,7 +390,7 @@ static unsigned long last_word_mask(int nbits)
 #define FOR_WORDS(k, bits) for ((k) = 0; (k) < BITS_TO_LONGS(bits); (k)++)
 #define WORD_MASK(k, bits) ((k) == BITS_TO_LONGS(bits) - 1 ? last_word_mask(bits) : ~0UL)
 
-int __bitmap_empty(const unsigned long *a, int nbits)
+int __bitmap_empty(const unsigned long *a, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -351,7 +401,7 @@ int __bitmap_empty(const unsigned long *a, int nbits)
 	return 1;
 }
 
-int __bitmap_full(const unsigned long *a, int nbits)
+int __bitmap_full(const unsigned long *a, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -362,7 +412,7 @@ int __bitmap_full(const unsigned long *a, int nbits)
 	return 1;
 }
 
-int __bitmap_equal(const unsigned long *a, const unsigned long *b, int nbits)
+int __bitmap_equal(const unsigned long *a, const unsigned long *b, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -373,7 +423,7 @@ int __bitmap_equal(const unsigned long *a, const unsigned long *b, int nbits)
 	return 1;
 }
 
-void __bitmap_complement(unsigned long *d, const unsigned long *a, int nbits)
+void __bitmap_complement(unsigned long *d, const unsigned long *a, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -383,7 +433,7 @@ void __bitmap_complement(unsigned long *d, const unsigned long *a, int nbits)
 }
 
 void __bitmap_and(unsigned long *d, const unsigned long *a, const unsigned long *b,
-		  int nbits)
+		  xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -393,7 +443,7 @@ void __bitmap_and(unsigned long *d, const unsigned long *a, const unsigned long 
 }
 
 void __bitmap_or(unsigned long *d, const unsigned long *a, const unsigned long *b,
-		 int nbits)
+		 xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -403,7 +453,7 @@ void __bitmap_or(unsigned long *d, const unsigned long *a, const unsigned long *
 }
 
 void __bitmap_xor(unsigned long *d, const unsigned long *a, const unsigned long *b,
-		  int nbits)
+		  xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -413,7 +463,7 @@ void __bitmap_xor(unsigned long *d, const unsigned long *a, const unsigned long 
 }
 
 void __bitmap_andnot(unsigned long *d, const unsigned long *a, const unsigned long *b,
-		     int nbits)
+		     xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -422,7 +472,7 @@ void __bitmap_andnot(unsigned long *d, const unsigned long *a, const unsigned lo
 		d[k] = a[k] & ~b[k];
 }
 
-int __bitmap_intersects(const unsigned long *a, const unsigned long *b, int nbits)
+int __bitmap_intersects(const unsigned long *a, const unsigned long *b, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -433,7 +483,7 @@ int __bitmap_intersects(const unsigned long *a, const unsigned long *b, int nbit
 	return 0;
 }
 
-int __bitmap_subset(const unsigned long *a, const unsigned long *b, int nbits)
+int __bitmap_subset(const unsigned long *a, const unsigned long *b, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
@@ -444,11 +494,11 @@ int __bitmap_subset(const unsigned long *a, const unsigned long *b, int nbits)
 	return 1;
 }
 
-int __bitmap_weight(const unsigned long *a, int nbits)
+xs_nbits __bitmap_weight(const unsigned long *a, xs_nbits nbits)
 {
 	unsigned int bits = (unsigned int)nbits;
 	unsigned int k;
-	int w = 0;
+	xs_nbits w = 0;
 
 	FOR_WORDS(k, bits)
 		w += __builtin_popcountl(a[k] & WORD_MASK(k, bits));
@@ -457,13 +507,13 @@ int __bitmap_weight(const unsigned long *a, int nbits)
 
 void __bitmap_set(unsigned long *map, unsigned int start, int len)
 {
-	while (len-- > 0)
+	for (; len > 0; len--)
 		set_bit((int)start++, map);
 }
 
 void __bitmap_clear(unsigned long *map, unsigned int start, int len)
 {
-	while (len-- > 0)
+	for (; len > 0; len--)
 		clear_bit((int)start++, map);
 }
 
@@ -493,14 +543,16 @@ static void sync_in(struct xs_ctx *c)
 
 	for (i = 0; i < c->nr_vcpus; i++) {
 		struct vcpu *v = c->vcpus[i];
-		unsigned long flags;
-		int count;
+		struct xs_peer_state st;
 
 		if (!v->xs_peer)
 			continue;
-		c->h.peer_state(v->xs_peer, &flags, &count);
-		v->pause_flags = (v->pause_flags & VPF_parked) | flags;
-		atomic_set(&v->pause_count, count);
+		c->h.peer_state(v->xs_peer, &st);
+		v->pause_flags = (v->pause_flags & VPF_parked) | st.pause_flags;
+		atomic_set(&v->pause_count, st.pause_count);
+		/* Up to 4.12 the schedulers read the vCPU's runstate times. */
+		v->runstate.state = st.runstate;
+		v->runstate.state_entry_time = st.runstate_entry;
 	}
 }
 
@@ -532,7 +584,10 @@ static void load_globals(struct xs_ctx *c)
 				   SCHED_DEFAULT_RATELIMIT_US);
 	cpu_online_map = c->online;
 	xs_node_online_map = c->nodes_online;
+	cpupool0 = &c->pool;
+#if XS_IFACE != XS_IFACE_VCPU
 	sched_res_mask = c->online;
+#endif
 }
 
 /*
@@ -642,27 +697,36 @@ void migrate_timer(struct timer *t, unsigned int cpu)
 
 /* --- building the host --- */
 
-struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
-			  const struct xs_params *p, char *err, int errlen)
+static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
+				 const struct xs_params *p, char *err, int errlen)
 {
 	struct xs_ctx *c;
 	struct xs_saved s;
 	int cpu, rc;
 
 	if (h->nr_cpus > NR_CPUS) {
-		snprintf(err, (size_t)errlen, "%s: the shim is built for at most %d pCPUs, the host has %d",
-			 m->name, NR_CPUS, h->nr_cpus);
+		snprintf(err, (size_t)errlen, "xen-%s@%s: the shim is built for at most %d pCPUs, the host has %d",
+			 m->file, XS_TREE_NAME, NR_CPUS, h->nr_cpus);
 		return NULL;
 	}
+	/* Boot parameters are the file's own variables: set before anything. */
+	if (m->apply_params(p, err, errlen) < 0)
+		return NULL;
 	c = calloc(1, sizeof(*c));
+	if (!c)
+		xs_bug(__FILE__, __LINE__, "out of memory");
 	c->allocs.prev = c->allocs.next = &c->allocs;
 	c->m = m;
 	c->h = *h;
 	c->p = *p;
 	c->cpu = -1;
-	c->ops = *(const struct scheduler *)m->def;
+	xs_sched_set_def(&c->ops, m->def);
 	c->idle = calloc((size_t)h->nr_cpus, sizeof(*c->idle));
+#if XS_IFACE != XS_IFACE_VCPU
 	c->res = calloc((size_t)h->nr_cpus, sizeof(*c->res));
+#endif
+	c->cpu_info = calloc((size_t)h->nr_cpus, sizeof(*c->cpu_info));
+	c->tick_suspended = calloc((size_t)h->nr_cpus, sizeof(*c->tick_suspended));
 	c->node_masks = calloc((size_t)(h->nr_nodes > 0 ? h->nr_nodes : 1), sizeof(*c->node_masks));
 	s = enter(c, 0);
 	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
@@ -682,28 +746,32 @@ struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host *h,
 			if (h->cpu_socket[o] == h->cpu_socket[cpu])
 				cpumask_set_cpu(o, per_cpu(cpu_core_mask, cpu));
 		}
+		c->cpu_info[cpu].x86_num_siblings = cpumask_weight(per_cpu(cpu_sibling_mask, cpu));
 	}
 	zalloc_cpumask_var(&c->pool.cpu_valid);
-	zalloc_cpumask_var(&c->pool.res_valid);
 	c->pool.sched = &c->ops;
+#if XS_IFACE != XS_IFACE_VCPU
+	zalloc_cpumask_var(&c->pool.res_valid);
 	c->pool.gran = SCHED_GRAN_cpu;
 	c->pool.sched_gran = 1;
 	c->ops.cpupool = &c->pool;
+#endif
 	c->idle_dom.domain_id = DOMID_IDLE;
 	c->idle_dom.max_vcpus = (unsigned int)h->nr_cpus;
 	c->idle_dom.vcpu = c->idle;
-	m->apply_params(p);
-	rc = c->ops.global_init ? c->ops.global_init() : 0;
+	rc = xs_sched_global_init(&c->ops);
 	if (!rc)
-		rc = sched_init(&c->ops);
+		rc = xs_sched_init(&c->ops);
 	leave(c, s);
 	if (rc) {
-		snprintf(err, (size_t)errlen, "%s: Xen's init failed (error %d)", m->name, rc);
+		snprintf(err, (size_t)errlen, "xen-%s@%s: Xen's init failed (error %d)",
+			 m->file, XS_TREE_NAME, rc);
 		return NULL;
 	}
 	return c;
 }
 
+#if XS_IFACE != XS_IFACE_VCPU
 static struct sched_unit *unit_new(struct domain *d, struct vcpu *v)
 {
 	struct sched_unit *u = xzalloc(struct sched_unit), **pp;
@@ -720,30 +788,84 @@ static struct sched_unit *unit_new(struct domain *d, struct vcpu *v)
 	*pp = u;
 	return u;
 }
+#endif
 
-void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
+/* A vCPU of Xen's side (guest or idle), before its scheduler data. */
+static struct vcpu *vcpu_make(struct domain *d, void *peer, int vcpu_id, int processor)
+{
+	struct vcpu *v = xzalloc(struct vcpu);
+
+	v->vcpu_id = (unsigned int)vcpu_id;
+	v->processor = (unsigned int)processor;
+	v->domain = d;
+	v->xs_peer = peer;
+	zalloc_cpumask_var(&v->cpu_hard_affinity);
+	zalloc_cpumask_var(&v->cpu_soft_affinity);
+	return v;
+}
+
+/* The unit a vCPU is scheduled as (itself before 4.13). */
+static xs_unit *unit_of_vcpu(struct vcpu *v)
+{
+#if XS_IFACE == XS_IFACE_VCPU
+	return v;
+#else
+	return v->sched_unit;
+#endif
+}
+
+/*
+ * pCPU cpu joins the host and the scheduler, in the order of the era's
+ * boot: up to 4.12 (cpu_schedule_up and CPU_STARTING) the idle vCPU's
+ * data, then alloc_pdata, then init_pdata; from 4.13 (schedule_cpu_add)
+ * alloc_pdata, the idle unit's data, then switch_sched under the lock.
+ * The pCPU joins the pool afterwards (cpupool_assign_cpu_locked).
+ */
+static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 {
 	struct xs_saved s = enter(c, cpu);
+	struct vcpu *idle = vcpu_make(&c->idle_dom, idle_peer, cpu, cpu);
+#if XS_IFACE == XS_IFACE_VCPU
+	struct schedule_data *sd = &per_cpu(schedule_data, cpu);
+#else
 	struct sched_resource *sr = xzalloc(struct sched_resource);
-	struct vcpu *idle = xzalloc(struct vcpu);
 	struct sched_unit *u;
 	spinlock_t *lock;
 	void *ppriv, *vpriv;
+#endif
 
-	idle->vcpu_id = (unsigned int)cpu;
-	idle->processor = (unsigned int)cpu;
-	idle->domain = &c->idle_dom;
-	idle->xs_peer = idle_peer;
 	idle->is_running = true;
+	idle->runstate.state = RUNSTATE_running;
+	cpumask_copy(idle->cpu_hard_affinity, cpumask_of(cpu));
+	cpumask_setall(idle->cpu_soft_affinity);
 	if (cpu > 0)
 		c->idle[cpu - 1]->next_in_list = idle;
 	c->idle[cpu] = idle;
+#if XS_IFACE == XS_IFACE_VCPU
+	per_cpu(scheduler, cpu) = &c->ops;
+	spin_lock_init(&sd->_lock);
+	sd->schedule_lock = &sd->_lock;
+	sd->curr = idle;
+	idle->sched_priv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
+	ASSERT(idle->sched_priv);
+	sd->sched_priv = xs_sched_alloc_pdata(&c->ops, cpu);
+	ASSERT(!IS_ERR(sd->sched_priv));
+#ifdef XS_HAVE_INIT_PDATA
+	if (c->ops.init_pdata)
+		c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
+#endif
+	per_cpu(cpupool, cpu) = &c->pool;
+	/* The pCPU is up and idle: the idle driver stops its tick (see xs_do_schedule). */
+	if (c->p.tick_suspend && c->ops.tick_suspend) {
+		c->ops.tick_suspend(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = true;
+	}
+#else
 	u = unit_new(&c->idle_dom, idle);
 	u->is_running = true;
 	u->runstate_cnt[RUNSTATE_running] = 1;
 	cpumask_copy(u->cpu_hard_affinity, cpumask_of(cpu));
 	cpumask_setall(u->cpu_soft_affinity);
-
 	spin_lock_init(&sr->_lock);
 	sr->schedule_lock = &sr->_lock;
 	sr->master_cpu = (unsigned int)cpu;
@@ -754,8 +876,6 @@ void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 	c->res[cpu] = sr;
 	set_sched_res(cpu, sr);
 	u->res = sr;
-
-	/* schedule_cpu_add(): pdata, the idle unit's data, then switch_sched. */
 	ppriv = sched_alloc_pdata(&c->ops, cpu);
 	ASSERT(!IS_ERR(ppriv));
 	vpriv = sched_alloc_udata(&c->ops, u, c->idle_dom.sched_priv);
@@ -767,19 +887,18 @@ void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 	sr->cpupool = &c->pool;
 	sr->schedule_lock = lock;
 	spin_unlock(&sr->_lock);
-	/* cpupool_assign_cpu_locked(): the pCPU joins the pool afterwards. */
-	cpumask_set_cpu(cpu, c->pool.cpu_valid);
 	cpumask_set_cpu(cpu, c->pool.res_valid);
+#endif
+	cpumask_set_cpu(cpu, c->pool.cpu_valid);
 	leave(c, s);
 }
 
-struct xs_vcpu *xs_idle_of(struct xs_ctx *c, int cpu)
+static struct xs_vcpu *xs_idle_of(struct xs_ctx *c, int cpu)
 {
 	return (struct xs_vcpu *)c->idle[cpu];
 }
 
-struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcpus,
-			     int weight, int cap)
+static struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcpus)
 {
 	struct xs_saved s = enter(c, 0);
 	struct domain *d = xzalloc(struct domain);
@@ -789,7 +908,7 @@ struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int nr_vcp
 	d->vcpu = xzalloc_array(struct vcpu *, nr_vcpus + 1);
 	d->cpupool = &c->pool;
 	d->xs_peer = peer;
-	d->sched_priv = sched_alloc_domdata(&c->ops, d);
+	d->sched_priv = xs_sched_alloc_domdata(&c->ops, d);
 	ASSERT(!IS_ERR(d->sched_priv));
 	leave(c, s);
 	/* Weight and cap come later, from the toolstack (see adapter.c). */
@@ -806,35 +925,36 @@ static void copy_mask(cpumask_t *dst, const uint64_t *words, int nr_cpus)
 			cpumask_set_cpu(cpu, dst);
 }
 
-/* sched_set_affinity(): the scheduler hears of it first, then the masks change. */
-static void set_affinity(struct xs_ctx *c, struct sched_unit *u, const uint64_t *hard,
+/*
+ * sched_set_affinity(): the scheduler hears of it first (4.11 on), then
+ * the masks change.
+ */
+static void set_affinity(struct xs_ctx *c, xs_unit *u, const uint64_t *hard,
 			 const uint64_t *soft)
 {
 	cpumask_t h, s;
 
 	copy_mask(&h, hard, c->h.nr_cpus);
 	copy_mask(&s, soft, c->h.nr_cpus);
-	if (u->priv)
-		sched_adjust_affinity(&c->ops, u, &h, &s);
+	if (XU_PRIV(u))
+		xs_sched_adjust_affinity(&c->ops, u, &h, &s);
 	cpumask_copy(u->cpu_hard_affinity, &h);
 	cpumask_copy(u->cpu_soft_affinity, &s);
+#if XS_IFACE != XS_IFACE_VCPU
 	u->soft_aff_effective = !cpumask_subset(u->cpu_hard_affinity, u->cpu_soft_affinity) &&
 				cpumask_intersects(u->cpu_soft_affinity, u->cpu_hard_affinity);
+#endif
 }
 
-struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int vcpu_id,
-			    int processor)
+static struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer,
+				   int vcpu_id, int processor)
 {
 	struct domain *d = (struct domain *)xd;
 	struct xs_saved s = enter(c, processor);
-	struct vcpu *v = xzalloc(struct vcpu);
-	struct sched_unit *u;
+	struct vcpu *v = vcpu_make(d, peer, vcpu_id, processor);
+	xs_unit *u;
 	uint64_t all[XS_NR_CPUS / 64];
 
-	v->vcpu_id = (unsigned int)vcpu_id;
-	v->domain = d;
-	v->xs_peer = peer;
-	v->processor = (unsigned int)processor;
 	v->runstate.state = RUNSTATE_offline;
 	d->vcpu[vcpu_id] = v;
 	if (vcpu_id > 0 && d->vcpu[vcpu_id - 1])
@@ -842,90 +962,98 @@ struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer, int
 	if (c->nr_vcpus == c->cap_vcpus) {
 		c->cap_vcpus = c->cap_vcpus ? 2 * c->cap_vcpus : 16;
 		c->vcpus = realloc(c->vcpus, (size_t)c->cap_vcpus * sizeof(*c->vcpus));
+		if (!c->vcpus)
+			xs_bug(__FILE__, __LINE__, "out of memory");
 	}
 	c->vcpus[c->nr_vcpus++] = v;
 	/* sched_init_vcpu(): unit, resource, all-cpus affinity, data. */
+#if XS_IFACE == XS_IFACE_VCPU
+	u = v;
+#else
 	u = unit_new(d, v);
 	u->state_entry_time = NOW();
 	u->res = c->res[processor];
+#endif
 	memset(all, 0xff, sizeof(all));
 	set_affinity(c, u, all, all);
-	u->priv = sched_alloc_udata(&c->ops, u, d->sched_priv);
-	ASSERT(u->priv);
+	XU_PRIV(u) = xs_sched_alloc_udata(&c->ops, u, d->sched_priv);
+	ASSERT(XU_PRIV(u));
 	/* The configured affinities come later, through the core's vcpu_set_affinity. */
 	leave(c, s);
 	return (struct xs_vcpu *)v;
 }
 
-static struct sched_unit *unit_of(struct xs_vcpu *xv)
+static xs_unit *unit_of(struct xs_vcpu *xv)
 {
-	return ((struct vcpu *)xv)->sched_unit;
+	return unit_of_vcpu((struct vcpu *)xv);
 }
 
-void xs_insert(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_insert(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
 
-	sched_insert_unit(&c->ops, u);
+	xs_sched_insert(&c->ops, u);
 	leave(c, s);
 }
 
-void xs_remove(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_remove(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
 
-	sched_remove_unit(&c->ops, u);
+	xs_sched_remove(&c->ops, u);
 	leave(c, s);
 }
 
-void xs_wake(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_wake(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	spinlock_t *lock = unit_schedule_lock_irq(u);
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
+	spinlock_t *lock = XU_LOCK(u);
 
-	sched_wake(&c->ops, u);
-	unit_schedule_unlock_irq(lock, u);
+	xs_sched_wake(&c->ops, u);
+	XU_UNLOCK(lock, u);
 	leave(c, s);
 }
 
-void xs_sleep(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_sleep(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	spinlock_t *lock = unit_schedule_lock_irq(u);
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
+	spinlock_t *lock = XU_LOCK(u);
 
-	sched_sleep(&c->ops, u);
-	unit_schedule_unlock_irq(lock, u);
+	xs_sched_sleep(&c->ops, u);
+	XU_UNLOCK(lock, u);
 	leave(c, s);
 }
 
-void xs_yield(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_yield(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	spinlock_t *lock = unit_schedule_lock_irq(u);
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
+	spinlock_t *lock = XU_LOCK(u);
 
-	sched_yield(&c->ops, u);
-	unit_schedule_unlock_irq(lock, u);
+	xs_sched_yield(&c->ops, u);
+	XU_UNLOCK(lock, u);
 	leave(c, s);
 }
 
-/* unit_context_saved(): no lock held; the scheduler takes what it needs. */
-void xs_context_saved(struct xs_ctx *c, struct xs_vcpu *xv)
+/* context_saved(): no lock held; the scheduler takes what it needs. */
+static void xs_context_saved(struct xs_ctx *c, struct xs_vcpu *xv)
 {
 	struct vcpu *v = (struct vcpu *)xv;
-	struct sched_unit *u = v->sched_unit;
+	xs_unit *u = unit_of_vcpu(v);
 	struct xs_saved s = enter(c, (int)v->processor);
 
-	u->is_running = false;
 	v->is_running = false;
+#if XS_IFACE != XS_IFACE_VCPU
+	u->is_running = false;
 	u->runstate_cnt[RUNSTATE_running] = 0;
 	u->state_entry_time = NOW();
 	c->res[v->processor]->prev = NULL;
-	sched_context_saved(&c->ops, u);
+#endif
+	xs_sched_context_saved(&c->ops, u);
 	leave(c, s);
 }
 
@@ -944,25 +1072,41 @@ static void unlock_double(spinlock_t *a, spinlock_t *b)
 }
 
 /*
- * sched_unit_migrate_finish()'s choice of pCPU: pick under the old pCPU's
- * lock; if the new pCPU has another lock, retake both and pick again,
- * until two picks in a row agree (so pick_resource may run twice).
+ * The migration's choice of pCPU (vcpu_migrate() up to 4.12,
+ * sched_unit_migrate_finish() after): pick under the old pCPU's lock; if
+ * the new pCPU has another lock, retake both and pick again, until two
+ * picks in a row agree (so pick may run twice).
  */
-static unsigned int pick_locked(struct xs_ctx *c, struct sched_unit *u)
+#define XS_MAX_PICKS 1000
+
+static unsigned int pick_locked(struct xs_ctx *c, xs_unit *u)
 {
-	unsigned int old_cpu = sched_unit_master(u), new_cpu = old_cpu;
+	unsigned int old_cpu = XU_CPU(u), new_cpu = old_cpu;
 	bool pick_called = false;
 	spinlock_t *old_lock, *new_lock;
+	int picks;
 
-	for (;;) {
-		old_lock = get_sched_res(old_cpu)->schedule_lock;
-		new_lock = get_sched_res(new_cpu)->schedule_lock;
+	for (picks = 0;; picks++) {
+		/*
+		 * Xen's loop has no bound: a pick that keeps alternating
+		 * between runqueues, each time outside the hard affinity
+		 * (credit2 before it knew affinities, 2015), livelocks Xen
+		 * itself.  Say so rather than spin.
+		 */
+		if (picks == XS_MAX_PICKS) {
+			fprintf(stderr, "xen-shim: xen-%s@%s: d%dv%d's migration: %d picks without settling on a pCPU of its hard affinity (Xen's own loop would not end)\n",
+				c->m->file, XS_TREE_NAME, XU_VCPU(u)->domain->domain_id,
+				XU_VCPU(u)->vcpu_id, XS_MAX_PICKS);
+			abort();
+		}
+		old_lock = XS_CPU_LOCK(old_cpu);
+		new_lock = XS_CPU_LOCK(new_cpu);
 		lock_double(old_lock, new_lock);
-		if (pick_called && new_lock == get_sched_res(new_cpu)->schedule_lock &&
+		if (pick_called && new_lock == XS_CPU_LOCK(new_cpu) &&
 		    cpumask_test_cpu(new_cpu, u->cpu_hard_affinity))
 			break;
-		new_cpu = sched_pick_resource(&c->ops, u)->master_cpu;
-		if (new_lock == get_sched_res(new_cpu)->schedule_lock)
+		new_cpu = xs_sched_pick(&c->ops, u);
+		if (new_lock == XS_CPU_LOCK(new_cpu))
 			break;
 		pick_called = true;
 		unlock_double(old_lock, new_lock);
@@ -971,119 +1115,144 @@ static unsigned int pick_locked(struct xs_ctx *c, struct sched_unit *u)
 	return new_cpu;
 }
 
-int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
+static int xs_pick_resource(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
 	unsigned int cpu = pick_locked(c, u);
 
 	leave(c, s);
 	return (int)cpu;
 }
 
-void xs_migrate(struct xs_ctx *c, struct xs_vcpu *xv, int cpu)
+static void xs_migrate(struct xs_ctx *c, struct xs_vcpu *xv, int cpu)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	spinlock_t *old_lock = get_sched_res(sched_unit_master(u))->schedule_lock;
-	spinlock_t *new_lock = get_sched_res((unsigned int)cpu)->schedule_lock;
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
+	spinlock_t *old_lock = XS_CPU_LOCK(XU_CPU(u));
+	spinlock_t *new_lock = XS_CPU_LOCK((unsigned int)cpu);
 
 	lock_double(old_lock, new_lock);
-	sched_migrate(&c->ops, u, (unsigned int)cpu);
+	xs_sched_migrate(&c->ops, u, (unsigned int)cpu);
 	unlock_double(old_lock, new_lock);
 	leave(c, s);
 }
 
-/* schedule() and sched_switch_units() for one pCPU with sched-gran=cpu. */
-void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, int64_t now,
-		     bool tasklet, int64_t *slice, bool *migrated)
+/*
+ * schedule() for one pCPU with sched-gran=cpu, and the bookkeeping of the
+ * switch: sched_switch_units() from 4.13 (curr, prev, is_running,
+ * state_entry_time), schedule() before (curr, last_run_time, is_running;
+ * runstates are the simulator's, loaded on every entry).
+ */
+static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, int64_t now,
+			    bool tasklet, int64_t *slice, bool *migrated)
 {
-	struct sched_unit *prev = unit_of(xprev), *next;
-	struct sched_resource *sr = c->res[cpu];
+	xs_unit *prev = unit_of(xprev), *next;
 	struct xs_saved s = enter(c, cpu);
 	spinlock_t *lock = pcpu_schedule_lock_irq((unsigned int)cpu);
+	s_time_t sl;
 
-	ASSERT(sr->curr == prev);
-	prev->next_task = NULL;
-	c->ops.do_schedule(&c->ops, prev, now, tasklet);
-	next = prev->next_task;
-	ASSERT(next && sched_unit_master(next) == (unsigned int)cpu);
-	*slice = prev->next_time;
-	*migrated = next->migrated;
+	ASSERT(XS_CPU_CURR(cpu) == prev);
+#if XS_IFACE == XS_IFACE_VCPU
+	/*
+	 * Up to 4.12 (credit1 until 969f58bde2) the idle driver stops the
+	 * scheduler's tick when it takes an idle pCPU into a C-state and
+	 * restarts it when the pCPU wakes, before the softirq that schedules
+	 * (sched_tick_suspend/resume, x86's acpi/cpu_idle.c, mwait-idle.c).
+	 */
+	if (c->p.tick_suspend && c->ops.tick_resume && c->tick_suspended[cpu]) {
+		c->ops.tick_resume(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = false;
+	}
+#endif
+	next = xs_sched_do_schedule(&c->ops, prev, now, tasklet, &sl, migrated);
+	ASSERT(next && XU_CPU(next) == (unsigned int)cpu);
+	*slice = sl;
 	if (next != prev) {
-		sr->curr = next;
-		sr->prev = prev;
+		struct vcpu *vn = XU_VCPU(next), *vp = XU_VCPU(prev);
+
+		XS_CPU_CURR(cpu) = next;
 		ASSERT(!next->is_running);
 		next->is_running = true;
-		next->vcpu_list->is_running = true;
+		vn->is_running = true;
+		vn->runstate.state = RUNSTATE_running;
+		vn->runstate.state_entry_time = now;
+		vp->last_run_time = now;
+#if XS_IFACE != XS_IFACE_VCPU
+		c->res[cpu]->prev = prev;
 		next->runstate_cnt[RUNSTATE_running] = 1;
 		next->state_entry_time = now;
-		next->vcpu_list->runstate.state = RUNSTATE_running;
-		prev->vcpu_list->runstate.state = prev->vcpu_list->new_state;
+#endif
 	}
 	pcpu_schedule_unlock_irq(lock, (unsigned int)cpu);
+#if XS_IFACE == XS_IFACE_VCPU
+	/* The idle loop takes over: into a C-state, the tick stopped. */
+	if (c->p.tick_suspend && c->ops.tick_suspend && is_idle_vcpu(XU_VCPU(next))) {
+		c->ops.tick_suspend(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = true;
+	}
+#endif
 	leave(c, s);
-	return next->vcpu_list->xs_peer;
+	return XU_VCPU(next)->xs_peer;
 }
 
-void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
+static void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
 {
 	struct domain *d = (struct domain *)xd;
 	struct xen_domctl_scheduler_op op;
 	struct xs_saved s;
 
 	memset(&op, 0, sizeof(op));
-	op.sched_id = c->ops.sched_id;
+	op.sched_id = XS_OPS(&c->ops)->sched_id;
 	op.cmd = XEN_DOMCTL_SCHEDOP_putinfo;
 	op.u.credit.weight = (uint16_t)weight;
 	op.u.credit.cap = (uint16_t)cap;
 	s = enter(c, 0);
-	sched_adjust_dom(&c->ops, d, &op);
+	xs_sched_adjust_dom(&c->ops, d, &op);
 	leave(c, s);
 }
 
-void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
-			const uint64_t *soft)
+static void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
+			       const uint64_t *soft)
 {
-	struct sched_unit *u = unit_of(xv);
-	struct xs_saved s = enter(c, (int)sched_unit_master(u));
-	spinlock_t *lock = unit_schedule_lock_irq(u);
+	xs_unit *u = unit_of(xv);
+	struct xs_saved s = enter(c, (int)XU_CPU(u));
+	spinlock_t *lock = XU_LOCK(u);
 
 	set_affinity(c, u, hard, soft);
-	unit_schedule_unlock_irq(lock, u);
+	XU_UNLOCK(lock, u);
 	leave(c, s);
 }
 
-void xs_dump(struct xs_ctx *c, FILE *f)
+static void xs_dump(struct xs_ctx *c, FILE *f)
 {
 	struct xs_saved s = enter(c, 0);
 	int cpu;
 
 	c->dump = f;
-	sched_dump_settings(&c->ops);
+	xs_sched_dump_settings(&c->ops);
 	for (cpu = 0; cpu < c->h.nr_cpus; cpu++)
-		sched_dump_cpu_state(&c->ops, cpu);
+		xs_sched_dump_cpu_state(&c->ops, cpu);
 	c->dump = NULL;
 	leave(c, s);
 }
 
-void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *xv)
+static void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *xv)
 {
-	struct vcpu *v = (struct vcpu *)xv;
-	struct sched_unit *u = v->sched_unit;
+	xs_unit *u = unit_of(xv);
 
 	/*
 	 * Teardown: the simulator does not destroy domains the way Xen does
 	 * (offline, remove, free), so Xen's free_udata would find units
 	 * still queued.  Its data is one allocation in all three files.
 	 */
-	xfree(u->priv);
-	u->priv = NULL;
+	xfree(XU_PRIV(u));
+	XU_PRIV(u) = NULL;
 	/* The simulator frees its vCPU next: no more syncing with it. */
-	v->xs_peer = NULL;
+	((struct vcpu *)xv)->xs_peer = NULL;
 }
 
-void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
+static void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
 {
 	struct domain *d = (struct domain *)xd;
 
@@ -1092,6 +1261,14 @@ void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
 	d->sched_priv = NULL;
 }
 
+static void free_vcpu(struct vcpu *v)
+{
+	free_cpumask_var(v->cpu_hard_affinity);
+	free_cpumask_var(v->cpu_soft_affinity);
+	xfree(v);
+}
+
+#if XS_IFACE != XS_IFACE_VCPU
 static void free_units(struct domain *d)
 {
 	struct sched_unit *u = d->sched_unit_list, *n;
@@ -1103,8 +1280,9 @@ static void free_units(struct domain *d)
 		xfree(u);
 	}
 }
+#endif
 
-void xs_ctx_free(struct xs_ctx *c)
+static void xs_ctx_free(struct xs_ctx *c)
 {
 	struct xs_saved s;
 	int i;
@@ -1114,20 +1292,24 @@ void xs_ctx_free(struct xs_ctx *c)
 	s = enter(c, 0);
 	for (i = 0; i < c->nr_timers; i++)
 		c->h.timer_free(c->h.sim, c->timers[i]);
-	for (i = 0; i < c->h.nr_cpus && c->res[i]; i++) {
-		struct sched_resource *sr = c->res[i];
-
-		xfree(sr->sched_unit_idle->priv);
-		xfree(sr->sched_priv);
-	}
-	sched_deinit(&c->ops);
+	/*
+	 * The pCPUs' and idle vCPUs' data are not handed to free_pdata and
+	 * free_vdata (which would find them still in use): like everything
+	 * else Xen's code allocated, they go with the list below.
+	 */
+	xs_sched_deinit(&c->ops);
+#if XS_IFACE != XS_IFACE_VCPU
 	free_units(&c->idle_dom);
 	for (i = 0; i < c->h.nr_cpus; i++) {
 		if (c->res[i]) {
 			free_cpumask_var(c->res[i]->cpus);
 			xfree(c->res[i]);
 		}
-		xfree(c->idle[i]);
+	}
+#endif
+	for (i = 0; i < c->h.nr_cpus; i++) {
+		if (c->idle[i])
+			free_vcpu(c->idle[i]);
 		free_cpumask_var(per_cpu(cpu_sibling_mask, i));
 		free_cpumask_var(per_cpu(cpu_core_mask, i));
 	}
@@ -1135,15 +1317,19 @@ void xs_ctx_free(struct xs_ctx *c)
 		struct vcpu *v = c->vcpus[i];
 
 		if (v->vcpu_id == 0) {
+#if XS_IFACE != XS_IFACE_VCPU
 			free_units(v->domain);
+#endif
 			xfree(v->domain->vcpu);
 			xfree(v->domain);
 		}
 	}
 	for (i = 0; i < c->nr_vcpus; i++)
-		xfree(c->vcpus[i]);
+		free_vcpu(c->vcpus[i]);
 	free_cpumask_var(c->pool.cpu_valid);
+#if XS_IFACE != XS_IFACE_VCPU
 	free_cpumask_var(c->pool.res_valid);
+#endif
 	c->nr_vcpus = 0;
 	while (c->allocs.next != &c->allocs)
 		xfree(c->allocs.next + 1);
@@ -1153,7 +1339,49 @@ void xs_ctx_free(struct xs_ctx *c)
 	free(c->vcpus);
 	free(c->timers);
 	free(c->idle);
+#if XS_IFACE != XS_IFACE_VCPU
 	free(c->res);
+#endif
+	free(c->cpu_info);
+	free(c->tick_suspended);
 	free(c->node_masks);
 	free(c);
 }
+
+/* --- what this tree exports --- */
+
+extern const struct xs_module xs_module_credit, xs_module_credit2;
+#ifdef XS_HAVE_NULL
+extern const struct xs_module xs_module_null;
+#define XS_MODULE_NULL (&xs_module_null)
+#else
+#define XS_MODULE_NULL NULL
+#endif
+
+const struct xs_tree XS_TREE_SYMBOL = {
+	.name = XS_TREE_NAME,
+	.version = XS_TREE_VERSION,
+	.iface = XS_IFACE == XS_IFACE_VCPU ? "vcpu" : XS_IFACE == XS_IFACE_UNIT ? "unit" : "unit-ops",
+	.modules = { [XS_NULL] = XS_MODULE_NULL, [XS_CREDIT] = &xs_module_credit,
+		     [XS_CREDIT2] = &xs_module_credit2 },
+	.ctx_new = xs_ctx_new,
+	.ctx_free = xs_ctx_free,
+	.cpu_add = xs_cpu_add,
+	.idle_of = xs_idle_of,
+	.domain_new = xs_domain_new,
+	.domain_free = xs_domain_free,
+	.vcpu_new = xs_vcpu_new,
+	.vcpu_free = xs_vcpu_free,
+	.insert = xs_insert,
+	.remove = xs_remove,
+	.wake = xs_wake,
+	.sleep = xs_sleep,
+	.yield = xs_yield,
+	.context_saved = xs_context_saved,
+	.pick_resource = xs_pick_resource,
+	.migrate = xs_migrate,
+	.do_schedule = xs_do_schedule,
+	.adjust = xs_adjust,
+	.adjust_affinity = xs_adjust_affinity,
+	.dump = xs_dump,
+};

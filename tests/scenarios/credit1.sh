@@ -25,7 +25,7 @@ spec = '$spec'
 $3" && echo "ok: $spec $file"
 }
 
-for era in 2016 4.17 current; do
+for era in 2015-kick-bug 2015 2016-pre 2016 2017 4.17 4.22 current; do
 	s=credit1:era=$era
 
 	# Weights 256:512 on one pCPU run 1:2 within 7 %.
@@ -77,9 +77,42 @@ check credit1:tslice_ms=10:ratelimit_us=500 credit1_weights.xml '
 r = run_ns("heavy") / run_ns("light")
 assert 2 * 0.93 < r < 2 * 1.07, (spec, r)'
 
+# The 2015 kick-away bug (f02a5760c7): before the fix the bursty vCPU pinned
+# with a hog gets under half of what it gets after it, and waits for the
+# hog's timeslice (p95 > 10 ms) instead of at most the 1 ms ratelimit.  The
+# same on Xen's own 2015 trees when this build has them (xen-shim).
+kick=credit1_kick_2015.xml
+net_run='dom("net")["vcpus"][0]["run_ns"]'
+net_p95='dom("net")["vcpus"][0]["wake_latency_ns"]["p95"]'
+for s in credit1:era=2015 credit1:era=2016-pre credit1:era=2016 credit1:era=4.17 credit1; do
+	check "$s" $kick "
+assert $net_run > 0.25e9, (spec, $net_run)
+assert $net_p95 < 2000000, (spec, $net_p95)"
+done
+for s in credit1:era=2015-kick-bug credit1:tickle_kick=always:migrate_boost=on; do
+	check "$s" $kick "
+assert $net_run < 0.1e9, (spec, $net_run)
+assert $net_p95 > 10000000, (spec, $net_p95)"
+done
+# Either fix alone removes the collapse: no kick (f02a5760c7), or no BOOST
+# for a migration's wake (66c7449a4d, Feb 2016).
+for s in credit1:era=2015-kick-bug:tickle_kick=cur credit1:era=2015-kick-bug:migrate_boost=off; do
+	check "$s" $kick "
+assert $net_run > 0.25e9, (spec, $net_run)"
+done
+run_ok --list-schedulers > "$tmp/list" || true
+for tree in 2015-11-credit1-kick-bug 2015-11-credit1-kick-fixed; do
+	grep -q "^xen-credit@$tree " "$tmp/list" || { echo "skip: no xen-credit@$tree in this build"; continue; }
+	case $tree in
+	*bug) expect="assert $net_run < 0.1e9 and $net_p95 > 10000000, (spec, $net_run, $net_p95)" ;;
+	*) expect="assert $net_run > 0.25e9 and $net_p95 < 2000000, (spec, $net_run, $net_p95)" ;;
+	esac
+	check "xen-credit@$tree" $kick "$expect"
+done
+
 # Bad parameters: one line, exit 2.
 expect_error "ratelimit_us=50: must be 0 (off) or 100..500000" --sched=credit1:ratelimit_us=50
-expect_error "era: '2015' is not one of 2016|4.17|current" --sched=credit1:era=2015
+expect_error "era: '2014' is not one of 2015-kick-bug|2015|2016-pre|2016|2017|4.17|4.22|current" --sched=credit1:era=2014
 expect_error "unknown parameter 'bogus'" --sched=credit:bogus=1
 run_ok --list-schedulers > "$tmp/list" || true
 grep -q '^credit1 (alias credit)' "$tmp/list" ||

@@ -38,10 +38,14 @@ expect() {
 }
 
 dom='.runs[0].domains[] | select(.name == $n)'
+# Every era before caps, and every era with soft affinity.
+old_eras="credit2:era=2015 credit2:era=2016 credit2:era=2016-socket credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full"
+soft_eras="credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full credit2:era=4.17 credit2:era=4.22"
+
 run_of() { echo "([$dom | .vcpus[].run_ns] | add)" | sed "s/\$n/\"$1\"/"; }
 
 # 1:2 weights on one pCPU, within 7 %.
-for s in credit2 credit2:era=4.17 credit2:era=2016; do
+for s in credit2 credit2:era=4.17 $old_eras; do
 	run "$s" "$dir/credit2_weights.xml" &&
 	expect "$s: weights 256:512 run 1:2 within 7 %" \
 		"($(run_of heavy)) / ($(run_of light)) | . > 2*0.93 and . < 2*1.07" \
@@ -56,14 +60,14 @@ for s in credit2 credit2:era=4.17; do
 		"($(run_of capped)) * 100 / .runs[0].sim_ns | . > 20 and . < 30" \
 		"$(run_of capped)"
 done
-for s in credit2:caps=off credit2:era=2016; do
+for s in credit2:caps=off $old_eras; do
 	run "$s" "$dir/credit2_cap.xml" &&
 	expect "$s: no cap enforcement, the hog runs > 95 %" \
 		"($(run_of capped)) * 100 / .runs[0].sim_ns > 95" "$(run_of capped)"
 done
 
 # Hard affinity 0-1: only pCPUs 0-1, and both of them all the time.
-for s in credit2 credit2:era=4.17 credit2:era=2016 credit2:runqueue=cpu; do
+for s in credit2 credit2:era=4.17 $(echo $old_eras | sed 's/credit2:era=2015 //') credit2:runqueue=cpu; do
 	run "$s" "$dir/credit2_hard.xml" &&
 	expect "$s: hard affinity 0-1 never broken" \
 		'[.runs[0].domains[].vcpus[].pcpus[]] | all(. == 0 or . == 1)' \
@@ -73,7 +77,7 @@ for s in credit2 credit2:era=4.17 credit2:era=2016 credit2:runqueue=cpu; do
 done
 
 # A light vCPU beside two hogs on one pCPU waits under 2 ms at p95.
-for s in credit2 credit2:era=4.17 credit2:era=2016; do
+for s in credit2 credit2:era=4.17 $old_eras; do
 	run "$s" "$dir/credit2_latency.xml" || continue
 	p95=$(jq -r '.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95' "$tmp")
 	if [ "$p95" -lt 2000000 ] 2>/dev/null; then
@@ -105,18 +109,20 @@ done
 # Soft affinity on an underloaded host: >= 90 % of the run time inside it;
 # with soft_affinity=off (and in 2016) the domain lands wherever load says.
 soft_frac='([.runs[0].domains[] | select(.name == "softy") | .vcpus[].soft_affinity_run_ns] | add) / ([.runs[0].domains[] | select(.name == "softy") | .vcpus[].run_ns] | add)'
-for s in credit2 credit2:era=4.17; do
+for s in credit2 $soft_eras; do
 	run "$s" "$dir/credit2_soft.xml" &&
 	expect "$s: soft affinity >= 90 % of run time" "$soft_frac >= 0.9" "$soft_frac"
 done
-run credit2:soft_affinity=off "$dir/credit2_soft.xml" &&
-expect "credit2:soft_affinity=off: soft affinity ignored (< 90 %)" "$soft_frac < 0.9" "$soft_frac"
+for s in credit2:soft_affinity=off credit2:era=2015 credit2:era=2016 credit2:era=2016-socket; do
+	run "$s" "$dir/credit2_soft.xml" &&
+	expect "$s: soft affinity ignored (< 90 %)" "$soft_frac < 0.9" "$soft_frac"
+done
 
 # Every runqueue arrangement (and era) runs the default scenario: 8 hogs on
 # a 16-pCPU host get their 8 pCPUs, the checker finds nothing.
 for s in credit2:runqueue=cpu credit2:runqueue=core credit2:runqueue=socket \
 	 credit2:runqueue=node credit2:runqueue=all credit2:max_cpus_runqueue=4 \
-	 credit2:era=2016 credit2:era=4.17 credit2:ratelimit_us=0; do
+	 $old_eras credit2:era=4.17 credit2:ratelimit_us=0; do
 	if "$SCHEDSIM" --sched="$s" --check --format=json >"$tmp" 2>&1 &&
 	   [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" = 0 ]; then
 		expect "$s: default scenario, guest hogs get >= 99 % of 8 pCPUs" \
@@ -125,6 +131,33 @@ for s in credit2:runqueue=cpu credit2:runqueue=core credit2:runqueue=socket \
 		echo "FAIL: $s: default scenario: $(head -3 "$tmp")"; fails=$((fails + 1))
 	fi
 done
+
+# The 2016 series' table: the three specs --list-schedulers names print
+# the three boxes (one iteration, to be quick).
+"$SCHEDSIM" --list-schedulers >"$tmp" 2>&1
+table=$(sed -n 's/^    Credit.*  \(credit[12]:era=[^ ]*\)$/\1/p' "$tmp" | paste -sd, -)
+if [ "$table" = "credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full" ]; then
+	echo "ok: --list-schedulers names the 2016 table's specs: $table"
+else
+	echo "FAIL: --list-schedulers table: '$table'"; fails=$((fails + 1))
+fi
+if "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --iterations=1 \
+	>"$tmp" 2>&1 &&
+   [ "$(grep -c -e '^|  CREDIT1:era=2016 ' -e '^|  CREDIT2:era=2016-p20 ' -e '^|  CREDIT2:era=2016-full ' "$tmp")" = 3 ] &&
+   [ "$(grep -c '^| with dom0 load ' "$tmp")" = 3 ]; then
+	echo "ok: the 2016 table prints its three boxes"
+else
+	echo "FAIL: the 2016 table:"; head -30 "$tmp"; fails=$((fails + 1))
+fi
+
+# Credit2 had no hard affinity before b6fa4c81b2 (era 2015): pinning is refused.
+"$SCHEDSIM" --sched=credit2:era=2015 --scenario="$dir/credit2_hard.xml" >"$tmp" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp")" -eq 1 ] && grep -q "does not honour hard affinity" "$tmp"; then
+	echo "ok: credit2:era=2015 refuses pinned vCPUs: $(cat "$tmp")"
+else
+	echo "FAIL: credit2:era=2015 with hard affinity: exit $rc: $(cat "$tmp")"; fails=$((fails + 1))
+fi
 
 # A bad parameter is a one-line error with exit status 2.
 "$SCHEDSIM" --sched=credit2:ratelimit_us=50 >"$tmp" 2>&1

@@ -11,15 +11,16 @@ srcdir=${srcdir:-.}
 SCHEDSIM=${SCHEDSIM:-./schedsim}
 XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
 
-if ! "$SCHEDSIM" --list-schedulers 2>/dev/null | grep -q "^xen-credit2 "; then
-	echo "SKIP: schedsim was built without Xen's scheduler code;" \
-		"configure --with-xen-source=DIR, DIR from tests/xen-source.sh"
+T=@4.17.5
+if ! "$SCHEDSIM" --list-schedulers 2>/dev/null | grep -q "^xen-credit2$T "; then
+	echo "SKIP: schedsim was built without Xen 4.17.5's scheduler code;" \
+		"configure --with-xen-source=4.17.5=DIR (DIR: ../shared/xen-src/4.17.5, or from tests/xen-source.sh)"
 	exit 77
 fi
 fails=0
 for f in "$srcdir"/tests/xen-diff/scenarios/*.xml; do
-	for pair in "xen-credit xen-credit:tslice_ms=10" "xen-credit2 xen-credit2:ratelimit_us=0" \
-		    "xen-null xen-credit"; do
+	for pair in "xen-credit$T xen-credit$T:tslice_ms=10" "xen-credit2$T xen-credit2$T:ratelimit_us=0" \
+		    "xen-null$T xen-credit$T"; do
 		set -- $pair
 		seq=$("$XEN_DIFF" --no-dump "$f" "$1" "$2" 2>&1)
 		int=$("$XEN_DIFF" --no-dump --interleave=137us "$f" "$1" "$2" 2>&1)

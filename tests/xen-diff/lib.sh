@@ -1,6 +1,6 @@
 # Differential tests of a model against Xen's own code (xen-shim/): sourced
 # by null.sh, credit2.sh, credit1.sh with MODEL and XEN set to two
-# --sched specs.  Every scenario in tests/xen-diff/scenarios is run under
+# --sched specs (XEN names its tree: xen-credit2@4.17.5).  Every scenario in tests/xen-diff/scenarios is run under
 # both through xen-diff; a table row says "identical" or where the
 # decisions first diverge; the details follow the table.  Exit 0 when all
 # are identical, 1 otherwise, 77 (SKIP) when schedsim was built without
@@ -15,8 +15,8 @@ dir=$srcdir/tests/xen-diff/scenarios
 if ! "$SCHEDSIM" --list-schedulers 2>/dev/null | grep -q "^${XEN%%:*} "; then
 	# No fetching from here: make check must not download.  .ci/run does
 	# ./configure --with-xen-source="$(tests/xen-source.sh)".
-	echo "SKIP: schedsim was built without Xen's scheduler code (no $XEN);" \
-		"configure --with-xen-source=DIR, DIR from tests/xen-source.sh"
+	echo "SKIP: schedsim was built without that Xen tree's scheduler code (no ${XEN%%:*});" \
+		"configure --with-xen-source=${XEN#*@}=DIR (DIR: ../shared/xen-src/${XEN#*@}, or from tests/xen-source.sh)"
 	exit 77
 fi
 

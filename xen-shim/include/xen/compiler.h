@@ -30,6 +30,13 @@
 #define nocall
 #define __nonstring
 #define fallthrough __attribute__((__fallthrough__))
+#define attr_const __attribute__((__const__))
+#define __must_be_array(a) \
+	BUILD_BUG_ON_ZERO(__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0])))
+/* C23's type-inferring auto (Xen's macros.h uses it since 2024), before C23. */
+#if !defined(__STDC_VERSION__) || __STDC_VERSION__ < 202311L
+#define auto __auto_type
+#endif
 
 /* Kconfig options: IS_ENABLED(CONFIG_X) is 1 when CONFIG_X is defined as 1. */
 #define CONFIG_HAS_FAST_MULTIPLY 1

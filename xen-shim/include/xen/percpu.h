@@ -15,6 +15,12 @@ enum {
 	XS_PCPU_ID_cpu_sibling_mask,
 	XS_PCPU_ID_cpu_core_mask,
 	XS_PCPU_ID_last_tickle_cpu,
+	/* Up to Xen 4.12 (sched-if.h, the older credit2 and null): */
+	XS_PCPU_ID_schedule_data,
+	XS_PCPU_ID_scheduler,
+	XS_PCPU_ID_cpupool,
+	XS_PCPU_ID_runq_map,
+	XS_PCPU_ID_npc,
 	XS_PCPU_NR_IDS
 };
 

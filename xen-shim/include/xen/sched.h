@@ -58,6 +58,13 @@ struct vcpu {
 	struct domain *domain;
 	struct sched_unit *sched_unit;
 	struct vcpu *next_in_list;
+	/* Up to Xen 4.12 the vCPU itself is what is scheduled: */
+	void *sched_priv;
+	cpumask_var_t cpu_hard_affinity;
+	cpumask_var_t cpu_soft_affinity;
+	s_time_t last_run_time;
+	bool is_urgent;
+	bool affinity_broken;
 	void *xs_peer;
 };
 
@@ -188,6 +195,9 @@ struct xen_sysctl_credit2_schedule {
 	uint32_t ratelimit_us;
 };
 
+typedef struct xen_sysctl_credit_schedule xen_sysctl_credit_schedule_t;
+typedef struct xen_sysctl_credit2_schedule xen_sysctl_credit2_schedule_t;
+
 struct xen_sysctl_scheduler_op {
 	uint32_t cpupool_id;
 	uint32_t sched_id;
@@ -203,7 +213,6 @@ struct xen_sysctl_scheduler_op {
 #define perfc_incr(x) ((void)0)
 #define perfc_incra(x, i) ((void)0)
 
-/* SMT siblings of cpu's core. */
-unsigned int cpu_nr_siblings(unsigned int cpu);
+#include <asm/processor.h>
 
 #endif

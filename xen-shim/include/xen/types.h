@@ -22,7 +22,7 @@ typedef uint64_t __u64;
 typedef int32_t __s32;
 typedef int64_t __s64;
 typedef int64_t s_time_t;
-typedef char bool_t;
+typedef bool bool_t;
 typedef uint16_t domid_t;
 typedef unsigned long paddr_t;
 

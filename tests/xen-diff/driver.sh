@@ -1,0 +1,94 @@
+#!/bin/sh
+# The random differential driver itself, without Xen's code (model against
+# model), so that it is tested in every build:
+#  - the generator: one seed gives one text, another seed another; 300
+#    seeds all load (the driver refuses a scenario that does not) and
+#    match the schema; --flags=nocaps / nosoft leave caps / soft
+#    affinities out and nothing else;
+#  - a model against itself is identical on every scenario (exit 0);
+#    against itself with another ratelimit it diverges (exit 1), and the
+#    divergence lines name a seed that --print reproduces;
+#  - the pairs table: a malformed line is refused with file:line (exit 2),
+#    a pair whose tree is not built is skipped, none runnable gives 77.
+srcdir=${srcdir:-.}
+SCHEDSIM=${SCHEDSIM:-./schedsim}
+RANDOM_DRIVER=${RANDOM_DRIVER:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff-random}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+D=$RANDOM_DRIVER
+
+# Generator: reproducible, varied, valid.
+"$D" --print=7 > "$tmp/a.xml" && "$D" --print=7 > "$tmp/b.xml" || fail "--print failed"
+cmp -s "$tmp/a.xml" "$tmp/b.xml" || fail "seed 7 gave two different scenarios"
+"$D" --print=8 > "$tmp/c.xml"
+cmp -s "$tmp/a.xml" "$tmp/c.xml" && fail "seeds 7 and 8 gave the same scenario"
+"$SCHEDSIM" --sched=null --scenario="$tmp/a.xml" > /dev/null || fail "seed 7's scenario does not run"
+caps=0 soft=0 nocap_caps=0 nosoft_soft=0 same_rest=0
+for s in $(seq 1 60); do
+	"$D" --print=$s > "$tmp/s.xml"
+	"$D" --print=$s --flags=nocaps > "$tmp/n.xml"
+	"$D" --print=$s --flags=nosoft > "$tmp/o.xml"
+	grep -q 'cap="' "$tmp/s.xml" && caps=$((caps + 1))
+	grep -q 'soft="' "$tmp/s.xml" && soft=$((soft + 1))
+	grep -q 'cap="' "$tmp/n.xml" && nocap_caps=$((nocap_caps + 1))
+	grep -q 'soft="' "$tmp/o.xml" && nosoft_soft=$((nosoft_soft + 1))
+	# Without caps, the text is the same but for the cap attributes.
+	sed 's/ cap="[0-9]*"//' "$tmp/s.xml" | cmp -s - "$tmp/n.xml" && same_rest=$((same_rest + 1))
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout --nonet --relaxng "$srcdir/sim/scenario.rng" "$tmp/s.xml" 2>/dev/null ||
+			fail "seed $s: the scenario does not match the schema"
+	fi
+done
+[ $caps -gt 5 ] || fail "only $caps of 60 scenarios have a cap"
+[ $soft -gt 5 ] || fail "only $soft of 60 scenarios have a soft affinity"
+[ $nocap_caps = 0 ] || fail "--flags=nocaps left caps in $nocap_caps scenarios"
+[ $nosoft_soft = 0 ] || fail "--flags=nosoft left soft affinities in $nosoft_soft scenarios"
+[ $same_rest = 60 ] || fail "--flags=nocaps changed more than the caps ($same_rest of 60 alike)"
+
+# A model against itself: identical everywhere; every scenario loads.
+out=$("$D" --pair=credit2,credit2 --count=300 --jobs=2)
+rc=$?
+[ $rc = 0 ] || fail "credit2 against itself: exit $rc, not 0: $out"
+echo "$out" | grep -Eq '^credit2 vs credit2 +300 +300 +0 .* ok$' ||
+	fail "credit2 against itself: not 300 of 300 identical: $out"
+
+# Against another configuration: divergences, each with a seed to replay.
+out=$("$D" --pair=credit1,credit1:ratelimit_us=0 --count=40 --show=1000)
+rc=$?
+[ $rc = 1 ] || fail "credit1 against credit1:ratelimit_us=0: exit $rc, not 1"
+echo "$out" | grep -q 'FAIL$' || fail "a divergent pair is not marked FAIL: $out"
+seed=$(echo "$out" | sed -n 's/^  seed \(0x[0-9a-f]*\) .*pCPU [0-9]* switch #[0-9]*: .*@[0-9]* \/ .*@[0-9-]*$/\1/p' | head -1)
+if [ -z "$seed" ]; then
+	fail "no divergence line with a seed: $out"
+else
+	"$D" --print="$seed" > "$tmp/d.xml"
+	XEN_DIFF=$(dirname "$D")/xen-diff
+	"$XEN_DIFF" --no-dump "$tmp/d.xml" credit1 credit1:ratelimit_us=0 > "$tmp/d.out"
+	[ $? = 1 ] || fail "xen-diff does not see the divergence of seed $seed"
+fi
+
+# The pairs table.
+printf '# comment\ncredit2 xen-credit2 4.17.5\n' > "$tmp/bad1"
+out=$("$D" --pairs="$tmp/bad1" 2>&1)
+[ $? = 2 ] || fail "a line of three fields is not refused"
+echo "$out" | grep -q "^xen-diff-random: $tmp/bad1:2: " || fail "no file:line in '$out'"
+printf 'credit2 xen-credit2 4.17.5 1O1\n' > "$tmp/bad2"
+out=$("$D" --pairs="$tmp/bad2" 2>&1)
+[ $? = 2 ] && echo "$out" | grep -q "bad2:1: MIN% '1O1'" || fail "a bad MIN% is not refused: $out"
+printf 'credit9 xen-credit2 4.17.5 100\n' > "$tmp/bad3"
+out=$("$D" --pairs="$tmp/bad3" 2>&1)
+[ $? = 2 ] && echo "$out" | grep -q "bad3:1: unknown model 'credit9'" || fail "an unknown model is not refused: $out"
+printf 'credit2 xen-credit2 4.17.5 100 nocaps,loud\n' > "$tmp/bad4"
+out=$("$D" --pairs="$tmp/bad4" 2>&1)
+[ $? = 2 ] && echo "$out" | grep -q "bad4:1: unknown generator flag 'loud'" || fail "a bad flag is not refused: $out"
+printf 'credit2 xen-credit2 no-such-tree 100\n' > "$tmp/none"
+out=$("$D" --pairs="$tmp/none" --count=5 2>&1)
+[ $? = 77 ] || fail "no runnable pair: not exit 77: $out"
+echo "$out" | grep -q 'xen-credit2@no-such-tree .*skipped: tree not built' || fail "the skipped pair is not listed: $out"
+
+[ $failures = 0 ]

@@ -1,0 +1,68 @@
+/*
+ * Random scenarios for differential runs (a model against Xen's own code
+ * of its era): small hosts where every decision matters, a few domains
+ * with weights, caps, hard and soft affinity at domain and vCPU level,
+ * always-runnable and run/sleep workloads whose lengths are drawn from
+ * distributions, 0.3 to 1.5 s simulated.
+ *
+ * The generator takes its choices from a source of numbers: a seeded
+ * generator (scengen_seeded: scenario i of a run is seed_derive(base, i))
+ * or the bytes of a fuzzer's input (fuzz/fuzz_xen_diff.c), so the same
+ * code serves the random driver and the fuzzer.  Every draw is made
+ * whatever the flags: SCENGEN_NO_CAPS only leaves the caps out of the
+ * text, so a scenario with and without caps is otherwise the same (and
+ * likewise SCENGEN_NO_SOFT, SCENGEN_NO_HARD for the affinities).
+ *
+ * No yields: no workload of workloads/ ever calls the core's yield, so
+ * the generator has none to ask for.
+ */
+#ifndef SCHEDSIM_SCENGEN_H
+#define SCHEDSIM_SCENGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the generator's choices come from: below(arg, n) in [0, n), n > 0. */
+struct scengen_src {
+	uint64_t (*below)(void *arg, uint64_t n);
+	void *arg;
+};
+
+enum {
+	SCENGEN_NO_CAPS = 1 << 0,   /* the scheduler of that era has no caps */
+	SCENGEN_NO_SOFT = 1 << 1,   /* ... or no soft affinity */
+	SCENGEN_NO_HARD = 1 << 2,   /* ... or ignores hard affinity (credit2 of 2015) */
+	SCENGEN_SHORT = 1 << 3,     /* 20 to 200 ms instead of 0.3 to 1.5 s (the fuzzer) */
+};
+
+/* What a generated scenario contains (to tell divergences apart). */
+enum {
+	SCENGEN_HAS_CAP = 1 << 0,
+	SCENGEN_HAS_HARD = 1 << 1,     /* a hard affinity other than all pCPUs */
+	SCENGEN_HAS_SOFT = 1 << 2,
+	SCENGEN_HAS_VCPU = 1 << 3,     /* a per-vCPU override */
+	SCENGEN_HAS_WEIGHT = 1 << 4,   /* a weight other than 256 */
+	SCENGEN_HAS_SMT = 1 << 5,
+	SCENGEN_HAS_SOCKETS = 1 << 6,  /* more than one socket */
+	SCENGEN_HAS_OVER = 1 << 7,     /* more vCPUs than pCPUs */
+};
+#define SCENGEN_FEATURE_NAMES { "cap", "hard", "soft", "vcpu", "weight", "smt", \
+				"sockets", "over" }
+#define SCENGEN_NFEATURES 8
+
+struct scengen {
+	char *xml;                 /* NUL-terminated scenario file text */
+	size_t len, cap;
+	unsigned features;         /* SCENGEN_HAS_* */
+	int ncpus, ndoms, nvcpus;
+};
+
+/* Generates one scenario into g (which it allocates; free with scengen_free). */
+void scengen_generate(struct scengen *g, const struct scengen_src *src, unsigned flags);
+/* The same from a seed, through the run's generator (sim/rng.h). */
+void scengen_seeded(struct scengen *g, uint64_t seed, unsigned flags);
+void scengen_free(struct scengen *g);
+/* "cap,soft,vcpu" for a features mask, into buf. */
+const char *scengen_features(unsigned features, char *buf, size_t len);
+
+#endif

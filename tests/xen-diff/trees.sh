@@ -1,0 +1,81 @@
+#!/bin/sh
+# Several Xen trees in one build (configure --with-xen-source=A,B or
+# --with-xen-trees): SKIP (77) unless at least two are built.
+#  - Each tree's schedulers are named after it; the plain name (xen-credit2)
+#    names no tree any more and is refused with the trees it could mean.
+#  - Two trees of different eras in one experiment: the table of issue 16
+#    (credit1 and credit2 of the 2017 series) when those trees are built,
+#    every configuration's runs the same as when it runs alone, so that
+#    the trees' code (each with its own copy of Xen's globals) does not
+#    leak from one into the other.
+#  - Two trees of different interfaces in one process, taking turns every
+#    137 us of simulated time, decide as when each runs alone.
+set -u
+srcdir=${srcdir:-.}
+SCHEDSIM=${SCHEDSIM:-./schedsim}
+XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+"$SCHEDSIM" --list-schedulers | sed -n 's/^xen-credit2@\([^ ]*\) .*/\1/p' > "$tmp/trees"
+if [ "$(wc -l < "$tmp/trees")" -lt 2 ]; then
+	echo "SKIP: fewer than two Xen trees built (configure --with-xen-trees, or --with-xen-source=A,B)"
+	exit 77
+fi
+has() { grep -qx "$1" "$tmp/trees"; }
+
+# The plain name is ambiguous now.
+"$SCHEDSIM" --sched=xen-credit2 --scenario="$srcdir/tests/xen-diff/scenarios/cap.xml" \
+	> "$tmp/out" 2> "$tmp/err"
+rc=$?
+[ $rc = 2 ] || fail "plain xen-credit2 with several trees: exit $rc, not 2"
+[ "$(wc -l < "$tmp/err")" = 1 ] && grep -q "unknown scheduler 'xen-credit2' (name its Xen tree: xen-credit2@" "$tmp/err" ||
+	fail "plain xen-credit2: $(cat "$tmp/err")"
+
+# Two eras in one experiment.
+if has 2017-08-credit2-full && has 2017-08-credit2-p20; then
+	specs=xen-credit@2017-08-credit2-full,xen-credit2@2017-08-credit2-p20,xen-credit2@2017-08-credit2-full
+	"$SCHEDSIM" --sched=$specs --workload=make-xen,iperf --dom0-load=off,on --iterations=3 \
+		--jobs=2 > "$tmp/table" 2> "$tmp/err" || fail "the experiment failed: $(cat "$tmp/err")"
+	for s in XEN-CREDIT@2017-08-CREDIT2-FULL XEN-CREDIT2@2017-08-CREDIT2-P20 XEN-CREDIT2@2017-08-CREDIT2-FULL; do
+		grep -q "|  *$s  *|" "$tmp/table" || fail "no box for $s: $(cat "$tmp/table")"
+	done
+	"$SCHEDSIM" --sched=$specs --workload=iperf --dom0-load=off,on --iterations=2 --format=json \
+		> "$tmp/all.json" || fail "the JSON experiment failed"
+	"$SCHEDSIM" --sched=xen-credit2@2017-08-credit2-p20 --workload=iperf --dom0-load=off,on \
+		--iterations=2 --format=json > "$tmp/one.json" || fail "the one-scheduler experiment failed"
+	python3 - "$tmp/all.json" "$tmp/one.json" <<'EOF' || fail "a tree's runs differ when other trees run in the same experiment"
+import json, sys
+def runs(path, sched):
+    key = lambda r: (r["workload"], r["dom0_load"], r["iteration"])
+    out = {}
+    for r in json.load(open(path))["runs"]:
+        if r["scheduler"] == sched:
+            out[key(r)] = (r["events"], r["metric"]["value"],
+                           [[v["run_ns"] for v in d["vcpus"]] for d in r["domains"]])
+    return out
+s = "xen-credit2@2017-08-credit2-p20"
+a, b = runs(sys.argv[1], s), runs(sys.argv[2], s)
+assert a and a == b, (len(a), len(b))
+EOF
+else
+	echo "note: trees 2017-08-credit2-full and -p20 not both built: the two-era experiment is left out"
+fi
+
+# Two trees of different interfaces interleaved in one process.
+first=$(head -n 1 "$tmp/trees")
+last=$(tail -n 1 "$tmp/trees")
+for f in "$srcdir"/tests/xen-diff/scenarios/over-phases-smt.xml "$srcdir"/tests/xen-diff/scenarios/soft-affinity.xml; do
+	seq=$("$XEN_DIFF" --no-dump "$f" "xen-credit2@$first" "xen-credit2@$last" 2>&1)
+	int=$("$XEN_DIFF" --no-dump --interleave=137us "$f" "xen-credit2@$first" "xen-credit2@$last" 2>&1)
+	[ "$seq" = "$int" ] || fail "$(basename "$f"): xen-credit2@$first and @$last decide differently interleaved"
+	seq=$("$XEN_DIFF" --no-dump "$f" "xen-credit@$first" "xen-credit@$last" 2>&1)
+	int=$("$XEN_DIFF" --no-dump --interleave=137us "$f" "xen-credit@$first" "xen-credit@$last" 2>&1)
+	[ "$seq" = "$int" ] || fail "$(basename "$f"): xen-credit@$first and @$last decide differently interleaved"
+done
+[ $failures = 0 ]

@@ -1,0 +1,3 @@
+/* Xen bug.h (2023 on): BUG, ASSERT and friends are in the stub lib.h. */
+#include <xen/lib.h>
+#include <xen/kernel.h>

@@ -1,0 +1,127 @@
+#!/bin/sh
+# probe-tree.sh DIR: what the shim needs to know about the Xen tree DIR
+# before building its schedulers (run by configure, once per tree).
+#
+# Prints shell assignments on stdout:
+#   version    Xen's version from xen/Makefile ("4.17.5", "4.10-unstable")
+#   iface      the scheduler interface (see xen-shim/iface.h):
+#                vcpu      up to 4.12: xen/include/xen/sched-if.h, xen/common/sched_*.c
+#                unit      4.13 to 4.22: xen/common/sched/private.h, struct sched_unit
+#                unit-ops  from 2026: private.h with a separate struct sched_ops
+#   modules    the scheduler files it has, of null, credit, credit2
+#   src_null, src_credit, src_credit2   their paths inside DIR
+#   headers    Xen headers of DIR used as they are (xen/include/xen/NAME.h)
+#   private    the interface header, inside DIR
+#   cflags     -D flags of the differences below that the shim must know
+#              at compile time
+# Exits 1 with one line on stderr naming the file and what is missing
+# when DIR is not a tree the shim can build.
+#
+# Differences known across the trees of 2015 to 2026, each with the flag
+# it sets:
+#   XS_IFACE=1|2|3             the interface, as above
+#   XS_HAVE_INIT_PDATA         sched-if.h has init_pdata (2016 on)
+#   XS_HAVE_SWITCH_SCHED       sched-if.h has switch_sched (2016 on)
+#   XS_BITMAP_UINT             bitmap.h counts bits in unsigned int (2024 on)
+#   XS_CREDIT2_OWN_NR_SIBLINGS credit2.c defines cpu_nr_siblings() (4.22 on)
+#   XS_CREDIT2_RUNQUEUE        credit2.c has credit2_runqueue= (opt_runqueue_str, 2016 on)
+#   XS_CREDIT_MIGR_DELAY=VAR   credit.c's migration delay: vcpu_migration_delay
+#                              (us, up to 4.10) or vcpu_migration_delay_us
+#   XS_CREDIT_TICK_SUSPEND     credit.c has tick_suspend/tick_resume, the
+#                              idle driver's hooks (up to 969f58bde2, 2019)
+set -u
+dir=${1:?usage: probe-tree.sh DIR}
+
+fail() {
+	echo "$dir/$1: $2" >&2
+	exit 1
+}
+need() {
+	[ -f "$dir/$1" ] || fail "$1" "not found ($2)"
+}
+
+need xen/Makefile "not a Xen source tree"
+major=$(sed -n 's/^export XEN_VERSION *= *\([0-9]*\).*/\1/p' "$dir/xen/Makefile")
+minor=$(sed -n 's/^export XEN_SUBVERSION *= *\([0-9]*\).*/\1/p' "$dir/xen/Makefile")
+extra=$(sed -n 's/^export XEN_EXTRAVERSION *?*= *\([^$ ]*\).*/\1/p' "$dir/xen/Makefile")
+[ -n "$major" ] && [ -n "$minor" ] || fail xen/Makefile "no XEN_VERSION / XEN_SUBVERSION"
+version=$major.$minor$extra
+
+cflags=
+if [ -f "$dir/xen/common/sched/private.h" ]; then
+	private=xen/common/sched/private.h
+	src=xen/common/sched/
+	if grep -q '^struct sched_ops *{' "$dir/$private"; then
+		iface=unit-ops
+		cflags="-DXS_IFACE=3"
+	else
+		iface=unit
+		cflags="-DXS_IFACE=2"
+	fi
+	grep -q '^struct sched_resource *{' "$dir/$private" ||
+		fail "$private" "no struct sched_resource (the shim knows the interface of 4.13 on)"
+elif [ -f "$dir/xen/include/xen/sched-if.h" ]; then
+	private=xen/include/xen/sched-if.h
+	src=xen/common/sched_
+	iface=vcpu
+	cflags="-DXS_IFACE=1"
+	grep -q 'struct task_slice' "$dir/$private" ||
+		fail "$private" "no struct task_slice (the shim knows the interface of 4.5 to 4.12)"
+	grep -q '(\*init_pdata)' "$dir/$private" && cflags="$cflags -DXS_HAVE_INIT_PDATA"
+	grep -q '(\*switch_sched)' "$dir/$private" && cflags="$cflags -DXS_HAVE_SWITCH_SCHED"
+else
+	fail xen/common/sched/private.h "not found, nor xen/include/xen/sched-if.h (the scheduler interface of 4.13 on, or of 4.12 and before)"
+fi
+
+headers=
+for h in list cpumask bitmap kernel err nodemask; do
+	need "xen/include/xen/$h.h" "a header the shim uses as it is"
+	headers="$headers $h"
+done
+# From 2023 on kernel.h and bitmap.h include macros.h.
+[ -f "$dir/xen/include/xen/macros.h" ] && headers="$headers macros"
+headers=${headers# }
+
+grep -q '__bitmap_empty(const unsigned long \*bitmap, unsigned int' "$dir/xen/include/xen/bitmap.h" &&
+	cflags="$cflags -DXS_BITMAP_UINT"
+
+modules=
+src_null= src_credit= src_credit2=
+for m in null credit credit2; do
+	f=$src$m.c
+	if [ ! -f "$dir/$f" ]; then
+		[ $m = null ] && continue   # null arrived in 2017
+		fail "$f" "not found (the $m scheduler)"
+	fi
+	grep -q "sched_${m}_def *=" "$dir/$f" || fail "$f" "no sched_${m}_def (its ops table)"
+	modules="$modules $m"
+	eval "src_$m=\$f"
+done
+modules=${modules# }
+
+grep -q '^static [a-z ]*cpu_nr_siblings(unsigned' "$dir/$src_credit2" &&
+	cflags="$cflags -DXS_CREDIT2_OWN_NR_SIBLINGS"
+grep -q 'opt_runqueue_str' "$dir/$src_credit2" && cflags="$cflags -DXS_CREDIT2_RUNQUEUE"
+grep -q 'opt_migrate_resist' "$dir/$src_credit2" ||
+	fail "$src_credit2" "no opt_migrate_resist (sched_credit2_migrate_resist=)"
+grep -q 'sched_credit_tslice_ms' "$dir/$src_credit" ||
+	fail "$src_credit" "no sched_credit_tslice_ms"
+if grep -q 'vcpu_migration_delay_us' "$dir/$src_credit"; then
+	cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay_us"
+elif grep -q 'vcpu_migration_delay' "$dir/$src_credit"; then
+	cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay"
+else
+	fail "$src_credit" "no vcpu_migration_delay"
+fi
+
+grep -q '\.tick_suspend *=' "$dir/$src_credit" && cflags="$cflags -DXS_CREDIT_TICK_SUSPEND"
+
+echo "version='$version'"
+echo "iface='$iface'"
+echo "modules='$modules'"
+echo "src_null='$src_null'"
+echo "src_credit='$src_credit'"
+echo "src_credit2='$src_credit2'"
+echo "private='$private'"
+echo "headers='$headers'"
+echo "cflags='$cflags'"
