@@ -44,7 +44,7 @@ if command -v gnuplot > /dev/null 2>&1; then
 fi
 for page in man1/schedsim.1 man5/schedsim-scenario.5; do
 	[ -f "$dest$install_mandir/$page" ] || { fail "no $install_mandir/$page"; continue; }
-	grep -q "$install_pkgdatadir/scenario.rng" "$dest$install_mandir/$page" ||
+	sed 's/\\://g; s/\\-/-/g' "$dest$install_mandir/$page" | grep -qF "$install_pkgdatadir/scenario.rng" ||
 		fail "$page does not name $install_pkgdatadir"
 	if command -v man > /dev/null 2>&1; then
 		man --warnings=w -l "$dest$install_mandir/$page" > /dev/null 2> "$tmp/man.err"

@@ -19,6 +19,17 @@ for page in doc/schedsim.1 doc/schedsim-scenario.5; do
 	[ -s "$tmp/err" ] && fail "man -l $page: $(head -3 "$tmp/err")"
 	[ "$(wc -l < "$tmp/out")" -gt 50 ] || fail "man -l $page rendered $(wc -l < "$tmp/out") lines"
 done
+# A long installation prefix (distcheck's, a home directory's) wraps at a
+# '/' without a warning and reads back as the path itself.
+long=/opt/a-very-long-prefix/for-a-build-made-in-a-deep-home-directory/of-someone/with-long-names
+for in in schedsim.1 schedsim-scenario.5; do
+	sh "${srcdir:-.}/doc/man-subst.sh" "$long/share/schedsim" "$long/share/bash-completion/completions" 0.0 \
+		< "${srcdir:-.}/doc/$in.in" > "$tmp/long-$in" || fail "doc/man-subst.sh failed"
+	man --warnings=w -l "$tmp/long-$in" > /dev/null 2> "$tmp/err" || fail "man -l $in (long prefix) failed"
+	[ -s "$tmp/err" ] && fail "man -l $in with a long prefix: $(head -3 "$tmp/err")"
+	MANWIDTH=2000 man --nh --nj -l "$tmp/long-$in" 2> /dev/null | grep -qF "$long/share/schedsim/scenario.rng" ||
+		fail "$in with a long prefix does not show $long/share/schedsim/scenario.rng"
+done
 # Plain text without hyphenation or justification, long lines: whole option names.
 MANWIDTH=2000 man --nh --nj -l doc/schedsim.1 > "$tmp/schedsim.txt" 2> /dev/null
 MANWIDTH=2000 man --nh --nj -l doc/schedsim-scenario.5 > "$tmp/scenario.txt" 2> /dev/null
