@@ -22,6 +22,7 @@
 #include "schedulers/sched.h"
 #include "sim/compare.h"
 #include "sim/experiment.h"
+#include "sim/hw.h"
 #include "sim/json.h"
 #include "sim/merge.h"
 #include "sim/params.h"
@@ -57,6 +58,7 @@ struct cli {
 	const char *iterations;
 	const char *jobs;
 	const char *alpha;
+	const char *hw;           /* --hw: ideal or model, over the scenario's */
 	bool check;
 	struct shard_cli *shard;  /* --shard, --run, --list-runs */
 };
@@ -78,6 +80,9 @@ static void usage(FILE *f)
 	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
 	      "  --check                 run the invariant checker after every event\n"
+	      "  --hw=MODE               model: SMT, caches, NUMA memory and idle states decide\n"
+	      "                          how fast vCPUs run; ideal: full speed always; over the\n"
+	      "                          scenario's <host hw=...>\n"
 	      TRACE_USAGE
 	      "\n"
 	      "Experiments (every combination of the lists, each --iterations times):\n"
@@ -94,6 +99,7 @@ static void usage(FILE *f)
 	      "                          --alpha)\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
 	      "  --list-workloads        list workloads and their parameters\n"
+	      "  --list-host             list the host's hardware parameters (<host> attributes)\n"
 	      "  --help                  this text\n"
 	      "  --version               version\n", f);
 }
@@ -481,6 +487,8 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "list-schedulers", no_argument, NULL, 'L' },
 		{ "list-workloads", no_argument, NULL, 'W' },
+		{ "list-host", no_argument, NULL, 'T' },
+		{ "hw", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		TRACE_LONG_OPTIONS,
@@ -489,7 +497,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, false, NULL };
+			   NULL, NULL, NULL, NULL, NULL, NULL, false, NULL };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -521,6 +529,11 @@ int main(int argc, char **argv)
 		case 'i': cli.iterations = optarg; break;
 		case 'j': cli.jobs = optarg; break;
 		case 'a': cli.alpha = optarg; break;
+		case 'H':
+			if (strcmp(optarg, "ideal") && strcmp(optarg, "model"))
+				return bad("--hw: '%s' is not valid (valid: model, ideal)", optarg);
+			cli.hw = optarg;
+			break;
 		case TRACE_OPT_FILE: case TRACE_OPT_FORMAT: case TRACE_OPT_WINDOW:
 			if (trace_cli_option(&tc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
@@ -536,6 +549,7 @@ int main(int argc, char **argv)
 			break;
 		case 'L': sched_list(stdout); return 0;
 		case 'W': workload_list(stdout); return 0;
+		case 'T': hw_list(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("schedsim %s\n", PACKAGE_VERSION); return 0;
 		default:
@@ -589,6 +603,8 @@ int main(int argc, char **argv)
 		scenario_free(&sc);
 		return bad("--duration: '%s' must be more than 0", cli.duration);
 	}
+	if (cli.hw)
+		kvlist_set(&sc.host.hw, "hw", cli.hw, 0);
 	if (cli.seed) {
 		long long seed;
 
