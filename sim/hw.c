@@ -24,7 +24,7 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
 #define MAX_CSTATES 8       /* Xen's ACPI_PROCESSOR_MAX_POWER */
 
 const struct param_def hw_host_params[] = {
-	{ "hw", PARAM_ENUM, "ideal", "model|ideal", 0, 0,
+	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
 	  "model: SMT, caches, NUMA memory and idle states decide how fast vCPUs run; "
 	  "ideal: full speed always, uniform memory, instant wake-ups", OFF(mode) },
 	{ "l2-size", PARAM_SIZE, "256KiB", NULL, 0, 1LL << 30,
@@ -250,7 +250,7 @@ bool hw_is_ideal(const struct hw *hw)
 static void tell_siblings(struct hw *hw, int cpu)
 {
 	struct sim *s = hw->s;
-	int first = cpu - cpu % hw->tpc;
+	int first = hw->s->topo.cpu_core[cpu] * hw->tpc;
 
 	if (!s->hooks.work_sync)
 		return;
@@ -277,7 +277,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 		p = &default_profile;
 	v->hw.prof = p;
 	cpu = v->processor;
-	others = hw->busy[cpu / hw->tpc] - 1;
+	others = hw->busy[hw->s->topo.cpu_core[cpu]] - 1;
 	if (others > 0)
 		smt = others * (1.0 / p->smt_speed - 1.0);
 	remote = v->dom->hw.remote;
@@ -319,7 +319,7 @@ static stime_t cache_enter(struct hw *hw, struct vcpu *v, int cpu, stime_t work_
 {
 	struct hw_vcpu *h = &v->hw;
 	const struct hw_profile *p = h->prof ? h->prof : &default_profile;
-	int core = cpu / hw->tpc, socket = hw->s->topo.cpu_socket[cpu];
+	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
 	long long want_core = min_ll(p->working_set, hw->c.l2_size);
 	long long want_llc = min_ll(p->working_set, hw->c.llc_size);
 	long long warm_core = 0, warm_llc = 0, from_mem, from_llc;
@@ -371,7 +371,7 @@ static stime_t charge_refill(struct vcpu *v, stime_t now)
 static void cache_leave(struct hw *hw, struct vcpu *v, int cpu, stime_t now)
 {
 	struct hw_vcpu *h = &v->hw;
-	int core = cpu / hw->tpc, socket = hw->s->topo.cpu_socket[cpu];
+	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
 
 	if (h->refill_ns > 0) {
 		stime_t spent = charge_refill(v, now);
@@ -414,7 +414,7 @@ stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
 	if (was_busy)
 		cache_leave(hw, prev, cpu, now);
 	if (was_busy != busy) {
-		hw->busy[cpu / hw->tpc] += busy ? 1 : -1;
+		hw->busy[hw->s->topo.cpu_core[cpu]] += busy ? 1 : -1;
 		tell_siblings(hw, cpu);
 	}
 	if (!busy) {
@@ -442,7 +442,7 @@ stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
 	stime_t idle, lat;
 	int i;
 
-	if (!hw || hw->ideal || !hw->ncst || !is_idle_vcpu(hw->s->pcpus[cpu].curr))
+	if (!hw || !is_idle_vcpu(hw->s->pcpus[cpu].curr) || hw->ideal || !hw->ncst)
 		return 0;
 	if (at < hw->idle_since[cpu])          /* a wake-up is already under way */
 		return hw->idle_since[cpu] - at;

@@ -55,7 +55,6 @@
 struct sim;
 struct vcpu;
 struct domain;
-struct kvlist;
 
 /* What a task's code asks of the hardware (workloads/workload.c sets it). */
 struct hw_profile {

@@ -80,9 +80,9 @@ static void usage(FILE *f)
 	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
 	      "  --check                 run the invariant checker after every event\n"
-	      "  --hw=MODE               model: SMT, caches, NUMA memory and idle states decide\n"
-	      "                          how fast vCPUs run; ideal: full speed always; over the\n"
-	      "                          scenario's <host hw=...>\n"
+	      "  --hw=MODE               model (default): SMT, caches, NUMA memory and idle\n"
+	      "                          states decide how fast vCPUs run; ideal: full speed\n"
+	      "                          always; over the scenario's <host hw=...>\n"
 	      TRACE_USAGE
 	      "\n"
 	      "Experiments (every combination of the lists, each --iterations times):\n"

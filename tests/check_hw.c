@@ -71,7 +71,7 @@ START_TEST(config_defaults_and_errors)
 	struct err e;
 
 	ck_assert_int_eq(hw_config_init(&c, NULL, NULL, &e), 0);
-	ck_assert_int_eq(c.mode, HW_IDEAL);
+	ck_assert_int_eq(c.mode, HW_MODEL);
 	ck_assert(c.l2_size == 256 << 10 && c.llc_size == 8 << 20);
 	ck_assert(c.memory_per_node == 6LL << 30);
 	ck_assert_int_eq(c.max_cstate, 15);
@@ -287,6 +287,37 @@ START_TEST(cstate_exit_latency_by_idle_time)
 }
 END_TEST
 
+/* The core: a softirq raised on a sleeping pCPU runs after the IPI and the exit. */
+START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" hw=\"model\""
+		" ipi-latency=\"1us\"/><domain name=\"a\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+
+	s->q.now = MSEC(1);
+	s->this_cpu = 0;
+	cpu_raise_softirq(s, 1);            /* idle 1 ms + 1 us: C6 */
+	ck_assert(timer_pending(&s->pcpus[1].softirq));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(1) + USEC(200));
+	s->this_cpu = 1;                    /* a local raise meanwhile joins that wake-up */
+	cpu_raise_softirq(s, 1);
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(201));
+	/* A local raise on a sleeping pCPU: its timer interrupt woke it from C6. */
+	s->this_cpu = 0;
+	cpu_raise_softirq(s, 0);
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1) + USEC(200));
+	/* A pCPU that runs a vCPU is awake: at once. */
+	timer_stop(&s->q, &s->pcpus[0].softirq);
+	s->pcpus[0].curr = s->domains[0]->vcpus[0];
+	cpu_raise_softirq(s, 0);
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1));
+	s->pcpus[0].curr = s->pcpus[0].idle;
+	destroy(s, &sc);
+}
+END_TEST
+
 START_TEST(ideal_machine_is_full_speed)
 {
 	static const char xml[] =
@@ -441,6 +472,7 @@ int main(void)
 	tcase_add_test(t, cache_refill_after_moves_and_evictions);
 	tcase_add_test(t, bounced_between_sockets_does_less_work);
 	tcase_add_test(t, cstate_exit_latency_by_idle_time);
+	tcase_add_test(t, raise_on_a_sleeping_pcpu_waits_for_its_exit);
 	tcase_add_test(t, ideal_machine_is_full_speed);
 	tcase_add_test(t, xl_placement_candidates);
 	tcase_add_test(t, placement_sets_soft_affinity_and_memory);

@@ -262,7 +262,7 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 {
 	static const char xml[] =
 		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"2\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -356,7 +356,7 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 {
 	static const char xml[] =
 		"<scenario duration=\"30ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"7us\" context-switch=\"0\"/>"
+		" ipi-latency=\"7us\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -464,7 +464,7 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 {
 	static const char xml[] =
 		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -550,7 +550,7 @@ static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
 {
 	static const char xml[] =
 		"<scenario duration=\"20ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -615,8 +615,9 @@ START_TEST(softirq_work_moves_to_ksoftirqd_after_its_bound)
 }
 END_TEST
 
-/* A host where every vCPU has a pCPU and switches are free: timings are exact. */
-#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\"/>"
+/* A host where every vCPU has a pCPU, switches are free and every vCPU runs at
+ * full speed (hw="ideal"): timings are exact. */
+#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 
 static char *makexen_xml(int vcpus, const char *attrs)
 {

@@ -12,7 +12,8 @@
 #     (C6 after 5 ms idle: 200 us); with max-cstate=1 it is C1E's 10 us;
 #  5. --hw=ideal (or <host hw="ideal">) is the full-speed machine: work is
 #     run time, nothing is lost, wake-ups are instant;
-#  6. --list-host names every parameter's source.
+#  6. --list-host names every parameter's source;
+#  7. work and lost time never exceed a vCPU's run time.
 # (A vCPU bounced between sockets is checked in tests/check_hw.c, which can
 # re-pin it every 3 ms.)
 set -u
@@ -184,6 +185,25 @@ assert v["wake_latency_ns"]["max"] == 0 and not any(v["lost_ns"].values()), v'
 assert dom("io")["vcpus"][0]["lost_ns"]["cstate"] > 0' --hw=model
 done
 expect_error "--hw: 'fast' is not valid (valid: model, ideal)" --hw=fast
+
+# 7. Work and lost run time never exceed run time, for every vCPU of the
+#    busiest default cells (the accounting identity of doc/json.md).
+for s in $scheds; do
+	for d in off on; do
+		run_ok --sched=$s --workload=iperf --dom0-load=$d --check --format=json > "$tmp/id.json"
+		json_check "$tmp/id.json" "
+r = doc['runs'][0]
+assert not r.get('check_error'), r['check_error']
+for d in r['domains']:
+    for v in d['vcpus']:
+        used = v['work_ns'] + v['lost_ns']['smt'] + v['lost_ns']['cache'] + v['lost_ns']['numa']
+        assert 0 <= used <= v['run_ns'], (d['name'], v['id'], used, v['run_ns'])
+        assert min(v['lost_ns'].values()) >= 0, v['lost_ns']
+    assert d['work_ns'] == sum(v['work_ns'] for v in d['vcpus'])
+assert sum(d['work_ns'] for d in r['domains']) > 0.5 * sum(v['run_ns'] for d in r['domains'] for v in d['vcpus'])
+print('$s iperf dom0-load=$d: work and lost time within run time')"
+	done
+done
 
 # 6. Every host parameter is listed with its source.
 run_ok --list-host > "$tmp/list"
