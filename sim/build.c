@@ -344,7 +344,7 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 	s->context_switch_cost = h->context_switch;
 	s->pcpus = xcalloc((size_t)s->nr_cpus, sizeof(*s->pcpus));
 	s->domains = xcalloc((size_t)sc->ndoms + 1, sizeof(*s->domains));
-	s->hw = hw_create(s, &hwc);
+	s->hw = hwc.mode == HW_IDEAL ? NULL : hw_create(s, &hwc);
 	s->idle_domain = domain_new(DOMID_IDLE, "idle", s->nr_cpus);
 	s->idle_domain->is_idle = true;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {

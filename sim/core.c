@@ -70,9 +70,11 @@ void cpu_raise_softirq(struct sim *s, int cpu)
 
 	if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
 		return;
-	when += hw_wake_delay(s->hw, cpu, when);
-	if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
-		return;
+	if (s->hw) {
+		when += hw_wake_delay(s->hw, cpu, when);
+		if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
+			return;
+	}
 	timer_set(&s->q, &pc->softirq, when);
 }
 

@@ -88,7 +88,6 @@ struct cstate {
 struct hw {
 	struct sim *s;
 	struct hw_config c;
-	bool ideal;
 	int tpc, nr_cores, nr_sockets, nr_nodes;
 	int *busy;                 /* per core: threads running a non-idle vCPU */
 	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
@@ -190,7 +189,6 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 
 	hw->s = s;
 	hw->c = *c;
-	hw->ideal = c->mode == HW_IDEAL;
 	hw->tpc = s->topo.threads_per_core;
 	hw->nr_cores = s->topo.nr_cpus / hw->tpc;
 	hw->nr_sockets = s->topo.nr_sockets;
@@ -239,11 +237,6 @@ void hw_free(struct hw *hw)
 	free(hw);
 }
 
-bool hw_is_ideal(const struct hw *hw)
-{
-	return !hw || hw->ideal;
-}
-
 /* ------------------------------------------------------------------- SMT */
 
 /* The other threads of cpu's core that run a vCPU hear that their speed changed. */
@@ -268,7 +261,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	double smt = 0, numa = 0;
 	int cpu, others;
 
-	if (!hw || hw->ideal) {
+	if (!hw) {
 		r->rate = 1.0;
 		r->smt_share = 0;
 		return;
@@ -390,7 +383,7 @@ static void cache_leave(struct hw *hw, struct vcpu *v, int cpu, stime_t now)
 
 void hw_account_all(struct hw *hw)
 {
-	if (!hw || hw->ideal)
+	if (!hw)
 		return;
 	for (int cpu = 0; cpu < hw->s->nr_cpus; cpu++) {
 		struct vcpu *v = hw->s->pcpus[cpu].curr;
@@ -402,15 +395,12 @@ void hw_account_all(struct hw *hw)
 
 /* ------------------------------------------------------------ the switch */
 
-stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
-		  stime_t work_from)
+stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+			stime_t work_from)
 {
 	bool was_busy = !is_idle_vcpu(prev), busy = !is_idle_vcpu(next);
-	stime_t now;
+	stime_t now = sim_now(hw->s);
 
-	if (!hw || hw->ideal)
-		return work_from;
-	now = sim_now(hw->s);
 	if (was_busy)
 		cache_leave(hw, prev, cpu, now);
 	if (was_busy != busy) {
@@ -437,12 +427,12 @@ stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
  * the shallowest state's residency still halted in it (Xen's idle loop
  * always enters at least C1).
  */
-stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
+stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 {
 	stime_t idle, lat;
 	int i;
 
-	if (!hw || !is_idle_vcpu(hw->s->pcpus[cpu].curr) || hw->ideal || !hw->ncst)
+	if (!is_idle_vcpu(hw->s->pcpus[cpu].curr) || !hw->ncst)
 		return 0;
 	if (at < hw->idle_since[cpu])          /* a wake-up is already under way */
 		return hw->idle_since[cpu] - at;
@@ -543,7 +533,7 @@ int hw_domain_memory(struct hw *hw, struct domain *d, const bool *nodes, long lo
 
 bool hw_check(struct hw *hw, char *msg, size_t len)
 {
-	if (!hw || hw->ideal)
+	if (!hw)
 		return true;
 	for (int core = 0; core < hw->nr_cores; core++) {
 		int busy = 0;

@@ -119,9 +119,16 @@ int hw_config_check(const struct hw_config *c, struct err *e);
 /* --list-host: every host parameter, default, range, unit and source. */
 void hw_list(FILE *f);
 
+/*
+ * The model of s's host (sim_build makes none for the ideal machine: a
+ * NULL struct hw is the ideal machine, and every function below takes it).
+ */
 struct hw *hw_create(struct sim *s, const struct hw_config *c);
 void hw_free(struct hw *hw);
-bool hw_is_ideal(const struct hw *hw);
+static inline bool hw_is_ideal(const struct hw *hw)
+{
+	return !hw;
+}
 /* The profile of tasks that carry none. */
 const struct hw_profile *hw_default_profile(void);
 
@@ -133,13 +140,22 @@ const struct hw_profile *hw_default_profile(void);
  * told it starts.  Returns when next's work can start: work_from plus its
  * cache refill.  Siblings whose speed changes hear it through the hook.
  */
-stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
-		  stime_t work_from);
+stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+			stime_t work_from);
+static inline stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+				stime_t work_from)
+{
+	return hw ? hw_model_switch(hw, cpu, prev, next, work_from) : work_from;
+}
 /*
  * SCHEDULE_SOFTIRQ reaches pCPU cpu at time at: how much later it runs
  * (the exit latency when the pCPU sleeps in a C-state, else 0).
  */
-stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at);
+stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at);
+static inline stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
+{
+	return hw ? hw_model_wake_delay(hw, cpu, at) : 0;
+}
 /* The run's accounting closes now: running vCPUs' refills are charged so far. */
 void hw_account_all(struct hw *hw);
 
