@@ -6,6 +6,9 @@
 # when files are added.  Objects go to fuzz/obj/ in the build directory.
 #
 # usage: build-fuzzers.sh SRCDIR BUILDDIR -- LIBSOURCES... -- TARGETS...
+# FUZZ_EXTRA_OBJS: objects built elsewhere to link in too (the Xen trees'
+# code, made by `make fuzz` with clang); XEN_DIFF_PAIRS: the table of
+# model-versus-Xen pairs fuzz_xen_diff reads.
 set -eu
 srcdir=$1 builddir=$2
 shift 3
@@ -16,6 +19,7 @@ CC_FUZZ=${CC_FUZZ:-clang}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS_FUZZ="-std=c11 -D_DEFAULT_SOURCE -g -O1 -fno-omit-frame-pointer $SAN"
 INC="-I$srcdir -I$builddir ${LIBXML2_CFLAGS:-$(pkg-config --cflags libxml-2.0)}"
+[ -n "${XEN_DIFF_PAIRS:-}" ] && INC="$INC -DXEN_DIFF_PAIRS=\"$XEN_DIFF_PAIRS\""
 LIBS_FUZZ="${LIBXML2_LIBS:-$(pkg-config --libs libxml-2.0)} -lm"
 obj=$builddir/fuzz/obj
 mkdir -p "$obj"
@@ -40,6 +44,6 @@ for f in $libs; do
 done
 for t in "$@"; do
 	echo "  FUZZLD   fuzz/$t"
-	$CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer $INC "$srcdir/fuzz/$t.c" $objs \
+	$CC_FUZZ $CFLAGS_FUZZ -fsanitize=fuzzer $INC "$srcdir/fuzz/$t.c" $objs ${FUZZ_EXTRA_OBJS:-} \
 		$LIBS_FUZZ -o "$builddir/fuzz/$t"
 done

@@ -74,6 +74,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     {
       echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
       echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall \$(SANITIZER_FLAGS)"
+      echo "XS_OUT = xen-shim"
     } > $xs_mk
     xs_rest=$xs_specs
     while test -n "$xs_rest"
@@ -116,7 +117,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       AC_MSG_RESULT([Xen $version, interface $iface, schedulers: $modules])
       cat $xs_t.mk >> $xs_mk
       XEN_TREE_OBJS="$XEN_TREE_OBJS $xs_t.o"
-      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue)"
+      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue, $has_tick_suspend)"
       XEN_SOURCE="$XEN_SOURCE $xs_name"
       xs_n=`expr $xs_n + 1`
     done
@@ -125,7 +126,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from Xen trees.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_NTREES], [$xs_n], [Number of Xen trees built in.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_TREES(T)], [$xs_list],
-      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=).])
+      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=, credit.c has tick_suspend).])
     AS_IF([test $xs_n = 1],
       [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2 (and xen-null)])],
       [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE])])

@@ -148,8 +148,11 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
  *   header   "SSRR", u32 version
  *   run      str scheduler, str label, str workload, str dom0_load,
  *            i32 iteration, u64 seed, i64 sim_ns, u64 events, metric,
- *            str check_error, u32 ndoms, ndoms x domain
+ *            breakdown, str check_error, u32 ndoms, ndoms x domain
  *   metric   u8 valid, str name, str unit, f64 value, u8 higher_better
+ *   breakdown  u8 valid, i64 from_ns, i64 to_ns, u32 nstages, nstages x
+ *            (str name, str domain, i32 tasks, u32 nparts,
+ *             nparts x (str name, i64 ns))
  *   domain   str name, i32 domid, i32 weight, i32 cap, metric,
  *            i64 memory_mb, u32 nnodes, nnodes x i32 (its NUMA nodes),
  *            u32 nvcpus, nvcpus x vcpu
@@ -266,6 +269,26 @@ static void put_metric(struct enc *b, const struct metric *m)
 	put_u8(b, m->higher_better);
 }
 
+static void put_breakdown(struct enc *b, const struct breakdown *bd)
+{
+	put_u8(b, bd->valid);
+	put_i64(b, bd->from_ns);
+	put_i64(b, bd->to_ns);
+	put_u32(b, (uint32_t)bd->nstages);
+	for (int i = 0; i < bd->nstages; i++) {
+		const struct breakdown_stage *st = &bd->stages[i];
+
+		put_str(b, st->name, sizeof(st->name));
+		put_str(b, st->domain, sizeof(st->domain));
+		put_i32(b, st->tasks);
+		put_u32(b, (uint32_t)st->nparts);
+		for (int k = 0; k < st->nparts; k++) {
+			put_str(b, st->parts[k].name, sizeof(st->parts[k].name));
+			put_i64(b, st->parts[k].ns);
+		}
+	}
+}
+
 static void put_hist(struct enc *b, const struct hist *h)
 {
 	uint32_t nz = 0;
@@ -341,6 +364,7 @@ void run_result_pack(const struct run_result *r, char **buf, size_t *len)
 	put_i64(&b, r->sim_ns);
 	put_u64(&b, r->events);
 	put_metric(&b, &r->metric);
+	put_breakdown(&b, &r->breakdown);
 	put_str(&b, r->check_error, sizeof(r->check_error));
 	put_u32(&b, (uint32_t)r->ndoms);
 	for (int d = 0; d < r->ndoms; d++)
@@ -483,6 +507,37 @@ static void get_metric(struct dec *d, struct metric *m)
 	m->higher_better = get_bool(d);
 }
 
+static int get_breakdown(struct dec *d, struct breakdown *bd)
+{
+	uint32_t n;
+
+	bd->valid = get_bool(d);
+	bd->from_ns = get_i64(d);
+	bd->to_ns = get_i64(d);
+	n = get_u32(d);
+	if (!d->bad && n > BREAKDOWN_STAGES)
+		return dec_fail(d, "more breakdown stages than a result holds");
+	bd->nstages = d->bad ? 0 : (int)n;
+	for (int i = 0; i < bd->nstages; i++) {
+		struct breakdown_stage *st = &bd->stages[i];
+
+		get_str(d, st->name, sizeof(st->name));
+		get_str(d, st->domain, sizeof(st->domain));
+		st->tasks = get_i32(d);
+		n = get_u32(d);
+		if (!d->bad && n > BREAKDOWN_PARTS)
+			return dec_fail(d, "more breakdown parts than a stage holds");
+		st->nparts = d->bad ? 0 : (int)n;
+		for (int k = 0; k < st->nparts; k++) {
+			get_str(d, st->parts[k].name, sizeof(st->parts[k].name));
+			st->parts[k].ns = get_i64(d);
+		}
+	}
+	if (!d->bad && !bd->valid && bd->nstages)
+		return dec_fail(d, "stages in a breakdown marked invalid");
+	return d->bad ? -1 : 0;
+}
+
 static int get_hist(struct dec *d, struct hist *h)
 {
 	int nz, last = -1;
@@ -594,6 +649,8 @@ static int get_run(struct dec *d, struct run_result *r)
 	r->sim_ns = get_i64(d);
 	r->events = get_u64(d);
 	get_metric(d, &r->metric);
+	if (get_breakdown(d, &r->breakdown))
+		return -1;
 	get_str(d, r->check_error, sizeof(r->check_error));
 	n = get_count(d, 4);
 	if (n < 0)

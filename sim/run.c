@@ -99,6 +99,8 @@ int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
 				dr->metric = m;
 			if (m.valid && !out->metric.valid)
 				out->metric = m;
+			if (wl[i]->ops->breakdown && !out->breakdown.valid)
+				wl[i]->ops->breakdown(wl[i], &out->breakdown);
 		}
 	}
 	sim_destroy(s);

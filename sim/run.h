@@ -54,6 +54,7 @@ struct run_result {
 	stime_t sim_ns;          /* simulated time at the end */
 	uint64_t events;
 	struct metric metric;    /* the run's headline figure (first valid workload metric) */
+	struct breakdown breakdown;   /* where the first workload keeping account spent its time */
 	int ndoms;
 	struct domain_result *doms;
 	char check_error[512];   /* first invariant violation with --check, "" if none */

@@ -38,6 +38,33 @@ static void domain_totals(const struct domain_result *dr, stime_t *work, stime_t
 	}
 }
 
+static void breakdown_json(struct json *j, const struct breakdown *b)
+{
+	if (!b->valid) {
+		json_null(j, "breakdown");
+		return;
+	}
+	json_object_begin(j, "breakdown");
+	json_int(j, "from_ns", b->from_ns);
+	json_int(j, "to_ns", b->to_ns);
+	json_array_begin(j, "stages");
+	for (int i = 0; i < b->nstages; i++) {
+		const struct breakdown_stage *st = &b->stages[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "name", st->name);
+		json_string(j, "domain", st->domain);
+		json_int(j, "tasks", st->tasks);
+		json_object_begin(j, "parts_ns");
+		for (int k = 0; k < st->nparts; k++)
+			json_int(j, st->parts[k].name, st->parts[k].ns);
+		json_object_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
 void run_result_json(struct json *j, const struct run_result *r)
 {
 	stime_t work, lost[HW_NR_LOST];
@@ -55,6 +82,7 @@ void run_result_json(struct json *j, const struct run_result *r)
 	json_int(j, "sim_ns", r->sim_ns);
 	json_uint(j, "events", r->events);
 	metric_json(j, &r->metric);
+	breakdown_json(j, &r->breakdown);
 	if (r->check_error[0])
 		json_string(j, "check_error", r->check_error);
 	json_array_begin(j, "domains");
@@ -202,6 +230,33 @@ static void hardware_text(FILE *f, const struct run_result *r)
 	}
 }
 
+/*
+ * One line per stage: its parts as shares of the interval (of tasks x the
+ * interval for a stage of several tasks), the parts that are not zero.
+ */
+static void breakdown_text(FILE *f, const struct breakdown *b)
+{
+	double span = (double)(b->to_ns - b->from_ns);
+
+	if (!b->valid || span <= 0)
+		return;
+	fprintf(f, "where the time went, %.3f s to %.3f s (%% of it per stage):\n",
+		b->from_ns / 1e9, b->to_ns / 1e9);
+	for (int i = 0; i < b->nstages; i++) {
+		const struct breakdown_stage *st = &b->stages[i];
+		char who[112];
+
+		snprintf(who, sizeof(who), st->tasks > 1 ? "%s (%s, %d tasks)" : "%s (%s)",
+			 st->name, st->domain, st->tasks);
+		fprintf(f, "  %-22s", who);
+		for (int k = 0; k < st->nparts; k++)
+			if (st->parts[k].ns)
+				fprintf(f, " %s %.1f", st->parts[k].name,
+					100.0 * (double)st->parts[k].ns / (span * st->tasks));
+		fprintf(f, "\n");
+	}
+}
+
 void run_result_text(FILE *f, const struct run_result *r)
 {
 	double sim_s = (double)r->sim_ns / 1e9;
@@ -249,5 +304,6 @@ void run_result_text(FILE *f, const struct run_result *r)
 			fprintf(f, "  %s\n", pcpus);
 		}
 	}
+	breakdown_text(f, &r->breakdown);
 	hardware_text(f, r);
 }

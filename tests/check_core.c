@@ -461,6 +461,160 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 }
 END_TEST
 
+/* --- wake placement and balancing (Linux 4.4 kernel/sched/fair.c) --- */
+
+struct waker {
+	struct task *wakee;
+	stime_t run;        /* CPU per step */
+	bool ran;
+};
+
+/* Runs w->run, then (still running) wakes its wakee and sleeps 1 ms; for ever. */
+static void waker_step(struct sim *s, struct task *t)
+{
+	struct waker *w = t->ctx;
+
+	if (w->ran) {
+		w->ran = false;
+		task_wake(s, w->wakee);
+		task_sleep(s, t, MSEC(1));
+		return;
+	}
+	w->ran = true;
+	task_run(s, t, w->run);
+}
+
+/* Runs 100 us whenever woken. */
+static void wakee_step(struct sim *s, struct task *t)
+{
+	bool *ran = t->ctx;
+
+	if (*ran)
+		task_block(s, t);
+	else
+		task_run(s, t, USEC(100));
+	*ran = !*ran;
+}
+
+static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int vcpus)
+{
+	char xml[512];
+	struct err e = { "" };
+	struct sim *s;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"4\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"a\" vcpus=\"%d\"/>"
+		 "</scenario>", vcpus);
+	load(sc, xml);
+	ck_assert_int_eq(sched_spec_parse("null", spec, &e), 0);
+	s = sim_build(sc, spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	s->check = true;
+	return s;
+}
+
+/*
+ * wake_affine: woken from an interrupt on a CPU with no task of its own,
+ * a task goes to that CPU (its load, none, is below its previous CPU's);
+ * woken by a busy task it stays on its idle previous CPU.
+ */
+START_TEST(wake_affine_pulls_to_an_interrupts_idle_cpu)
+{
+	for (int busy = 0; busy < 2; busy++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct sim *s = place_sim(&sc, &spec, 3);
+		struct guest *g = guest_of(s->domains[0]);
+		bool ran = false;
+		struct waker w = { NULL, busy ? USEC(900) : USEC(10), false };
+
+		w.wakee = task_create(g, "wakee", TASK_NORMAL, 2, false, wakee_step, &ran, 0);
+		task_create(g, "waker", busy ? TASK_NORMAL : TASK_IRQ, 0, busy, waker_step, &w, 0);
+		sim_run_until(s, MSEC(20));
+		ck_assert_str_eq(s->check_error, "");
+		ck_assert_int_eq(w.wakee->cpu, (busy ? 2 : 0));
+		sim_destroy(s);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+	}
+}
+END_TEST
+
+/*
+ * select_idle_sibling: when the waker's CPU and the wakee's previous one
+ * are both busy, the wakee goes to the first idle CPU after the target.
+ */
+START_TEST(select_idle_sibling_finds_an_idle_cpu)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct sim *s = place_sim(&sc, &spec, 4);
+	struct guest *g = guest_of(s->domains[0]);
+	bool ran = false;
+	struct waker w = { NULL, USEC(10), false };
+
+	task_create(g, "hog0", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	task_create(g, "hog1", TASK_NORMAL, 1, true, hog_forever, NULL, 0);
+	w.wakee = task_create(g, "wakee", TASK_NORMAL, 1, false, wakee_step, &ran, MSEC(5));
+	task_create(g, "waker", TASK_IRQ, 0, true, waker_step, &w, 0);
+	sim_run_until(s, MSEC(20));
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(w.wakee->cpu, 2);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/* Runs 22 ms, then sleeps for good. */
+static void run_22ms(struct sim *s, struct task *t)
+{
+	int *n = t->ctx;
+
+	if ((*n)++ == 0)
+		task_run(s, t, MSEC(22));
+	else
+		task_sleep(s, t, SEC(100));
+}
+
+/*
+ * An idle CPU pulls a waiting task at the busy CPU's next tick (nohz idle
+ * balance, 1/HZ = 4 ms), and only a task that is not cache-hot (it has
+ * not run for the 0.5 ms migration cost).  e arrives on CPU 0 at 21.5 ms
+ * and, a sleeper ahead of the hog d, runs its 6 ms slice; CPU 1 is idle
+ * from 22 ms, so its balance runs at 26 ms (e runs: nothing to take) and
+ * 30 ms (e has waited since 27.5 ms): e moves then.
+ */
+START_TEST(an_idle_cpu_pulls_at_the_busy_cpus_tick)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct sim *s = place_sim(&sc, &spec, 2);
+	struct guest *g = guest_of(s->domains[0]);
+	struct task *e;
+	int n = 0;
+
+	task_create(g, "f", TASK_NORMAL, 1, true, run_22ms, &n, 0);
+	task_create(g, "d", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	e = task_create(g, "e", TASK_NORMAL, 0, false, hog_forever, NULL, MSEC(21) + USEC(500));
+	sim_run_until(s, MSEC(22) + USEC(100));
+	ck_assert_int_eq(e->cpu, 0);
+	ck_assert_int_eq(e->state, TASK_RUNNING);
+	sim_run_until(s, MSEC(29) + USEC(900));
+	ck_assert_int_eq(e->cpu, 0);
+	ck_assert_int_eq(e->state, TASK_READY);
+	sim_run_until(s, MSEC(30) + USEC(100));
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(e->cpu, 1);
+	ck_assert_int_eq(e->state, TASK_RUNNING);
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
 /* Sleeps 10 ms, then records where and when it runs 100 us. */
 struct timer_probe {
 	int steps;
@@ -640,6 +794,9 @@ int main(void)
 	tcase_add_test(tc, wake_during_own_step_is_taken_after_it);
 	tcase_add_test(tc, migration_writes_no_sleep_record);
 	tcase_add_test(tc, idle_pull_passes_over_an_all_bound_queue);
+	tcase_add_test(tc, wake_affine_pulls_to_an_interrupts_idle_cpu);
+	tcase_add_test(tc, select_idle_sibling_finds_an_idle_cpu);
+	tcase_add_test(tc, an_idle_cpu_pulls_at_the_busy_cpus_tick);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -44,6 +44,10 @@ static void fake_run(struct run_result *r, int ndoms)
 	r->sim_ns = 11000000001LL;
 	r->events = 987654321;
 	r->metric = (struct metric){ true, "throughput", "Gbit/s", 11.793000000000001, true };
+	breakdown_init(&r->breakdown, 1000000000, 11000000000LL);
+	breakdown_part(breakdown_stage(&r->breakdown, "client", "guest", 1), "run", 7);
+	breakdown_part(&r->breakdown.stages[0], "blocked:window", 10000000000LL - 7);
+	breakdown_part(breakdown_stage(&r->breakdown, "make", "guest", 8), "run", -3);
 	r->ndoms = ndoms;
 	r->doms = xcalloc(ndoms, sizeof(*r->doms));
 	for (int d = 0; d < ndoms; d++) {
@@ -88,6 +92,13 @@ START_TEST(test_pack_roundtrip)
 	ck_assert(b.seed == a.seed);
 	ck_assert(b.metric.value == a.metric.value);   /* bit for bit */
 	ck_assert(b.metric.higher_better);
+	ck_assert(b.breakdown.valid);
+	ck_assert_int_eq(b.breakdown.to_ns, 11000000000LL);
+	ck_assert_int_eq(b.breakdown.nstages, 2);
+	ck_assert_str_eq(b.breakdown.stages[0].parts[1].name, "blocked:window");
+	ck_assert_int_eq(b.breakdown.stages[0].parts[1].ns, 10000000000LL - 7);
+	ck_assert_int_eq(b.breakdown.stages[1].tasks, 8);
+	ck_assert_int_eq(b.breakdown.stages[1].parts[0].ns, -3);
 	ck_assert_int_eq(b.ndoms, 3);
 	ck_assert_str_eq(b.doms[2].name, "dom2");
 	ck_assert_int_eq(b.doms[2].nvcpus, 3);
@@ -127,7 +138,7 @@ END_TEST
 START_TEST(test_pack_bytes)
 {
 	static const unsigned char want[] = {
-		'S', 'S', 'R', 'R', 3, 0, 0, 0,                 /* magic, version 3 */
+		'S', 'S', 'R', 'R', 4, 0, 0, 0,                 /* magic, version 4 */
 		2, 0, 0, 0, 'c', '2',                           /* scheduler */
 		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
 		Z4,                                             /* workload "" */
@@ -138,6 +149,11 @@ START_TEST(test_pack_bytes)
 		7, 0, 0, 0, Z4,                                 /* events */
 		1, 1, 0, 0, 0, 't', 1, 0, 0, 0, 's',            /* metric: valid, name, unit */
 		Z4, 0, 0, 0xf8, 0x3f, 1,                        /* 1.5, higher_better */
+		1, 10, 0, 0, 0, Z4, 20, 0, 0, 0, Z4,            /* breakdown: valid, 10 to 20 */
+		1, 0, 0, 0,                                     /* one stage */
+		1, 0, 0, 0, 'c', 1, 0, 0, 0, 'g', 1, 0, 0, 0,   /* "c" in "g", 1 task */
+		1, 0, 0, 0, 3, 0, 0, 0, 'r', 'u', 'n',          /* one part: "run" */
+		10, 0, 0, 0, Z4,                                /* 10 ns */
 		Z4,                                             /* check_error "" */
 		1, 0, 0, 0,                                     /* ndoms */
 		2, 0, 0, 0, 'd', '0', Z4, 0, 1, 0, 0, 50, 0, 0, 0, /* name, domid, weight 256, cap */
@@ -182,6 +198,8 @@ START_TEST(test_pack_bytes)
 	strcpy(r.metric.unit, "s");
 	r.metric.value = 1.5;
 	r.metric.higher_better = true;
+	breakdown_init(&r.breakdown, 10, 20);
+	breakdown_part(breakdown_stage(&r.breakdown, "c", "g", 1), "run", 10);
 	strcpy(r.label + 7, "junk after the NUL, not sent");
 	r.ndoms = 1;
 	r.doms = &dom;
@@ -239,7 +257,7 @@ START_TEST(test_pack_bytes)
 		buf[4] = 2;
 		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
 		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
-		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 3"), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 4"), "%s", e.msg);
 	}
 	free(buf);
 }
@@ -424,9 +442,10 @@ static Suite *experiment_suite(void)
 	TCase *tc = tcase_create("core");
 
 	/*
-	 * test_unpack_damage flips every bit of an encoding and decodes each:
-	 * quadratic in its size, several seconds under the sanitizers of
-	 * make distcheck on a loaded machine, past Check's default of 4.
+	 * The damage test decodes every one-bit damage of a result, quadratic
+	 * in its size (a breakdown and per-vCPU work and lost time): under
+	 * distcheck's sanitizers on a loaded 2-core machine that outlasts
+	 * Check's default 4 s by far.
 	 */
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pack_roundtrip);

@@ -13,6 +13,7 @@
  * the hardware says the speed changed (the work_sync hook: what ran
  * until then is accounted at the old speed).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,8 @@ struct guest_vcpu {
 	struct task *tq_head, *tq_tail;
 	struct timer work_timer;
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
+	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
+	stime_t idle_stamp, avg_idle;
 };
 
 static struct guest_vcpu *gcpu(const struct task *t)
@@ -64,6 +67,86 @@ static stime_t vmax(stime_t a, stime_t b)
 static void set_this_cpu(struct guest_vcpu *gv)
 {
 	gv->g->sim->this_cpu = gv->v->processor;
+}
+
+/*
+ * Time accounting (guest.h, enum task_time).  A timed task's category is
+ * a function of its state, its guest CPU and Xen's view of that vCPU;
+ * every entry into the guest layer ends with times_update(), which
+ * charges the time since the last change to the category that held and
+ * takes the new one.  Nothing changes between two events, so the
+ * categories add up to the elapsed time exactly.
+ */
+static int time_category(const struct task *t)
+{
+	const struct guest_vcpu *gv = gcpu(t);
+
+	switch (t->state) {
+	case TASK_BLOCKED:
+		return TT_BLOCKED + t->block_reason;
+	case TASK_DEAD:
+		return TT_DONE;
+	case TASK_SLEEPING:
+		if (!t->timer_irq)
+			return TT_SLEEP;
+		break;
+	case TASK_READY:
+	case TASK_RUNNING:
+		break;
+	}
+	if (!gv->on_pcpu)
+		return gv->v->st.woken_at >= 0 ? TT_XEN_WAKE : TT_XEN_WAIT;
+	return gv->curr == t ? TT_RUN : TT_GUEST_WAIT;
+}
+
+static void time_charge(struct task *t, stime_t now)
+{
+	int cat = time_category(t);
+
+	if (cat == t->time_cat)
+		return;
+	t->time_ns[t->time_cat] += now - t->time_from;
+	t->time_from = now;
+	t->time_cat = cat;
+}
+
+static void times_update(struct guest *g)
+{
+	stime_t now = sim_now(g->sim);
+
+	for (int i = 0; i < g->nr_timed; i++)
+		time_charge(g->timed[i], now);
+}
+
+void task_time_start(struct sim *s, struct task *t)
+{
+	struct guest *g = t->g;
+
+	if (!t->timed) {
+		g->timed = xreallocarray(g->timed, (size_t)g->nr_timed + 1, sizeof(*g->timed));
+		g->timed[g->nr_timed++] = t;
+		t->timed = true;
+	}
+	memset(t->time_ns, 0, sizeof(t->time_ns));
+	t->time_from = sim_now(s);
+	t->time_cat = time_category(t);
+}
+
+void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N])
+{
+	memcpy(out, t->time_ns, sizeof(t->time_ns));
+	if (t->timed)
+		out[t->time_cat] += sim_now(s) - t->time_from;
+}
+
+void task_block_reason(struct task *t, int reason)
+{
+	if (reason < 0 || reason >= TASK_BLOCK_REASONS) {
+		fprintf(stderr, "schedsim: internal error: task %s: block reason %d\n", t->name,
+			reason);
+		abort();
+	}
+	t->block_reason = reason;
 }
 
 /* The speed of t on gv's vCPU, asked of the hardware model once per change. */
@@ -180,27 +263,161 @@ static struct task *rq_pop(struct guest_vcpu *gv)
 	return t;
 }
 
-/* The first task of gv's queue that may move, or NULL. */
-static struct task **movable(struct guest_vcpu *gv)
+/*
+ * Placement and balancing, after Linux 4.4 kernel/sched/fair.c (the
+ * dom0 and guest kernels of a 2016 host).  The guest sees its vCPUs as
+ * one flat sched domain (no SMT siblings, one LLC), so a sched group is
+ * one CPU.  Parameters: guest_params (default_params) and the constants
+ * here, each with its source.
+ */
+
+/* PELT (__update_load_avg): periods of 1024 us, y^32 = 1/2, full load 1024. */
+#define PELT_PERIOD_NS 1024000.0
+#define PELT_HALFLIFE 32.0
+#define PELT_FULL 1024.0
+
+/*
+ * y^(dt / period).  Most intervals are a fraction of a period, where the
+ * series to the cube is exact to 1e-6 and saves the exp() that would
+ * otherwise take a tenth of an iperf run; past 30 half-lives the load is
+ * settled.
+ */
+static double pelt_decay(stime_t dt)
+{
+	double x = (double)dt / PELT_PERIOD_NS * (M_LN2 / PELT_HALFLIFE);
+
+	if (x < 0.03)
+		return 1 - x * (1 - x / 2 * (1 - x / 3));
+	if (x > 30 * M_LN2)
+		return 0;
+	return exp(-x);
+}
+
+/* t's runnable load average now (a normal task's se.avg.load_avg, nice 0). */
+static double task_load(const struct task *t, stime_t now)
+{
+	double y = pelt_decay(now - t->load_at);
+
+	return t->load_avg * y + (t->load_on ? PELT_FULL * (1 - y) : 0);
+}
+
+/* t becomes runnable (on) or stops being runnable: fold the time since into the average. */
+static void load_set(struct task *t, stime_t now, bool on)
+{
+	t->load_avg = task_load(t, now);
+	t->load_at = now;
+	t->load_on = on;
+}
+
+/* weighted_cpuload: the runnable load of the CPU's normal tasks. */
+static double cpu_load(const struct guest_vcpu *gv, stime_t now)
+{
+	double l = 0;
+
+	if (gv->curr && gv->curr->cls == TASK_NORMAL)
+		l += task_load(gv->curr, now);
+	for (const struct task *t = gv->rq; t; t = t->next)
+		l += task_load(t, now);
+	return l;
+}
+
+/* idle_cpu(): no task of its own (interrupt work runs on the idle task). */
+static bool cpu_idle(const struct guest_vcpu *gv)
+{
+	return (!gv->curr || gv->curr->cls == TASK_IRQ) && gv->nr_rq == 0;
+}
+
+/*
+ * wake_affine (4.4): move the wakee to the waker's CPU when that CPU's
+ * load with the wakee is no more than its previous CPU's load without it
+ * (effective_load(tg, prev_cpu, 0, weight) is 0 for the root group),
+ * allowing half the domain's imbalance_pct; a waker's CPU with no load
+ * at all always qualifies.  The capacities are equal:
+ * with the Kconfig default TICK_CPU_ACCOUNTING, interrupt time does not
+ * lower a CPU's capacity (scale_rt_capacity sees no IRQ time).  Wakes
+ * are taken as not WF_SYNC.
+ */
+static bool wake_affine(const struct guest *g, const struct task *t, int this_cpu,
+			int prev_cpu, stime_t now)
+{
+	double this_load = cpu_load(g->cpus[this_cpu], now);
+	double load = cpu_load(g->cpus[prev_cpu], now);
+	double weight = task_load(t, now);
+	double this_eff = 100, prev_eff = 100 + (g->p.imbalance_pct - 100) / 2.0;
+
+	if (this_load > 0) {
+		this_eff *= this_load + weight;
+		prev_eff *= load;
+	}
+	return this_eff <= prev_eff;
+}
+
+/*
+ * select_idle_sibling (4.4): the target if it is idle, else the previous
+ * CPU if it is idle, else the first idle CPU after the target in the
+ * domain's group order, else the target.
+ */
+static int select_idle_sibling(const struct guest *g, int prev, int target)
+{
+	if (cpu_idle(g->cpus[target]))
+		return target;
+	if (prev != target && cpu_idle(g->cpus[prev]))
+		return prev;
+	for (int i = 1; i < g->nr_cpus; i++) {
+		int c = (target + i) % g->nr_cpus;
+
+		if (cpu_idle(g->cpus[c]))
+			return c;
+	}
+	return target;
+}
+
+/* select_task_rq_fair for a wake-up (SD_BALANCE_WAKE). */
+static int select_cpu(struct task *t, stime_t now)
+{
+	struct guest *g = t->g;
+	int prev = t->cpu, this_cpu = t->waker_cpu, target = prev;
+
+	t->waker_cpu = -1;
+	if (t->bound)
+		return prev;
+	if (this_cpu >= 0 && this_cpu != prev && wake_affine(g, t, this_cpu, prev, now))
+		target = this_cpu;
+	return select_idle_sibling(g, prev, target);
+}
+
+/* task_hot: it ran less than sysctl_sched_migration_cost ago. */
+static bool cache_hot(const struct guest *g, const struct task *t, stime_t now)
+{
+	return now - t->last_ran < g->p.migration_cost;
+}
+
+/* The first task of gv's queue that may move (not bound, not cache-hot), or NULL. */
+static struct task **movable(struct guest_vcpu *gv, stime_t now)
 {
 	struct task **pp;
 
 	for (pp = &gv->rq; *pp; pp = &(*pp)->next)
-		if (!(*pp)->bound)
+		if (!(*pp)->bound && !cache_hot(gv->g, *pp, now))
 			return pp;
 	return NULL;
 }
 
 /*
- * Takes a movable ready task off another guest CPU, for an idle one: from
- * the busiest CPU that has one.  A CPU whose queued tasks are all bound is
- * passed over, as Linux's balancer retries without an all-pinned CPU.
+ * Takes a waiting task off the busiest other CPU, for an idle one
+ * (load_balance with the dst CPU idle): only a CPU with a task waiting
+ * behind another is a source (a lone running task stays: find_busiest_group
+ * finds no imbalance worth it), and of its queue a task that may move.  A
+ * CPU whose waiting tasks cannot move is passed over, as Linux's balancer
+ * retries without an all-pinned CPU.  The task keeps its lag behind the
+ * queue it leaves (migrate_task_rq_fair).
  */
-static struct task *pull_task(struct guest_vcpu *to)
+static struct task *pull_task(struct guest_vcpu *to, stime_t now)
 {
 	struct guest *g = to->g;
 	struct guest_vcpu *busiest = NULL;
 	struct task **pp = NULL, **cand, *t;
+	double busiest_load = 0;
 	int i;
 
 	/* Most of the time nothing waits anywhere: skip the scan. */
@@ -208,12 +425,19 @@ static struct task *pull_task(struct guest_vcpu *to)
 		return NULL;
 	for (i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
+		double l;
 
-		if (o == to || o->nr_rq == 0 || (busiest && o->nr_rq <= busiest->nr_rq))
+		/* load_balance moves tasks only off a CPU running more than one */
+		if (o == to || o->nr_rq == 0 ||
+		    o->nr_rq + (o->curr && o->curr->cls == TASK_NORMAL) < 2)
 			continue;
-		cand = movable(o);
+		l = cpu_load(o, now);
+		if (busiest && l <= busiest_load)
+			continue;
+		cand = movable(o, now);
 		if (cand) {
 			busiest = o;
+			busiest_load = l;
 			pp = cand;
 		}
 	}
@@ -229,6 +453,60 @@ static struct task *pull_task(struct guest_vcpu *to)
 	return t;
 }
 
+/*
+ * idle_balance: a CPU about to go idle pulls only if it has been idle long
+ * enough on average to pay for it (rq->avg_idle >= migration cost).
+ */
+static struct task *newidle_pull(struct guest_vcpu *gv, stime_t now)
+{
+	if (!gv->g->idle_pull || gv->avg_idle < gv->g->p.migration_cost)
+		return NULL;
+	return pull_task(gv, now);
+}
+
+static bool any_idle(const struct guest *g)
+{
+	for (int i = 0; i < g->nr_cpus; i++)
+		if (cpu_idle(g->cpus[i]))
+			return true;
+	return false;
+}
+
+/*
+ * nohz_kick_needed: a CPU with more than one task, while some CPU is idle,
+ * kicks an idle CPU to balance at its next tick (scheduler_tick ->
+ * trigger_load_balance, every 1/HZ).
+ */
+static void nohz_kick_check(struct guest_vcpu *gv)
+{
+	struct guest *g = gv->g;
+	int running = (gv->curr && gv->curr->cls == TASK_NORMAL) + gv->nr_rq;
+
+	if (!g->idle_pull || running < 2 || timer_pending(&g->nohz_timer) || !any_idle(g))
+		return;
+	timer_set(&g->sim->q, &g->nohz_timer, sim_now(g->sim) + g->p.tick);
+}
+
+/* A CPU went idle while tasks wait elsewhere: the busy CPU's next tick kicks it. */
+static void nohz_kick_idle(struct guest *g)
+{
+	if (g->idle_pull && g->nr_queued > 0 && !timer_pending(&g->nohz_timer))
+		timer_set(&g->sim->q, &g->nohz_timer, sim_now(g->sim) + g->p.tick);
+}
+
+/* ttwu_do_wakeup: an idle CPU gets work; its idle time feeds avg_idle (update_avg). */
+static void idle_ends(struct guest_vcpu *gv, stime_t now)
+{
+	stime_t max = 2 * gv->g->p.migration_cost;
+
+	if (gv->idle_stamp < 0)
+		return;
+	gv->avg_idle += (now - gv->idle_stamp - gv->avg_idle) / 8;
+	if (gv->avg_idle > max)
+		gv->avg_idle = max;
+	gv->idle_stamp = -1;
+}
+
 /* Guest CPU without a current task: pick one, or go idle (halt the vCPU). */
 static void resched(struct guest_vcpu *gv)
 {
@@ -236,11 +514,12 @@ static void resched(struct guest_vcpu *gv)
 	struct task *t = rq_pop(gv);
 
 	gv->need_resched = false;
-	if (!t && gv->on_pcpu && gv->g->idle_pull)
-		t = pull_task(gv);
+	if (!t && gv->on_pcpu)
+		t = newidle_pull(gv, sim_now(s));
 	gv->curr = t;
 	if (t) {
 		t->state = TASK_RUNNING;
+		t->last_ran = sim_now(s);
 		gv->slice_left = guest_slice(gv);
 		if (gv->on_pcpu)
 			gv->progress_from = vmax(gv->progress_from, sim_now(s));
@@ -250,6 +529,9 @@ static void resched(struct guest_vcpu *gv)
 		return;
 	}
 	timer_stop(&s->q, &gv->work_timer);
+	if (gv->idle_stamp < 0)
+		gv->idle_stamp = sim_now(s);
+	nohz_kick_idle(gv->g);
 	if (gv->on_pcpu && !gv->tq_head && !(gv->v->pause_flags & VPF_BLOCKED))
 		vcpu_block(s, gv->v);
 }
@@ -261,6 +543,7 @@ static void preempt_curr(struct guest_vcpu *gv)
 
 	account(gv, sim_now(gv->g->sim));
 	t->state = TASK_READY;
+	t->last_ran = sim_now(gv->g->sim);
 	gv->curr = NULL;
 	rq_insert(gv, t);
 	resched(gv);
@@ -277,37 +560,26 @@ static bool should_preempt(struct guest_vcpu *gv, struct task *t)
 	return c->vruntime - t->vruntime > gv->g->p.wakeup_granularity;
 }
 
-static int select_cpu(struct task *t)
-{
-	struct guest *g = t->g;
-	int i, c;
-
-	if (t->bound)
-		return t->cpu;
-	for (i = 0; i < g->nr_cpus; i++) {
-		c = (t->cpu + i) % g->nr_cpus;
-		if (!g->cpus[c]->curr && !g->cpus[c]->irq_head && !g->cpus[c]->nr_rq)
-			return c;
-	}
-	return t->cpu;
-}
-
 /* A task becomes ready (woken, created, or back from sleep). */
 static void make_ready(struct sim *s, struct task *t)
 {
-	int old = t->cpu, c = select_cpu(t);
+	stime_t now = sim_now(s);
+	int old = t->cpu, c = select_cpu(t, now);
 	struct guest_vcpu *gv = t->g->cpus[c];
 
 	t->cpu = c;
-	if (t->cls == TASK_NORMAL) {
-		if (c != old)
-			t->vruntime = gv->min_vruntime;
-		else
-			t->vruntime = vmax(t->vruntime, gv->min_vruntime - gv->g->p.sched_latency / 2);
-	}
-	t->state = TASK_READY;
+	/* enqueue_entity: update_curr first, so min_vruntime is current */
 	if (gv->curr && gv->on_pcpu)
-		account(gv, sim_now(s));
+		account(gv, now);
+	if (t->cls == TASK_NORMAL) {
+		/* migrate_task_rq_fair keeps the lag; place_entity gives sleepers half a latency */
+		if (c != old)
+			t->vruntime = t->vruntime - t->g->cpus[old]->min_vruntime + gv->min_vruntime;
+		t->vruntime = vmax(t->vruntime, gv->min_vruntime - gv->g->p.sched_latency / 2);
+	}
+	load_set(t, now, true);
+	idle_ends(gv, now);
+	t->state = TASK_READY;
 	rq_insert(gv, t);
 	if (!gv->curr) {
 		if (gv->on_pcpu)
@@ -316,6 +588,7 @@ static void make_ready(struct sim *s, struct task *t)
 			vcpu_unblock(s, gv->v);
 		return;
 	}
+	nohz_kick_check(gv);
 	if (!should_preempt(gv, t)) {
 		if (!gv->curr->in_step)
 			arm(gv);
@@ -336,10 +609,14 @@ static void step_once(struct sim *s, struct task *t)
 	struct guest_vcpu *gv = gcpu(t);
 	bool was_curr = gv->curr == t;
 
+	int outer = t->g->stepping_cpu;
+
 	t->pending_action = ACT_NONE;
 	t->wake_pending = false;
 	t->in_step = true;
+	t->g->stepping_cpu = t->cpu;
 	t->step(s, t);
+	t->g->stepping_cpu = outer;
 	t->in_step = false;
 	switch (t->pending_action) {
 	case ACT_RUN:
@@ -361,8 +638,11 @@ static void step_once(struct sim *s, struct task *t)
 		fprintf(stderr, "schedsim: internal error: task %s step chose nothing\n", t->name);
 		abort();
 	}
-	if (was_curr)
+	load_set(t, sim_now(s), false);
+	if (was_curr) {
+		t->last_ran = sim_now(s);
 		gv->curr = NULL;
+	}
 }
 
 /* Steps t, then takes a wake that came during the step if it blocked. */
@@ -417,7 +697,9 @@ void task_wake(struct sim *s, struct task *t)
 	}
 	if (t->state != TASK_BLOCKED)
 		return;
+	t->waker_cpu = t->g->stepping_cpu;
 	run_step(s, t);
+	times_update(t->g);
 }
 
 /*
@@ -466,16 +748,18 @@ static void sleep_timer_fn(struct timer *tm, void *arg)
 	set_this_cpu(gv);
 	if (gv->on_pcpu) {
 		run_step(s, t);
-		return;
+	} else {
+		t->next = NULL;
+		t->timer_irq = true;
+		if (gv->tq_tail)
+			gv->tq_tail->next = t;
+		else
+			gv->tq_head = t;
+		gv->tq_tail = t;
+		if (gv->v->pause_flags & VPF_BLOCKED)
+			vcpu_unblock(s, gv->v);
 	}
-	t->next = NULL;
-	if (gv->tq_tail)
-		gv->tq_tail->next = t;
-	else
-		gv->tq_head = t;
-	gv->tq_tail = t;
-	if (gv->v->pause_flags & VPF_BLOCKED)
-		vcpu_unblock(s, gv->v);
+	times_update(t->g);
 }
 
 /* The vCPU runs again: the timer interrupts that waited for it. */
@@ -491,19 +775,19 @@ static void upcall_timer_fn(struct timer *tm, void *arg)
 		if (!gv->tq_head)
 			gv->tq_tail = NULL;
 		t->next = NULL;
+		t->timer_irq = false;
 		run_step(s, t);
 	}
 	if (!gv->curr)
 		resched(gv);
+	times_update(gv->g);
 }
 
-static void work_timer_fn(struct timer *tm, void *arg)
+static void work_timer(struct guest_vcpu *gv)
 {
-	struct guest_vcpu *gv = arg;
 	struct sim *s = gv->g->sim;
 	struct task *t = gv->curr;
 
-	set_this_cpu(gv);
 	account(gv, sim_now(s));
 	if (t->remaining <= 0) {
 		run_step(s, t);
@@ -520,6 +804,50 @@ static void work_timer_fn(struct timer *tm, void *arg)
 		arm(gv);
 }
 
+static void work_timer_fn(struct timer *tm, void *arg)
+{
+	struct guest_vcpu *gv = arg;
+
+	set_this_cpu(gv);
+	work_timer(gv);
+	times_update(gv->g);
+}
+
+/*
+ * nohz_idle_balance: each idle CPU pulls a waiting task from the busiest
+ * CPU (rebalance_domains with CPU_IDLE), and its vCPU is woken to run it.
+ * While tasks still wait and CPUs idle, the next tick tries again.
+ */
+static void nohz_balance_fn(struct timer *tm, void *arg)
+{
+	struct guest *g = arg;
+	struct sim *s = g->sim;
+	stime_t now = sim_now(s);
+
+	(void)tm;
+	s->this_cpu = -1;
+	for (int i = 0; i < g->nr_cpus && g->nr_queued > 0; i++) {
+		struct guest_vcpu *gv = g->cpus[i];
+		struct task *t;
+
+		if (!cpu_idle(gv) || !(t = pull_task(gv, now)))
+			continue;
+		idle_ends(gv, now);
+		rq_insert(gv, t);
+		if (!gv->curr) {
+			if (gv->on_pcpu)
+				resched(gv);
+			else if (gv->v->pause_flags & VPF_BLOCKED)
+				vcpu_unblock(s, gv->v);
+		} else if (gv->on_pcpu && !gv->curr->in_step) {
+			arm(gv);
+		}
+	}
+	if (g->nr_queued > 0 && any_idle(g))
+		timer_set(&s->q, &g->nohz_timer, now + g->p.tick);
+	times_update(g);
+}
+
 struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start)
 {
@@ -533,6 +861,11 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 	t->step = step;
 	t->ctx = ctx;
 	t->state = TASK_SLEEPING;
+	t->waker_cpu = -1;
+	/* init_entity_runnable_average: a new task starts with a full load */
+	t->load_avg = PELT_FULL;
+	t->load_at = start;
+	t->last_ran = -SEC(1000);
 	timer_init(&t->sleep_timer, sleep_timer_fn, t);
 	timer_set(&g->sim->q, &t->sleep_timer, start);
 	if (g->nr_tasks == g->cap_tasks) {
@@ -543,10 +876,8 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 	return t;
 }
 
-static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
+static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from)
 {
-	struct guest_vcpu *gv = v->guest;
-
 	gv->on_pcpu = true;
 	gv->progress_from = work_from;
 	gv->rate_for = NULL;
@@ -562,6 +893,14 @@ static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 		arm(gv);
 }
 
+static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
+{
+	struct guest_vcpu *gv = v->guest;
+
+	vcpu_started(s, gv, work_from);
+	times_update(gv->g);
+}
+
 static void hook_stop(struct sim *s, struct vcpu *v)
 {
 	struct guest_vcpu *gv = v->guest;
@@ -570,6 +909,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	gv->on_pcpu = false;
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
+	times_update(gv->g);
 }
 
 /*
@@ -587,13 +927,14 @@ static void hook_work_sync(struct sim *s, struct vcpu *v)
 	if (!gv || !gv->on_pcpu)
 		return;
 	account(gv, sim_now(s));
-	if (!gv->curr)
-		return;
-	old = rate_of(gv, gv->curr)->rate;
-	gv->rate_for = NULL;
-	/* At the same speed the armed timer stays right. */
-	if (rate_of(gv, gv->curr)->rate != old && !gv->curr->in_step)
-		arm(gv);
+	if (gv->curr) {
+		old = rate_of(gv, gv->curr)->rate;
+		gv->rate_for = NULL;
+		/* At the same speed the armed timer stays right. */
+		if (rate_of(gv, gv->curr)->rate != old && !gv->curr->in_step)
+			arm(gv);
+	}
+	times_update(gv->g);
 }
 
 static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what)
@@ -636,7 +977,12 @@ static bool guest_check(struct sim *s)
 	return true;
 }
 
-/* Linux scales its CFS tunables by 1 + log2(min(nr_cpus, 8)). */
+/*
+ * Linux 4.4's CFS tunables (kernel/sched/fair.c), the first three scaled
+ * by 1 + log2(min(nr_cpus, 8)) (SCHED_TUNABLESCALING_LOG); the tick is
+ * 1/HZ with Kconfig's default HZ_250; imbalance_pct 125 is sd_init's for
+ * a domain of CPUs that are not SMT siblings.
+ */
 static void default_params(struct guest_params *p, int nr_cpus)
 {
 	int factor = 1, n = nr_cpus < 8 ? nr_cpus : 8;
@@ -648,6 +994,9 @@ static void default_params(struct guest_params *p, int nr_cpus)
 	p->sched_latency = MSEC(6) * factor;
 	p->min_granularity = USEC(750) * factor;
 	p->wakeup_granularity = MSEC(1) * factor;
+	p->migration_cost = USEC(500);
+	p->tick = MSEC(4);
+	p->imbalance_pct = 125;
 }
 
 void guest_attach_all(struct sim *s)
@@ -663,6 +1012,8 @@ void guest_attach_all(struct sim *s)
 		g->nr_cpus = dom->nr_vcpus;
 		g->idle_pull = true;
 		default_params(&g->p, g->nr_cpus);
+		g->stepping_cpu = -1;
+		timer_init(&g->nohz_timer, nohz_balance_fn, g);
 		rng_seed(&g->rng, seed_derive(s->seed, 0x6775657374ULL + (uint64_t)dom->domid));
 		g->cpus = xcalloc((size_t)g->nr_cpus, sizeof(*g->cpus));
 		for (i = 0; i < g->nr_cpus; i++) {
@@ -671,6 +1022,8 @@ void guest_attach_all(struct sim *s)
 			gv->g = g;
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
+			gv->idle_stamp = 0;
+			gv->avg_idle = 2 * g->p.migration_cost;
 			timer_init(&gv->work_timer, work_timer_fn, gv);
 			timer_init(&gv->upcall_timer, upcall_timer_fn, gv);
 			g->cpus[i] = gv;
@@ -693,6 +1046,7 @@ void guest_free_all(struct sim *s)
 
 		if (!g)
 			continue;
+		timer_stop(&s->q, &g->nohz_timer);
 		for (i = 0; i < g->nr_tasks; i++) {
 			timer_stop(&s->q, &g->tasks[i]->sleep_timer);
 			free(g->tasks[i]);
@@ -704,6 +1058,7 @@ void guest_free_all(struct sim *s)
 			free(g->cpus[i]);
 		}
 		free(g->tasks);
+		free(g->timed);
 		free(g->cpus);
 		free(g);
 		s->domains[d]->guest = NULL;

@@ -21,6 +21,13 @@
  * end of a sleep are the guest CPU's timer interrupt: they are taken when
  * Xen runs that CPU's vCPU, so a task's first step may come later.
  *
+ * Placement and balancing are Linux 4.4's (kernel/sched/fair.c): a woken
+ * task goes where select_task_rq_fair puts it (wake_affine towards the
+ * waker's CPU, then select_idle_sibling), a CPU going idle pulls a waiting
+ * task (idle_balance, when its average idle time is long enough), and a
+ * CPU with tasks waiting makes idle CPUs pull at its next tick (nohz idle
+ * balancing).  Load is PELT's runnable average.  Bound tasks never move.
+ *
  * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
  * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
  * and run before any normal task on it, preempting at once.  A step may
@@ -39,6 +46,29 @@ typedef void (*task_step_fn)(struct sim *s, struct task *t);
 
 enum task_class { TASK_IRQ = 0, TASK_NORMAL = 1 };
 enum task_state { TASK_READY, TASK_RUNNING, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
+
+/*
+ * Where a timed task's time goes (task_time_start), one category at every
+ * instant, so the categories add up to the time since the start:
+ *
+ *   TT_RUN         it owns its guest CPU and Xen runs that vCPU
+ *   TT_GUEST_WAIT  ready, but another task (a hog, an interrupt) owns its
+ *                  guest CPU while Xen runs the vCPU: the guest's CFS
+ *   TT_XEN_WAIT    ready or owning its CPU, but the vCPU is runnable in
+ *                  Xen and not running (preempted, or a timer interrupt
+ *                  that waits for the vCPU): Xen's scheduler
+ *   TT_XEN_WAKE    the same right after the vCPU was woken from halt,
+ *                  until it first runs: the vCPU's wake-up latency
+ *   TT_SLEEP       sleeping on a timer
+ *   TT_DONE        exited
+ *   TT_BLOCKED + r blocked, for the reason r its workload gave
+ *                  (task_block_reason; 0 unless given)
+ */
+enum task_time {
+	TT_RUN, TT_GUEST_WAIT, TT_XEN_WAIT, TT_XEN_WAKE, TT_SLEEP, TT_DONE, TT_BLOCKED
+};
+#define TASK_BLOCK_REASONS 4
+#define TT_N (TT_BLOCKED + TASK_BLOCK_REASONS)
 
 struct task {
 	char name[32];
@@ -59,6 +89,19 @@ struct task {
 	bool wake_pending;      /* woken while its own step ran: taken after it */
 	int pending_action;     /* what the step asked for (guest.c) */
 	stime_t pending_arg;
+	bool timer_irq;         /* its sleep ended, the vCPU has yet to take it */
+	/* placement (guest.c, after Linux 4.4 kernel/sched/fair.c) */
+	int waker_cpu;          /* guest CPU whose code woke it (-1: a timer, or none) */
+	double load_avg;        /* PELT runnable load, 0..1024, as of load_at */
+	stime_t load_at;
+	bool load_on;           /* runnable since load_at */
+	stime_t last_ran;       /* when it last ran (cache-hot test) */
+	/* time accounting (task_time_start) */
+	bool timed;
+	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
+	int time_cat;           /* its category since time_from */
+	stime_t time_from;
+	stime_t time_ns[TT_N];
 };
 
 /* Creates a task in g, ready to take its first step at time 'start'. */
@@ -86,10 +129,23 @@ void task_wake(struct sim *s, struct task *t);
  */
 void task_set_class(struct sim *s, struct task *t, enum task_class cls);
 
+/*
+ * Starts (or restarts) accounting t's time at now: every category is
+ * zeroed, and from now on they add up to the time elapsed.
+ */
+void task_time_start(struct sim *s, struct task *t);
+/* t's time per category (enum task_time) from its start to now. */
+void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N]);
+/* From t's step, before task_block: what it will wait for (see TT_BLOCKED). */
+void task_block_reason(struct task *t, int reason);
+
 struct guest_params {
 	stime_t sched_latency;        /* CFS target latency */
 	stime_t min_granularity;
 	stime_t wakeup_granularity;
+	stime_t migration_cost;       /* sysctl_sched_migration_cost */
+	stime_t tick;                 /* 1/HZ: when a nohz idle balance runs */
+	int imbalance_pct;            /* of the vCPUs' sched domain */
 };
 
 struct guest {
@@ -103,6 +159,10 @@ struct guest {
 	int nr_tasks, cap_tasks;
 	int nr_queued;                /* ready normal tasks queued on all guest CPUs */
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
+	struct task **timed;          /* tasks whose time is accounted */
+	int nr_timed;
+	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */
+	struct timer nohz_timer;      /* idle CPUs balance at the busy one's next tick */
 };
 
 /* Sets up the guest layer for every domain of s and installs the core hooks. */

@@ -1,25 +1,44 @@
 /*
  * iperf: a TCP stream from an iperf client in a guest to an iperf server
- * in dom0, over netfront/netback (Linux drivers/net/xen-netfront.c and
- * drivers/net/xen-netback/).  Data moves in 64 KiB GSO segments, each
- * taking slots_per_segment slots of the 256-slot TX ring.
+ * in dom0, over netfront/netback, as Linux 4.x of 2016 runs it (Linux
+ * drivers/net/xen-netfront.c, drivers/net/xen-netback/netback.c and
+ * interface.c, net/ipv4/tcp*.c).  Data moves in 64 KiB GSO segments, each
+ * taking slots_per_segment slots of the 256-slot TX ring.  The stream's
+ * flow control (TCP Small Queues, the receive window, the send buffer) is
+ * workloads/tcp.h.
  *
- *   guest  sender (iperf -c): write() -> TCP -> netfront xmit, per-segment
- *          CPU; reaps TX completions as netfront's xmit path does; stops
- *          when the window or the TX ring is full.
- *   dom0   netback poll (interrupt/NAPI on the vif's vCPU): grant-copies
- *          segments into dom0's stack, answers the TX requests; past
- *          Linux's softirq bound it goes on in ksoftirqd under CFS.
- *   dom0   server (iperf -s): reads and consumes; each read sends an ACK
- *          that opens the window (the window counts bytes not yet read by
- *          the server: TCP's receive window and in-flight data in one).
- *   dom0   netback guest-rx kthread: puts the ACKs into the guest's RX ring.
- *   guest  netfront interrupt: TX completions and ACKs; wakes the sender.
+ *   guest  client (iperf -c): write() copies into the socket (tcp_sendmsg)
+ *          until the send buffer is full, then pushes what TCP allows
+ *          (tcp_push -> tcp_write_xmit -> xennet_start_xmit, which also
+ *          reaps TX completions).
+ *   dom0   netback NAPI poll (xenvif_poll, softirq on the vif's vCPU):
+ *          maps the guest's pages, copies the payload into dom0's skb as
+ *          local delivery does (skb_orphan_frags), hands it to the socket,
+ *          and queues the grants for the dealloc thread; past Linux's
+ *          softirq bound it goes on in ksoftirqd under CFS.
+ *   dom0   dealloc kthread (xenvif_dealloc_kthread): unmaps the grants and
+ *          only then answers the TX requests (xenvif_tx_dealloc_action ->
+ *          xenvif_idx_release): TX completion, and so TSQ, waits for it.
+ *   dom0   server (iperf -s): recv() does the TCP receive processing of
+ *          what netback queued (while a reader is in tcp_recvmsg, Linux 4.x
+ *          queues segments to its prequeue or backlog) and copies to user;
+ *          one ACK per segment (__tcp_ack_snd_check: more than one full
+ *          frame received), carrying the receive window.
+ *   dom0   guest-rx kthread (xenvif_kthread_guest_rx): puts the ACKs into
+ *          the guest's RX ring.
+ *   guest  netfront interrupt and NAPI (xennet_tx_interrupt, xennet_poll):
+ *          reaps TX completions (freeing skbs lets TSQ send again:
+ *          tcp_wfree -> tcp_tasklet_func), processes ACKs (tcp_ack), and
+ *          sends what TCP now allows from softirq (tcp_tsq_handler,
+ *          tcp_data_snd_check); wakes the client when the send buffer has
+ *          room (sk_stream_write_space).
  *
  * Every stage pays CPU on its vCPU, and every hand-over between domains is
  * an event channel that wakes the receiving vCPU only when it asked for it
  * (ring event indexes).  Throughput is measured at the server after a
- * warm-up.
+ * warm-up.  Batches claim their work when they run and publish it at the
+ * end of their CPU time (split.h); a batch that sends reserves its
+ * segments when it claims, so two contexts never send the same bytes.
  */
 #include <math.h>
 #include <stddef.h>
@@ -30,34 +49,16 @@
 #include "sim/xalloc.h"
 #include "workloads/iperf.h"
 #include "workloads/split.h"
-
-bool flow_can_send(const struct tcp_flow *f, uint64_t bytes)
-{
-	return flow_in_flight(f) + bytes <= f->window;
-}
-
-void flow_sent(struct tcp_flow *f, uint64_t bytes)
-{
-	f->sent += bytes;
-}
-
-void flow_ack(struct tcp_flow *f, uint64_t ack)
-{
-	if (ack > f->acked && ack <= f->sent)
-		f->acked = ack;
-}
-
-uint64_t flow_in_flight(const struct tcp_flow *f)
-{
-	return f->sent - f->acked;
-}
+#include "workloads/tcp.h"
 
 struct iperf_config {
-	long long segment, write_size, read_size, window;
+	long long segment;
+	long long limit_output, wmem_max, rmem_max, adv_win_scale, skb_overhead;
 	long long ring_slots, slots_per_segment, napi_budget, softirq_restarts;
-	stime_t tx_cost, gc_cost, netback_cost, server_cost, ack_cost, ack_rx_cost;
+	stime_t write_cost, tx_cost, gc_cost, netback_cost, dealloc_cost, server_cost;
+	stime_t ack_cost, ack_rx_cost;
 	stime_t evtchn_latency, softirq_time, warmup, time;
-	long long guest_vcpu, dom0_vcpu;
+	long long guest_vcpu, dom0_vcpu, client_vcpu, server_vcpu;
 	double noise, run_noise, work_scale;
 };
 
@@ -75,16 +76,26 @@ struct iperf_config {
 static const struct param_def iperf_params[] = {
 	{ "segment", PARAM_INT, "65536", NULL, 1024, 65536,
 	  "bytes per GSO segment", OFF(segment) },
-	{ "write_size", PARAM_INT, "131072", NULL, 1024, 1 << 24,
-	  "bytes per write() of the client (a multiple of segment)", OFF(write_size) },
-	{ "read_size", PARAM_INT, "131072", NULL, 1024, 1 << 24,
-	  "bytes per read() of the server (one ACK each)", OFF(read_size) },
-	{ "window", PARAM_INT, "524288", NULL, 1024, 1LL << 32,
-	  "bytes sent but not yet read by the server", OFF(window) },
+	{ "tcp_limit_output_bytes", PARAM_INT, "262144", NULL, 1024, 1LL << 32,
+	  "TCP Small Queues: truesize of sent skbs the driver may hold before TCP "
+	  "stops sending (Linux sysctl, 262144 since c39c4c6abb89, 4.2)", OFF(limit_output) },
+	{ "tcp_wmem_max", PARAM_INT, "4194304", NULL, 1024, 1LL << 32,
+	  "the client's send buffer (tcp_wmem[2], tcp_init's 4 MiB, reached by autotuning)", OFF(wmem_max) },
+	{ "tcp_rmem_max", PARAM_INT, "6291456", NULL, 1024, 1LL << 32,
+	  "the server's receive buffer (tcp_rmem[2], tcp_init's 6 MiB, reached by "
+	  "tcp_rcv_space_adjust)", OFF(rmem_max) },
+	{ "tcp_adv_win_scale", PARAM_INT, "1", NULL, -31, 31,
+	  "receive window = buffer - buffer/2^n (n > 0) or buffer/2^-n "
+	  "(tcp_win_from_space; Linux's default 1)", OFF(adv_win_scale) },
+	{ "skb_overhead", PARAM_INT, "2624", NULL, 0, 1 << 20,
+	  "truesize beyond the payload of a segment's skb: select_size's 2 KiB head "
+	  "plus sk_buff and skb_shared_info (SKB_TRUESIZE)",
+	  OFF(skb_overhead) },
 	{ "ring_slots", PARAM_INT, "256", NULL, 1, 65536,
 	  "TX and RX ring slots (256: one 4 KiB page)", OFF(ring_slots) },
 	{ "slots_per_segment", PARAM_INT, "17", NULL, 1, 64,
-	  "TX slots a segment takes (one per 4 KiB page and one header)", OFF(slots_per_segment) },
+	  "TX slots a segment takes (one per 4 KiB page and one header); netfront "
+	  "keeps MAX_SKB_FRAGS + 2 more free", OFF(slots_per_segment) },
 	{ "napi_budget", PARAM_INT, "64", NULL, 1, 65536,
 	  "segments netback moves per poll", OFF(napi_budget) },
 	{ "softirq_time", PARAM_DURATION, "2ms", NULL, 0, 0,
@@ -93,18 +104,27 @@ static const struct param_def iperf_params[] = {
 	{ "softirq_restarts", PARAM_INT, "10", NULL, 0, 1000000,
 	  "... or after this many polls (Linux's MAX_SOFTIRQ_RESTART; 0: no bound)",
 	  OFF(softirq_restarts) },
-	{ "tx_cost", PARAM_DURATION, "44500ns", NULL, 0, 0,
-	  "guest CPU per segment sent (copy from user, TCP, netfront xmit)", OFF(tx_cost) },
+	{ "write_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,
+	  "guest CPU per segment written: copy from user into the socket "
+	  "(20 us first-principles x the calibrated 1.4825)", OFF(write_cost) },
+	{ "tx_cost", PARAM_DURATION, "14830ns", NULL, 0, 0,
+	  "guest CPU per segment sent: TCP output, netfront xmit (10 us x 1.4825)", OFF(tx_cost) },
 	{ "gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,
-	  "guest CPU per TX completion (ungrant, free the skb)", OFF(gc_cost) },
-	{ "netback_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,
-	  "dom0 CPU per segment in netback (grant copy, dom0 stack)", OFF(netback_cost) },
+	  "guest CPU per TX completion: ungrant, free the skb (1 us x 1.4825)", OFF(gc_cost) },
+	{ "netback_cost", PARAM_DURATION, "25200ns", NULL, 0, 0,
+	  "dom0 CPU per segment in netback's poll: map, copy out (skb_orphan_frags), "
+	  "dom0 stack (17 us x 1.4825)", OFF(netback_cost) },
+	{ "dealloc_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,
+	  "dom0 CPU per segment in the dealloc kthread: unmap, TX responses "
+	  "(3 us x 1.4825)", OFF(dealloc_cost) },
 	{ "server_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,
-	  "dom0 CPU per segment read by the server (copy to user)", OFF(server_cost) },
+	  "dom0 CPU per segment read by the server: TCP receive, copy to user, ACK "
+	  "(20 us x 1.4825)",
+	  OFF(server_cost) },
 	{ "ack_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,
-	  "dom0 CPU per ACK in netback's guest-rx kthread", OFF(ack_cost) },
+	  "dom0 CPU per ACK in netback's guest-rx kthread (3 us x 1.4825)", OFF(ack_cost) },
 	{ "ack_rx_cost", PARAM_DURATION, "2970ns", NULL, 0, 0,
-	  "guest CPU per ACK received (netfront RX, TCP)", OFF(ack_rx_cost) },
+	  "guest CPU per ACK received: netfront RX, TCP (2 us x 1.4825)", OFF(ack_rx_cost) },
 	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
 	  "event channel send to upcall", OFF(evtchn_latency) },
 	{ "warmup", PARAM_DURATION, "1s", NULL, 0, 0,
@@ -115,6 +135,11 @@ static const struct param_def iperf_params[] = {
 	  "guest vCPU netfront's event channels are bound to", OFF(guest_vcpu) },
 	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,
 	  "dom0 vCPU netback's event channel is bound to", OFF(dom0_vcpu) },
+	{ "client_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
+	  "guest vCPU the client is pinned to (iperf -A, taskset; -1: the guest "
+	  "kernel places it)", OFF(client_vcpu) },
+	{ "server_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
+	  "dom0 vCPU the server is pinned to (-1: the kernel places it)", OFF(server_vcpu) },
 	{ "noise", PARAM_DOUBLE, "0.1", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
 	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
@@ -125,24 +150,51 @@ static const struct param_def iperf_params[] = {
 	{ NULL }
 };
 
+/*
+ * Where the sender stands at each instant (the breakdown's "tcp" stage),
+ * in the spirit of Linux's own chrono counters (tcp_chrono_start, 4.10):
+ * a batch that sends is under way, or the next segment waits for data,
+ * for TSQ, for the receive window, for ring slots, or for nothing.
+ */
+enum snd_state { SND_SENDING, SND_NO_DATA, SND_TSQ, SND_RWND, SND_RING, SND_READY, SND_N };
+static const char *const snd_state_name[SND_N] = {
+	"sending", "no_data", "tsq", "rwnd", "ring", "ready"
+};
+
+/* Why the client blocks (its breakdown's "blocked:" part). */
+static const char *const client_reasons[TASK_BLOCK_REASONS] = { "sndbuf" };
+
+struct ack_slot {
+	uint64_t ack, wnd_end;
+};
+
 struct iperf {
 	struct workload *w;
 	struct iperf_config *c;
-	struct tcp_flow flow;
+	struct tcp_stream tcp;
 	struct ring tx, rx;
-	uint64_t *ack_val;                 /* what each RX slot carries */
-	struct worker *sender, *netfront, *netback, *server, *rxk;
+	struct ack_slot *ack_val;          /* what each RX slot carries */
+	struct worker *client, *netfront, *netback, *dealloc, *server, *rxk;
 	struct evtchn to_back, tx_to_front, rx_to_front;
-	unsigned segs_per_write;
 	double half_width;                 /* of the uniform cost noise */
 	double run_factor;                 /* this run's host state */
 	/* batches being run by each stage */
-	unsigned snd_slots, snd_gc, nb_segs, nf_acks;
-	uint64_t nf_ack, srv_bytes, rxk_ack, rxk_n;
-	/* dom0 socket and ACK queue */
-	uint64_t sock_bytes, consumed, measured, pending_acks, pending_ack;
+	unsigned cl_sent, nf_sent, nb_segs, dl_segs, srv_segs;
+	unsigned nb_polled, nf_polled;     /* segments in the current softirq pass */
+	unsigned nf_gc, nf_acks;
+	uint64_t rxk_n;
+	struct ack_slot rxk_ack;
+	int sending;                       /* batches holding reserved segments */
+	/* dom0 side */
+	uint64_t sock_bytes;               /* received by netback, not yet read */
+	uint64_t unmap_segs;               /* mapped, waiting for the dealloc thread */
+	uint64_t consumed, measured, pending_acks;
+	struct ack_slot pending_ack;
+	/* the sender's state over time */
+	int snd_cat;
+	stime_t snd_from, snd_ns[SND_N];
 	stime_t warm_end;
-	struct timer stop;
+	struct timer warm, stop;
 };
 
 /*
@@ -168,7 +220,67 @@ static unsigned spp(const struct iperf *ip)
 	return (unsigned)ip->c->slots_per_segment;
 }
 
-/* Reaps TX completions, arming the TX event index as netfront's gc does. */
+static int snd_state(const struct iperf *ip)
+{
+	if (ip->sending)
+		return SND_SENDING;
+	switch (tcp_send_limit(&ip->tcp)) {
+	case TCP_NO_DATA:
+		return SND_NO_DATA;
+	case TCP_TSQ:
+		return SND_TSQ;
+	case TCP_RWND:
+		return SND_RWND;
+	case TCP_CAN_SEND:
+		break;
+	}
+	return ring_free_requests(&ip->tx) < spp(ip) + 3 ? SND_RING : SND_READY;
+}
+
+/* After every change of the sender's state: charge the time since the last. */
+static void snd_update(struct iperf *ip)
+{
+	stime_t now = sim_now(ip->w->sim);
+
+	ip->snd_ns[ip->snd_cat] += now - ip->snd_from;
+	ip->snd_from = now;
+	ip->snd_cat = snd_state(ip);
+}
+
+/*
+ * Sends what TCP and the ring allow now (at most max segments, 0: no
+ * limit): reserves them (TCP's snd_nxt, the ring's private producer
+ * index) for the calling batch.
+ * netfront keeps MAX_SKB_FRAGS + 2 slots free or stops the queue
+ * (netfront_tx_slot_available), so a segment needs that many more.
+ */
+static unsigned send_allowed(struct iperf *ip, unsigned max)
+{
+	unsigned n = 0;
+
+	while ((!max || n < max) && tcp_send_limit(&ip->tcp) == TCP_CAN_SEND &&
+	       ring_free_requests(&ip->tx) >= spp(ip) + 3) {
+		tcp_send(&ip->tcp);
+		ring_queue_requests(&ip->tx, spp(ip));
+		n++;
+	}
+	if (n)
+		ip->sending++;
+	return n;
+}
+
+/* The batch's reserved segments go on the shared ring; netback is told if it asked. */
+static void publish_sent(struct iperf *ip, unsigned *sent)
+{
+	if (!*sent)
+		return;
+	*sent = 0;
+	ip->sending--;
+	if (ring_push_requests(&ip->tx))
+		evtchn_send(&ip->to_back);
+}
+
+/* TX completions, arming the TX event index as xennet_tx_buf_gc does: segments freed. */
 static unsigned tx_gc(struct iperf *ip)
 {
 	unsigned n = 0, k;
@@ -178,94 +290,138 @@ static unsigned tx_gc(struct iperf *ip)
 		ring_consume_responses(&ip->tx, k);
 		n += k;
 	} while (ring_final_check_responses(&ip->tx));
-	return n;
+	tcp_tx_freed(&ip->tcp, (uint64_t)(n / spp(ip)) * ip->c->segment);
+	return n / spp(ip);
 }
 
-static stime_t sender_poll(struct sim *s, struct worker *w)
+/*
+ * One segment per batch, as tcp_sendmsg copies skb by skb: wait for
+ * memory when the send buffer is full, else copy the next 64 KiB and
+ * push what TCP allows (tcp_push_one / tcp_push), reaping TX completions
+ * as xennet_start_xmit does after each packet.
+ */
+static stime_t client_poll(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
-	uint64_t bytes = (uint64_t)ip->c->write_size;
-	unsigned need = ip->segs_per_write * spp(ip);
+	uint64_t seg = (uint64_t)ip->c->segment;
+	unsigned gc = 0;
 
 	(void)s;
-	ip->snd_gc = tx_gc(ip) / spp(ip);
-	if (!flow_can_send(&ip->flow, bytes) || ring_free_requests(&ip->tx) < need) {
-		ip->snd_slots = 0;
+	if (!tcp_may_write(&ip->tcp, seg)) {
+		task_block_reason(w->task, 0);
 		return 0;
 	}
-	ip->snd_slots = need;
-	return cost(ip, (double)ip->segs_per_write * ip->c->tx_cost +
-		    (double)ip->snd_gc * ip->c->gc_cost);
+	tcp_write(&ip->tcp, seg);
+	ip->cl_sent = send_allowed(ip, 0);
+	if (ip->cl_sent)
+		gc = tx_gc(ip);
+	snd_update(ip);
+	return cost(ip, (double)ip->c->write_cost + (double)ip->cl_sent * ip->c->tx_cost +
+		    (double)gc * ip->c->gc_cost);
 }
 
-static void sender_done(struct sim *s, struct worker *w)
+static void client_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
 
 	(void)s;
-	ring_queue_requests(&ip->tx, ip->snd_slots);
-	flow_sent(&ip->flow, (uint64_t)ip->segs_per_write * ip->c->segment);
-	if (ring_push_requests(&ip->tx))
-		evtchn_send(&ip->to_back);
+	publish_sent(ip, &ip->cl_sent);
+	snd_update(ip);
 }
 
+/*
+ * One segment per batch: each skb goes up the stack (netif_receive_skb)
+ * and its grants to the dealloc thread as soon as it is built; up to
+ * napi_budget of them make one poll, one softirq pass.
+ */
 static stime_t netback_poll(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
-	unsigned n;
 
 	(void)s;
 	evtchn_test_and_clear(&ip->to_back);
-	n = ring_unconsumed_requests(&ip->tx) / spp(ip);
-	if (!n && !ring_final_check_requests(&ip->tx))
+	if (ring_unconsumed_requests(&ip->tx) < spp(ip) && !ring_final_check_requests(&ip->tx)) {
+		ip->nb_polled = 0;
 		return 0;
-	n = ring_unconsumed_requests(&ip->tx) / spp(ip);
-	if (n > (unsigned)ip->c->napi_budget)
-		n = (unsigned)ip->c->napi_budget;
-	if (!n)
+	}
+	if (ring_unconsumed_requests(&ip->tx) < spp(ip)) {
+		ip->nb_polled = 0;
 		return 0;
-	ring_consume_requests(&ip->tx, n * spp(ip));
-	ip->nb_segs = n;
-	return cost(ip, (double)n * ip->c->netback_cost);
+	}
+	ring_consume_requests(&ip->tx, spp(ip));
+	w->continues_pass = ip->nb_polled > 0 && ip->nb_polled < (unsigned)ip->c->napi_budget;
+	if (!w->continues_pass)
+		ip->nb_polled = 0;
+	ip->nb_polled++;
+	ip->nb_segs = 1;
+	return cost(ip, ip->c->netback_cost);
 }
 
 static void netback_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
 
+	(void)w;
 	ip->sock_bytes += (uint64_t)ip->nb_segs * ip->c->segment;
-	ring_queue_responses(&ip->tx, ip->nb_segs * spp(ip));
+	ip->unmap_segs += ip->nb_segs;
 	ip->nb_segs = 0;
-	if (ring_push_responses(&ip->tx))
-		evtchn_send(&ip->tx_to_front);
+	worker_kick(s, ip->dealloc);
 	worker_kick(s, ip->server);
 }
 
+static stime_t dealloc_poll(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	(void)s;
+	if (!ip->unmap_segs)
+		return 0;
+	ip->dl_segs = (unsigned)ip->unmap_segs;
+	ip->unmap_segs = 0;
+	return cost(ip, (double)ip->dl_segs * ip->c->dealloc_cost);
+}
+
+static void dealloc_done(struct sim *s, struct worker *w)
+{
+	struct iperf *ip = w->ctx;
+
+	(void)s;
+	ring_queue_responses(&ip->tx, ip->dl_segs * spp(ip));
+	ip->dl_segs = 0;
+	if (ring_push_responses(&ip->tx))
+		evtchn_send(&ip->tx_to_front);
+}
+
+/* One segment per batch: tcp_recvmsg processes and copies skb by skb. */
 static stime_t server_poll(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
-	uint64_t b = ip->sock_bytes;
 
 	(void)s;
-	if (!b)
+	(void)w;
+	if (ip->sock_bytes < (uint64_t)ip->c->segment)
 		return 0;
-	if (b > (uint64_t)ip->c->read_size)
-		b = (uint64_t)ip->c->read_size;
-	ip->sock_bytes -= b;
-	ip->srv_bytes = b;
-	return cost(ip, (double)b / ip->c->segment * ip->c->server_cost);
+	ip->sock_bytes -= (uint64_t)ip->c->segment;
+	ip->srv_segs = 1;
+	return cost(ip, ip->c->server_cost);
 }
 
+/*
+ * The segment is processed and read: TCP ACKs it (one ACK per segment),
+ * announcing the window past what it ACKs.
+ */
 static void server_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
+	uint64_t b = (uint64_t)ip->srv_segs * ip->c->segment;
 
-	ip->consumed += ip->srv_bytes;
+	ip->consumed += b;
 	if (sim_now(s) > ip->warm_end)
-		ip->measured += ip->srv_bytes;
-	ip->srv_bytes = 0;
-	ip->pending_acks++;
-	ip->pending_ack = ip->consumed;
+		ip->measured += b;
+	ip->pending_acks += ip->srv_segs;
+	ip->srv_segs = 0;
+	ip->pending_ack = (struct ack_slot){ ip->consumed,
+					     ip->consumed + tcp_rcv_window(&ip->tcp.p) };
 	worker_kick(s, ip->rxk);
 }
 
@@ -305,11 +461,17 @@ static void rxk_done(struct sim *s, struct worker *w)
 		evtchn_send(&ip->rx_to_front);
 }
 
+/*
+ * netfront's interrupt and NAPI poll.  A batch first takes the TX
+ * completions and ACKs that wait (freeing skbs lets TSQ send again, ACKs
+ * free the send buffer and open the window); with none waiting, it sends
+ * the next segment TCP allows, one per batch as tcp_write_xmit hands skb
+ * after skb to xennet_start_xmit, all in the same softirq pass.
+ */
 static stime_t netfront_poll(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
 	unsigned ntx, nrx;
-	bool more;
 
 	(void)s;
 	evtchn_test_and_clear(&ip->tx_to_front);
@@ -317,30 +479,65 @@ static stime_t netfront_poll(struct sim *s, struct worker *w)
 	ntx = ring_unconsumed_responses(&ip->tx);
 	nrx = ring_unconsumed_responses(&ip->rx);
 	if (!ntx && !nrx) {
-		more = ring_final_check_responses(&ip->tx);
+		bool more = ring_final_check_responses(&ip->tx);
+
 		more |= ring_final_check_responses(&ip->rx);
-		if (!more)
+		if (more)
+			nrx = ring_unconsumed_responses(&ip->rx);
+		else if ((ip->nf_sent = send_allowed(ip, 1)) > 0) {
+			w->continues_pass = ip->nf_polled > 0;
+			ip->nf_polled++;
+			snd_update(ip);
+			return cost(ip, ip->c->tx_cost);
+		} else {
+			ip->nf_polled = 0;
 			return 0;
-		ntx = ring_unconsumed_responses(&ip->tx);
-		nrx = ring_unconsumed_responses(&ip->rx);
+		}
 	}
-	ring_consume_responses(&ip->tx, ntx);
-	ip->nf_acks = nrx;
-	if (nrx)
-		ip->nf_ack = ip->ack_val[(ip->rx.rsp_cons + nrx - 1) % ip->rx.size];
+	ip->nf_gc = tx_gc(ip);
+	if (nrx) {
+		const struct ack_slot *a = &ip->ack_val[(ip->rx.rsp_cons + nrx - 1) % ip->rx.size];
+
+		tcp_ack(&ip->tcp, a->ack, a->wnd_end);
+	}
 	ring_consume_responses(&ip->rx, nrx);
-	return cost(ip, (double)(ntx / spp(ip)) * ip->c->gc_cost +
-		    (double)nrx * ip->c->ack_rx_cost);
+	ip->nf_acks = nrx;
+	w->continues_pass = ip->nf_polled > 0;
+	ip->nf_polled++;
+	snd_update(ip);
+	return cost(ip, (double)ip->nf_gc * ip->c->gc_cost + (double)nrx * ip->c->ack_rx_cost);
 }
 
 static void netfront_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
 
-	if (ip->nf_acks)
-		flow_ack(&ip->flow, ip->nf_ack);
-	ip->nf_acks = 0;
-	worker_kick(s, ip->sender);
+	(void)w;
+	publish_sent(ip, &ip->nf_sent);
+	if (ip->nf_gc || ip->nf_acks) {
+		ip->nf_gc = ip->nf_acks = 0;
+		if (tcp_writeable(&ip->tcp))
+			worker_kick(s, ip->client);
+	}
+	snd_update(ip);
+}
+
+/* The measured interval starts: so does the account of where time goes. */
+static void iperf_warm(struct timer *t, void *arg)
+{
+	struct iperf *ip = arg;
+	struct sim *s = ip->w->sim;
+
+	(void)t;
+	task_time_start(s, ip->client->task);
+	task_time_start(s, ip->netfront->task);
+	task_time_start(s, ip->netback->task);
+	task_time_start(s, ip->dealloc->task);
+	task_time_start(s, ip->server->task);
+	task_time_start(s, ip->rxk->task);
+	memset(ip->snd_ns, 0, sizeof(ip->snd_ns));
+	ip->snd_from = sim_now(s);
+	ip->snd_cat = snd_state(ip);
 }
 
 static void iperf_stop(struct timer *t, void *arg)
@@ -365,17 +562,17 @@ static int iperf_check(const struct iperf_config *c, struct domain *g,
 {
 	if (!d0 || d0 == g)
 		return err_set(e, "iperf runs in a guest and needs dom0 (domid 0) for the server");
-	if (c->write_size % c->segment)
-		return err_set(e, "iperf: write_size=%lld is not a multiple of segment=%lld",
-			       c->write_size, c->segment);
-	if (c->write_size / c->segment * c->slots_per_segment > c->ring_slots)
-		return err_set(e, "iperf: a write of %lld bytes needs more than ring_slots=%lld",
-			       c->write_size, c->ring_slots);
-	if ((unsigned long long)c->window < (unsigned long long)c->write_size)
-		return err_set(e, "iperf: window=%lld is smaller than write_size=%lld",
-			       c->window, c->write_size);
+	if (c->slots_per_segment + 3 > c->ring_slots)
+		return err_set(e, "iperf: ring_slots=%lld cannot take a segment of "
+			       "slots_per_segment=%lld and the %lld slots netfront keeps free",
+			       c->ring_slots, c->slots_per_segment, 2LL);
+	if (c->wmem_max < 2 * (c->segment + c->skb_overhead))
+		return err_set(e, "iperf: tcp_wmem_max=%lld holds less than two segments of "
+			       "segment=%lld", c->wmem_max, c->segment);
 	if (check_vcpu("guest_vcpu", c->guest_vcpu, g, e) < 0 ||
-	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0)
+	    check_vcpu("dom0_vcpu", c->dom0_vcpu, d0, e) < 0 ||
+	    check_vcpu("client_vcpu", c->client_vcpu, g, e) < 0 ||
+	    check_vcpu("server_vcpu", c->server_vcpu, d0, e) < 0)
 		return -1;
 	return 0;
 }
@@ -386,44 +583,57 @@ static int iperf_setup(struct workload *w, struct err *e)
 	struct domain *d0 = split_dom0(w->sim);
 	struct guest *g = guest_of(w->dom), *g0;
 	struct sim *s = w->sim;
+	struct tcp_params tp;
 	struct iperf *ip;
 
 	if (iperf_check(c, w->dom, d0, e) < 0)
 		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	tp = (struct tcp_params){
+		.segment = (uint64_t)c->segment, .skb_overhead = (uint64_t)c->skb_overhead,
+		.limit_output = (uint64_t)c->limit_output, .sndbuf = (uint64_t)c->wmem_max,
+		.rcvbuf = (uint64_t)c->rmem_max, .adv_win_scale = (int)c->adv_win_scale,
+	};
+	if (tcp_rcv_window(&tp) < tp.segment) {
+		err_set(e, "iperf: tcp_rmem_max=%lld with tcp_adv_win_scale=%lld gives a window "
+			"below one segment", c->rmem_max, c->adv_win_scale);
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
+	}
 	g0 = guest_of(d0);
 	ip = xcalloc(1, sizeof(*ip));
 	w->priv = ip;
 	ip->w = w;
 	ip->c = c;
-	ip->flow.window = (uint64_t)c->window;
-	ip->segs_per_write = (unsigned)(c->write_size / c->segment);
+	tcp_init(&ip->tcp, &tp);
 	ip->half_width = c->noise * sqrt(3.0);
 	ip->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
 	ip->run_factor *= c->work_scale > 0 ? c->work_scale
 			: hw_is_ideal(s->hw) ? 1.0 : IPERF_MODEL_SCALE;
 	ring_init(&ip->tx, (unsigned)c->ring_slots);
 	ring_init(&ip->rx, (unsigned)c->ring_slots);
-	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(uint64_t));
+	ip->ack_val = xcalloc((size_t)c->ring_slots, sizeof(*ip->ack_val));
 	/*
-	 * The client, the server and the guest-rx kthread stay next to the
-	 * interrupt's vCPU rather than on it.  Linux moves a task off a CPU
-	 * whose capacity interrupt work eats (active balancing); the guest
-	 * layer has no periodic balancing, and an idle vCPU's pull could
-	 * stack the server onto netback's vCPU for good.  Binding them gives
-	 * Linux's steady state.
+	 * The interrupts are bound to their event channels' vCPUs; the
+	 * client, the server and the kthreads start next to them and then
+	 * go where the guest kernel's wake placement and balancing put them,
+	 * unless the client or the server is pinned.
 	 */
-	ip->sender = worker_create(g, "iperf-client", TASK_NORMAL,
-				   (int)(c->guest_vcpu + 1) % g->nr_cpus, true,
-				   sender_poll, sender_done, ip);
+	ip->client = worker_create(g, "iperf-client", TASK_NORMAL,
+				   c->client_vcpu >= 0 ? (int)c->client_vcpu :
+				   (int)(c->guest_vcpu + 1) % g->nr_cpus, c->client_vcpu >= 0,
+				   client_poll, client_done, ip);
 	ip->netfront = worker_create(g, "netfront-q0", TASK_IRQ, (int)c->guest_vcpu, true,
 				     netfront_poll, netfront_done, ip);
 	ip->netback = worker_create(g0, "netback-q0", TASK_IRQ, (int)c->dom0_vcpu, true,
 				    netback_poll, netback_done, ip);
+	ip->dealloc = worker_create(g0, "vif-q0-dealloc", TASK_NORMAL,
+				    (int)(c->dom0_vcpu + 3) % g0->nr_cpus, false,
+				    dealloc_poll, dealloc_done, ip);
 	ip->server = worker_create(g0, "iperf-server", TASK_NORMAL,
-				   (int)(c->dom0_vcpu + 1) % g0->nr_cpus, true,
+				   c->server_vcpu >= 0 ? (int)c->server_vcpu :
+				   (int)(c->dom0_vcpu + 1) % g0->nr_cpus, c->server_vcpu >= 0,
 				   server_poll, server_done, ip);
 	ip->rxk = worker_create(g0, "vif-q0-guest-rx", TASK_NORMAL,
-				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, true,
+				(int)(c->dom0_vcpu + 2) % g0->nr_cpus, false,
 				rxk_poll, rxk_done, ip);
 	ip->netfront->softirq_time = ip->netback->softirq_time = c->softirq_time;
 	ip->netfront->softirq_restarts = (int)c->softirq_restarts;
@@ -432,6 +642,9 @@ static int iperf_setup(struct workload *w, struct err *e)
 	evtchn_init(&ip->tx_to_front, s, ip->netfront, c->evtchn_latency);
 	evtchn_init(&ip->rx_to_front, s, ip->netfront, c->evtchn_latency);
 	ip->warm_end = c->warmup;
+	ip->snd_cat = snd_state(ip);
+	timer_init(&ip->warm, iperf_warm, ip);
+	timer_set(&s->q, &ip->warm, c->warmup);
 	timer_init(&ip->stop, iperf_stop, ip);
 	if (c->time > 0)
 		timer_set(&s->q, &ip->stop, c->warmup + c->time);
@@ -452,6 +665,28 @@ static void iperf_metric(struct workload *w, struct metric *m)
 		m->value = (double)ip->measured * 8 / (double)(now - ip->warm_end);
 }
 
+/* Each stage's time over the measured interval, in pipeline order, then TCP's sender. */
+static void iperf_breakdown(struct workload *w, struct breakdown *b)
+{
+	struct iperf *ip = w->priv;
+	struct sim *s = w->sim;
+	struct breakdown_stage *st;
+
+	if (!ip || !ip->client->task->timed || sim_now(s) <= ip->warm_end)
+		return;
+	breakdown_init(b, ip->warm_end, sim_now(s));
+	breakdown_tasks(b, s, "client", &ip->client->task, 1, client_reasons);
+	breakdown_tasks(b, s, "netback", &ip->netback->task, 1, NULL);
+	breakdown_tasks(b, s, "dealloc", &ip->dealloc->task, 1, NULL);
+	breakdown_tasks(b, s, "server", &ip->server->task, 1, NULL);
+	breakdown_tasks(b, s, "guest-rx", &ip->rxk->task, 1, NULL);
+	breakdown_tasks(b, s, "netfront", &ip->netfront->task, 1, NULL);
+	snd_update(ip);
+	st = breakdown_stage(b, "tcp-sender", w->dom->name, 1);
+	for (int k = 0; k < SND_N; k++)
+		breakdown_part(st, snd_state_name[k], ip->snd_ns[k]);
+}
+
 static void iperf_destroy(struct workload *w)
 {
 	struct iperf *ip = w->priv;
@@ -461,10 +696,12 @@ static void iperf_destroy(struct workload *w)
 	evtchn_close(&ip->to_back);
 	evtchn_close(&ip->tx_to_front);
 	evtchn_close(&ip->rx_to_front);
+	timer_stop(&w->sim->q, &ip->warm);
 	timer_stop(&w->sim->q, &ip->stop);
-	worker_free(ip->sender);
+	worker_free(ip->client);
 	worker_free(ip->netfront);
 	worker_free(ip->netback);
+	worker_free(ip->dealloc);
 	worker_free(ip->server);
 	worker_free(ip->rxk);
 	free(ip->ack_val);
@@ -475,8 +712,9 @@ static void iperf_destroy(struct workload *w)
 const struct workload_ops iperf_ops = {
 	.name = "iperf",
 	.summary = "a TCP stream from the guest to an iperf server in dom0 over "
-		   "netfront/netback, window-throttled; metric throughput "
-		   "(Gbit/s, higher is better) after a warm-up",
+		   "netfront/netback, under Linux's TCP Small Queues, receive window "
+		   "and send buffer; metric throughput (Gbit/s, higher is better) after "
+		   "a warm-up",
 	.params = iperf_params,
 	.config_size = sizeof(struct iperf_config),
 	.setup = iperf_setup,
@@ -486,5 +724,6 @@ const struct workload_ops iperf_ops = {
 		     "of bytes in flight; mem_intensity 0.5: copies wait on memory about half the "
 		     "time, a modelling choice",
 	.metric = iperf_metric,
+	.breakdown = iperf_breakdown,
 	.destroy = iperf_destroy,
 };

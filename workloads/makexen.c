@@ -201,7 +201,12 @@ struct makexen {
 	int next_job;
 	stime_t t_start, t_end;
 	bool finished;
+	struct timer begin;               /* make starts: the account of time starts */
 };
+
+/* Why a make slot blocks (its breakdown's "blocked:" parts). */
+enum { SLOT_IO, SLOT_BARRIER };
+static const char *const slot_reasons[TASK_BLOCK_REASONS] = { "io", "barrier" };
 
 /*
  * A step's CPU time in this run: the build's fixed time, scaled by the
@@ -273,6 +278,7 @@ static void slot_next(struct sim *s, struct mx_slot *sl)
 		if (sl->reads_left > 0) {
 			sl->st = S_IO;
 			submit_read(sl);
+			task_block_reason(sl->t, SLOT_IO);
 			task_block(s, sl->t);
 			return;
 		}
@@ -285,6 +291,7 @@ static void slot_next(struct sim *s, struct mx_slot *sl)
 		return;
 	case BUILD_WAIT:
 		sl->st = S_WAIT;
+		task_block_reason(sl->t, SLOT_BARRIER);
 		task_block(s, sl->t);
 		return;
 	case BUILD_DONE:
@@ -310,11 +317,13 @@ static void slot_step(struct sim *s, struct task *t)
 	switch (sl->st) {
 	case S_IO:
 		if (!sl->io_done) {
+			task_block_reason(t, SLOT_IO);
 			task_block(s, t);
 			return;
 		}
 		if (--sl->reads_left > 0) {
 			submit_read(sl);
+			task_block_reason(t, SLOT_IO);
 			task_block(s, t);
 			return;
 		}
@@ -358,6 +367,18 @@ static int check_vcpu(const char *what, long long v, const struct domain *d,
 		return err_set(e, "make-xen: %s=%lld but domain %s has %d vCPUs",
 			       what, v, d->name, d->nr_vcpus);
 	return 0;
+}
+
+static void makexen_begin(struct timer *t, void *arg)
+{
+	struct makexen *m = arg;
+	struct sim *s = m->w->sim;
+
+	(void)t;
+	for (int i = 0; i < m->nslots; i++)
+		task_time_start(s, m->slots[i].t);
+	task_time_start(s, m->blk->kthread->task);
+	task_time_start(s, m->blk->front_irq->task);
 }
 
 static int makexen_setup(struct workload *w, struct err *e)
@@ -404,6 +425,8 @@ static int makexen_setup(struct workload *w, struct err *e)
 	m->nslots = c->jobs ? (int)c->jobs : w->dom->nr_vcpus;
 	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
 	m->t_start = c->start;
+	timer_init(&m->begin, makexen_begin, m);
+	timer_set(&w->sim->q, &m->begin, c->start);
 	for (int i = 0; i < m->nslots; i++) {
 		char name[32];
 
@@ -429,12 +452,33 @@ static void makexen_metric(struct workload *w, struct metric *mt)
 		mt->value = (double)(m->t_end - m->t_start) / 1e9;
 }
 
+/* The make slots' time, summed, and the block path's, over the build. */
+static void makexen_breakdown(struct workload *w, struct breakdown *b)
+{
+	struct makexen *m = w->priv;
+	struct sim *s = w->sim;
+	struct task **slots;
+
+	/* The build's end stops the run, so now is its end when it finished. */
+	if (!m || !m->nslots || !m->slots[0].t->timed || sim_now(s) <= m->t_start)
+		return;
+	breakdown_init(b, m->t_start, sim_now(s));
+	slots = xcalloc((size_t)m->nslots, sizeof(*slots));
+	for (int i = 0; i < m->nslots; i++)
+		slots[i] = m->slots[i].t;
+	breakdown_tasks(b, s, "make", slots, m->nslots, slot_reasons);
+	free(slots);
+	breakdown_tasks(b, s, "blkback", &m->blk->kthread->task, 1, NULL);
+	breakdown_tasks(b, s, "blkfront", &m->blk->front_irq->task, 1, NULL);
+}
+
 static void makexen_destroy(struct workload *w)
 {
 	struct makexen *m = w->priv;
 
 	if (!m)
 		return;
+	timer_stop(&w->sim->q, &m->begin);
 	blk_free(m->blk);
 	build_free(&m->b);
 	free(m->slots);
@@ -457,5 +501,6 @@ const struct workload_ops makexen_ops = {
 		     "3); working set: a few MB per compiler (hardware.md); mem_intensity 0.2: "
 		     "compilers are mostly compute-bound (hardware.md), a modelling choice",
 	.metric = makexen_metric,
+	.breakdown = makexen_breakdown,
 	.destroy = makexen_destroy,
 };

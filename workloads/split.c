@@ -159,6 +159,7 @@ static void worker_step(struct sim *s, struct task *t)
 		w->done(s, w);
 	}
 	softirq_bound(s, w);
+	w->continues_pass = false;
 	cost = w->poll(s, w);
 	if (cost <= 0) {
 		w->asleep = true;
@@ -168,7 +169,8 @@ static void worker_step(struct sim *s, struct task *t)
 		task_block(s, t);
 		return;
 	}
-	w->passes++;
+	if (!w->continues_pass)
+		w->passes++;
 	w->busy = true;
 	w->batches++;
 	task_run(s, t, cost > claimed ? cost - claimed : 0);

@@ -105,6 +105,12 @@ struct worker {
 	 */
 	stime_t softirq_time;
 	int softirq_restarts;
+	/*
+	 * Set by poll: this batch goes on with the previous one's pass (the
+	 * next packet of one NAPI poll or tasklet run), so it does not count
+	 * as a new pass towards softirq_restarts.
+	 */
+	bool continues_pass;
 	bool in_softirq;       /* a softirq run is going on */
 	stime_t softirq_from;
 	int passes;            /* batches in this softirq run */

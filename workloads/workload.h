@@ -18,6 +18,7 @@
 #include "sim/rng.h"
 #include "sim/scenario.h"
 #include "sim/sim.h"
+#include "workloads/breakdown.h"
 #include "workloads/guest.h"
 
 struct metric {
@@ -46,6 +47,11 @@ struct workload_ops {
 	int (*setup)(struct workload *w, struct err *e);
 	/* The figure of merit, if any, at the end of the run. */
 	void (*metric)(struct workload *w, struct metric *m);
+	/*
+	 * Where its time went (workloads/breakdown.h), if it keeps account;
+	 * leaves b->valid false when there is nothing to show yet.
+	 */
+	void (*breakdown)(struct workload *w, struct breakdown *b);
 	void (*destroy)(struct workload *w);
 };
 

@@ -28,6 +28,7 @@ struct xs_config {
 	long long migrate_resist_us;
 	long long vcpu_migr_delay_us;
 	int runqueue;                 /* index in runqueue_names */
+	int tick_suspend;             /* off|on */
 };
 
 struct xs_sched {
@@ -201,6 +202,7 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		.runqueue = cfg->runqueue > 0 && cfg->runqueue < 6 ? runqueue_names[cfg->runqueue] : NULL,
 		.migrate_resist_us = cfg->migrate_resist_us,
 		.vcpu_migr_delay_us = cfg->vcpu_migr_delay_us,
+		.tick_suspend = cfg->tick_suspend == 1,
 	};
 	struct xs_sched *xs = xcalloc(1, sizeof(*xs));
 	char msg[256];
@@ -336,12 +338,21 @@ static void xs_dump_op(struct scheduler *s, FILE *f)
 
 static const struct param_def null_params[] = { { NULL } };
 
-static const struct param_def credit_params[] = {
-	P_RATELIMIT,
-	{ "tslice_ms", PARAM_INT, "30", NULL, 1, 1000,
-	  "sched_credit_tslice_ms: the time slice", CFG(tslice_ms) },
-	{ "vcpu_migr_delay_us", PARAM_INT, "0", NULL, 0, 100000,
-	  "vcpu_migration_delay: cache-hot time", CFG(vcpu_migr_delay_us) },
+#define P_CREDIT \
+	P_RATELIMIT, \
+	{ "tslice_ms", PARAM_INT, "30", NULL, 1, 1000, \
+	  "sched_credit_tslice_ms: the time slice", CFG(tslice_ms) }, \
+	{ "vcpu_migr_delay_us", PARAM_INT, "0", NULL, 0, 100000, \
+	  "vcpu_migration_delay: cache-hot time", CFG(vcpu_migr_delay_us) }
+
+static const struct param_def credit_params[] __attribute__((unused)) = { P_CREDIT, { NULL } };
+
+/* Up to 969f58bde2 (2019) credit.c left an idle pCPU's tick to the idle driver. */
+static const struct param_def credit_params_tick[] __attribute__((unused)) = {
+	P_CREDIT,
+	{ "tick_suspend", PARAM_ENUM, "on", "off|on", 0, 0,
+	  "the idle driver's sched_tick_suspend/resume around idle (cpuidle with C-states); "
+	  "off: an idle loop that only halts, the tick runs on", CFG(tick_suspend) },
 	{ NULL }
 };
 
@@ -403,10 +414,11 @@ static const struct param_def credit2_params_norunq[] __attribute__((unused)) = 
 		XS_OPS_COMMON(xs_init_##mod##_##i, prm), \
 	};
 
-#define XS_TREE_OPS(i, tname, version, has_null, has_runq) \
+#define XS_TREE_OPS(i, tname, version, has_null, has_runq, has_tick) \
 	extern const struct xs_tree xs_tree_##i; \
 	XS_IF(has_null, XS_MODULE_OPS(i, tname, version, null, XS_NULL, "null.c", null_params)) \
-	XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", credit_params) \
+	XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", \
+		      XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params)) \
 	XS_MODULE_OPS(i, tname, version, credit2, XS_CREDIT2, "credit2.c", \
 		      XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq))
 #define XS_IF_0_NOT(...) __VA_ARGS__

@@ -13,10 +13,11 @@
 #     tree the shim cannot build is refused now, with the compiler's first
 #     error (it names the file and what is missing);
 #  4. xen-shim/treeINDEX.mk: the make rules of the tree's objects and of
-#     xen-shim/treeINDEX.o, every symbol but its struct xs_tree made local.
+#     $(XS_OUT)/treeINDEX.o (XS_OUT: xen-shim), every symbol but its
+#     struct xs_tree made local.
 #
 # Prints shell assignments for configure (version, iface, modules,
-# has_null, has_runqueue); exits 1 with one line on stderr when DIR is
+# has_null, has_runqueue, has_tick_suspend); exits 1 with one line on stderr when DIR is
 # refused.
 set -u
 srcdir=${1:?usage: add-tree.sh SRCDIR INDEX NAME DIR}
@@ -31,6 +32,8 @@ has_null=0
 case " $modules " in *" null "*) has_null=1; cflags="$cflags -DXS_HAVE_NULL" ;; esac
 has_runqueue=0
 case " $cflags " in *" -DXS_CREDIT2_RUNQUEUE "*) has_runqueue=1 ;; esac
+has_tick_suspend=0
+case " $cflags " in *" -DXS_CREDIT_TICK_SUSPEND "*) has_tick_suspend=1 ;; esac
 
 rm -rf "$t" "$t.mk"
 mkdir -p "$inc/xen" "$inc/xen-sched" || exit 1
@@ -69,19 +72,22 @@ for f in $files; do
 done
 rm -f "$err"
 
+# Objects go under $(XS_OUT) (xen-shim; make fuzz builds them again
+# with clang under fuzz/obj/xs).
 objs=
 for f in $files; do
-	objs="$objs $t/$f.o"
+	objs="$objs \$(XS_OUT)/tree$n/$f.o"
 done
 {
 	echo "# $name: $dir (Xen $version, interface $iface)"
 	echo "XS_CPPFLAGS_$n = -I\$(srcdir)/xen-shim/include -I$inc -I\$(srcdir) $defs"
 	for f in $files; do
-		echo "$t/$f.o: \$(srcdir)/xen-shim/$f.c"
+		echo "\$(XS_OUT)/tree$n/$f.o: \$(srcdir)/xen-shim/$f.c"
+		echo "	@mkdir -p \$(@D)"
 		echo "	\$(AM_V_CC)\$(XS_CC) \$(XS_CPPFLAGS_$n) -MMD -MP -c -o \$@ \$(srcdir)/xen-shim/$f.c"
-		echo "-include $t/$f.d"
+		echo "-include \$(XS_OUT)/tree$n/$f.d"
 	done
-	echo "$t.o:$objs"
+	echo "\$(XS_OUT)/tree$n.o:$objs"
 	echo "	\$(AM_V_GEN)\$(CC) -r -nostdlib -o \$@.tmp$objs && \\"
 	echo "	\$(OBJCOPY) --keep-global-symbol=xs_tree_$n \$@.tmp \$@ && rm -f \$@.tmp"
 } > "$t.mk" || exit 1
@@ -91,3 +97,4 @@ echo "iface='$iface'"
 echo "modules='$modules'"
 echo "has_null=$has_null"
 echo "has_runqueue=$has_runqueue"
+echo "has_tick_suspend=$has_tick_suspend"

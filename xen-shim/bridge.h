@@ -31,6 +31,7 @@ struct xs_params {
 	const char *runqueue;        /* credit2: credit2_runqueue=, by name */
 	long long migrate_resist_us; /* credit2: opt_migrate_resist */
 	long long vcpu_migr_delay_us; /* credit: vcpu_migration_delay(_us) */
+	bool tick_suspend;           /* up to 4.12: the idle driver stops the tick */
 };
 
 /* A simulated vCPU's state as Xen's core keeps it (bit numbers Xen's). */

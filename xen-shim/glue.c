@@ -59,6 +59,7 @@ struct xs_ctx {
 	struct sched_resource **res;    /* per pCPU */
 #endif
 	struct cpuinfo_x86 *cpu_info;   /* per pCPU: cpu_data */
+	bool *tick_suspended;           /* per pCPU: the idle driver stopped its tick */
 	void *percpu[XS_PCPU_NR_IDS];
 	size_t percpu_size[XS_PCPU_NR_IDS];
 	cpumask_t online;
@@ -725,6 +726,7 @@ static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host
 	c->res = calloc((size_t)h->nr_cpus, sizeof(*c->res));
 #endif
 	c->cpu_info = calloc((size_t)h->nr_cpus, sizeof(*c->cpu_info));
+	c->tick_suspended = calloc((size_t)h->nr_cpus, sizeof(*c->tick_suspended));
 	c->node_masks = calloc((size_t)(h->nr_nodes > 0 ? h->nr_nodes : 1), sizeof(*c->node_masks));
 	s = enter(c, 0);
 	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
@@ -853,6 +855,11 @@ static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 		c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
 #endif
 	per_cpu(cpupool, cpu) = &c->pool;
+	/* The pCPU is up and idle: the idle driver stops its tick (see xs_do_schedule). */
+	if (c->p.tick_suspend && c->ops.tick_suspend) {
+		c->ops.tick_suspend(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = true;
+	}
 #else
 	u = unit_new(&c->idle_dom, idle);
 	u->is_running = true;
@@ -1146,6 +1153,18 @@ static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, in
 	s_time_t sl;
 
 	ASSERT(XS_CPU_CURR(cpu) == prev);
+#if XS_IFACE == XS_IFACE_VCPU
+	/*
+	 * Up to 4.12 (credit1 until 969f58bde2) the idle driver stops the
+	 * scheduler's tick when it takes an idle pCPU into a C-state and
+	 * restarts it when the pCPU wakes, before the softirq that schedules
+	 * (sched_tick_suspend/resume, x86's acpi/cpu_idle.c, mwait-idle.c).
+	 */
+	if (c->p.tick_suspend && c->ops.tick_resume && c->tick_suspended[cpu]) {
+		c->ops.tick_resume(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = false;
+	}
+#endif
 	next = xs_sched_do_schedule(&c->ops, prev, now, tasklet, &sl, migrated);
 	ASSERT(next && XU_CPU(next) == (unsigned int)cpu);
 	*slice = sl;
@@ -1166,6 +1185,13 @@ static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, in
 #endif
 	}
 	pcpu_schedule_unlock_irq(lock, (unsigned int)cpu);
+#if XS_IFACE == XS_IFACE_VCPU
+	/* The idle loop takes over: into a C-state, the tick stopped. */
+	if (c->p.tick_suspend && c->ops.tick_suspend && is_idle_vcpu(XU_VCPU(next))) {
+		c->ops.tick_suspend(&c->ops, (unsigned int)cpu);
+		c->tick_suspended[cpu] = true;
+	}
+#endif
 	leave(c, s);
 	return XU_VCPU(next)->xs_peer;
 }
@@ -1317,6 +1343,7 @@ static void xs_ctx_free(struct xs_ctx *c)
 	free(c->res);
 #endif
 	free(c->cpu_info);
+	free(c->tick_suspended);
 	free(c->node_masks);
 	free(c);
 }

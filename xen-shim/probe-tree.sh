@@ -27,6 +27,8 @@
 #   XS_CREDIT2_RUNQUEUE        credit2.c has credit2_runqueue= (opt_runqueue_str, 2016 on)
 #   XS_CREDIT_MIGR_DELAY=VAR   credit.c's migration delay: vcpu_migration_delay
 #                              (us, up to 4.10) or vcpu_migration_delay_us
+#   XS_CREDIT_TICK_SUSPEND     credit.c has tick_suspend/tick_resume, the
+#                              idle driver's hooks (up to 969f58bde2, 2019)
 set -u
 dir=${1:?usage: probe-tree.sh DIR}
 
@@ -111,6 +113,8 @@ elif grep -q 'vcpu_migration_delay' "$dir/$src_credit"; then
 else
 	fail "$src_credit" "no vcpu_migration_delay"
 fi
+
+grep -q '\.tick_suspend *=' "$dir/$src_credit" && cflags="$cflags -DXS_CREDIT_TICK_SUSPEND"
 
 echo "version='$version'"
 echo "iface='$iface'"

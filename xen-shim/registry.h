@@ -14,12 +14,12 @@
 #define XS_IF_1(...) __VA_ARGS__
 #define XS_IF(cond, ...) XS_IF_##cond(__VA_ARGS__)
 
-#define XS_REG_DECLARE(i, name, version, has_null, has_runq) \
+#define XS_REG_DECLARE(i, name, version, has_null, has_runq, has_tick) \
 	XS_IF(has_null, extern const struct sched_ops xen_null_ops_##i;) \
 	extern const struct sched_ops xen_credit_ops_##i, xen_credit2_ops_##i;
 XEN_SHIM_TREES(XS_REG_DECLARE)
 
-#define XS_REG_LIST(i, name, version, has_null, has_runq) \
+#define XS_REG_LIST(i, name, version, has_null, has_runq, has_tick) \
 	XS_IF(has_null, &xen_null_ops_##i,) &xen_credit_ops_##i, &xen_credit2_ops_##i,
 #define XEN_SHIM_OPS XEN_SHIM_TREES(XS_REG_LIST)
 #else

@@ -5,7 +5,9 @@
 #     I/O and the serial steps are negligible;
 #  3. dom0 load makes both benchmarks slower under Credit1 and Credit2;
 #  4. the calibration (Credit1, no dom0 load) holds within 10 %;
-#  5. bad workload input is one line naming its place, exit 2.
+#  5. bad workload input is one line naming its place, exit 2;
+#  6. every run's breakdown, through the worker processes and the JSON, has
+#     the workload's stages and adds up to the run (doc/json.md).
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -76,6 +78,17 @@ mx, ip = mean(m["credit1", "make-xen", "off"]), mean(m["credit1", "iperf", "off"
 print(f"calibration: make-xen {mx:.3f} s (28.353), iperf {ip:.3f} Gbit/s (11.793)")
 assert abs(mx / 28.353 - 1) < 0.10, ("make-xen calibration", mx)
 assert abs(ip / 11.793 - 1) < 0.10, ("iperf calibration", ip)
+for r in doc["runs"]:
+    b = r["breakdown"]
+    names = [st["name"] for st in b["stages"]]
+    want = {"iperf": ["client", "netback", "dealloc", "server", "guest-rx", "netfront", "tcp-sender"],
+            "make-xen": ["make", "blkback", "blkfront"]}[r["workload"]]
+    assert names == want, (r["workload"], names)
+    assert b["to_ns"] == r["sim_ns"], (b["to_ns"], r["sim_ns"])
+    for st in b["stages"]:
+        total = sum(st["parts_ns"].values())
+        assert total == st["tasks"] * (b["to_ns"] - b["from_ns"]), (r["label"], st["name"], total)
+print("breakdowns add up in", len(doc["runs"]), "runs")
 '
 
 # 5. Bad workload input: one line naming file:line, exit 2.

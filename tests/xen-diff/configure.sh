@@ -38,7 +38,7 @@ mkdir "$tmp/build"
 out=$(add 0 ok "$good" 2>&1)
 [ $? = 0 ] || fail "the 4.17.5 tree is refused: $out"
 echo "$out" | grep -qx "iface='unit'" || fail "4.17.5 is not the unit interface: $out"
-grep -q '^xen-shim/tree0.o: xen-shim/tree0/glue.o xen-shim/tree0/xen_null.o xen-shim/tree0/xen_credit.o xen-shim/tree0/xen_credit2.o$' \
+grep -qF '$(XS_OUT)/tree0.o: $(XS_OUT)/tree0/glue.o $(XS_OUT)/tree0/xen_null.o $(XS_OUT)/tree0/xen_credit.o $(XS_OUT)/tree0/xen_credit2.o' \
 	"$tmp/build/xen-shim/tree0.mk" || fail "tree0.mk lacks the tree's object: $(cat "$tmp/build/xen-shim/tree0.mk")"
 [ -L "$tmp/build/xen-shim/tree0/inc/xen-sched/credit2.c" ] || fail "no link to credit2.c"
 

@@ -272,7 +272,7 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 	o->cap = 4096;
 	o->xml = xmalloc(o->cap);
 	o->xml[0] = '\0';
-	ms = pick(&g, 300, 1500);
+	ms = flags & SCENGEN_SHORT ? pick(&g, 20, 200) : pick(&g, 300, 1500);
 	seed = pick(&g, 0, 1000000);
 	put(&g, "<scenario duration=\"%dms\" seed=\"%d\">\n", ms, seed);
 	gen_host(&g);

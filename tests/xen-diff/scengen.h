@@ -32,6 +32,7 @@ enum {
 	SCENGEN_NO_CAPS = 1 << 0,   /* the scheduler of that era has no caps */
 	SCENGEN_NO_SOFT = 1 << 1,   /* ... or no soft affinity */
 	SCENGEN_NO_HARD = 1 << 2,   /* ... or ignores hard affinity (credit2 of 2015) */
+	SCENGEN_SHORT = 1 << 3,     /* 20 to 200 ms instead of 0.3 to 1.5 s (the fuzzer) */
 };
 
 /* What a generated scenario contains (to tell divergences apart). */

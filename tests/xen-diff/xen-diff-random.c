@@ -41,22 +41,14 @@
 #include "sim/scenario.h"
 #include "sim/xalloc.h"
 #include "tests/xen-diff/diff.h"
+#include "tests/xen-diff/pair_table.h"
 #include "tests/xen-diff/scengen.h"
 
 #ifndef XEN_DIFF_PAIRS
 #define XEN_DIFF_PAIRS "tests/xen-diff/pairs"
 #endif
 #define BLOCK 25            /* scenarios per child process */
-#define SPEC_MAX 256
 
-struct pair {
-	char model[SPEC_MAX], xen[SPEC_MAX];   /* xen: the full spec, XEN@TREE[:k=v] */
-	char tree[64];
-	double need;                           /* percent that must be identical */
-	unsigned flags;                        /* SCENGEN_NO_* */
-	int line;
-	const char *skip;                      /* why it cannot run, or NULL */
-};
 
 enum status { ST_NONE, ST_STARTED, ST_SAME, ST_DIFF, ST_ERROR };
 
@@ -86,140 +78,6 @@ struct opts {
 	uint64_t one;
 	unsigned flags;
 };
-
-/* --- the pairs table --- */
-
-static int parse_flags(const char *s, unsigned *flags, char *why, size_t len)
-{
-	char buf[128], *tok, *save = NULL;
-
-	*flags = 0;
-	if (strcmp(s, "-") == 0)
-		return 0;
-	if (strlen(s) >= sizeof(buf)) {
-		snprintf(why, len, "flags too long");
-		return -1;
-	}
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "nocaps") == 0)
-			*flags |= SCENGEN_NO_CAPS;
-		else if (strcmp(tok, "nosoft") == 0)
-			*flags |= SCENGEN_NO_SOFT;
-		else if (strcmp(tok, "nohard") == 0)
-			*flags |= SCENGEN_NO_HARD;
-		else {
-			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, nohard, or -)", tok);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* Checks that both specs name schedulers of this build; sets p->skip if not. */
-static int resolve(struct pair *p, const char *where, struct err *e)
-{
-	struct sched_spec s;
-
-	if (sched_spec_parse(p->model, &s, e) < 0)
-		return err_prefix(e, "%s", where);
-	if (!sched_find(s.name)) {
-		sched_spec_free(&s);
-		return err_set(e, "%s: unknown model '%s'", where, p->model);
-	}
-	sched_spec_free(&s);
-	if (sched_spec_parse(p->xen, &s, e) < 0)
-		return err_prefix(e, "%s", where);
-	if (!sched_find(s.name)) {
-		const struct sched_ops *const *all = sched_all();
-		const char *at = strchr(s.name, '@');
-		int i;
-
-		/* The tree is built but lacks that file (null before 2017), or is not built. */
-		p->skip = "tree not built";
-		for (i = 0; at && all[i]; i++) {
-			const char *t = strchr(all[i]->name, '@');
-
-			if (t && strcmp(t, at) == 0)
-				p->skip = "the tree has no such scheduler";
-		}
-	}
-	sched_spec_free(&s);
-	return 0;
-}
-
-static int load_pairs(const char *path, struct pair **out, int *n, struct err *e)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024], where[300];
-	int lineno = 0, cap = 0;
-
-	if (!f)
-		return err_set(e, "%s: %s", path, strerror(errno));
-	*out = NULL;
-	*n = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char model[SPEC_MAX], xen[SPEC_MAX], tree[64], need[32], flags[128], extra[8];
-		char why[200];
-		struct pair *p;
-		int k;
-
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
-			return err_set(e, "%s: line too long", where);
-		}
-		line[strcspn(line, "#\n")] = '\0';
-		flags[0] = '\0';
-		k = sscanf(line, "%255s %255s %63s %31s %127s %7s", model, xen, tree, need, flags, extra);
-		if (k <= 0)
-			continue;
-		if (k < 4 || k > 5) {
-			fclose(f);
-			return err_set(e, "%s: want MODEL XEN TREE MIN%% [FLAGS], got %d field(s)",
-				       where, k);
-		}
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			*out = xreallocarray(*out, (size_t)cap, sizeof(**out));
-		}
-		p = &(*out)[*n];
-		memset(p, 0, sizeof(*p));
-		p->line = lineno;
-		snprintf(p->model, sizeof(p->model), "%s", model);
-		snprintf(p->tree, sizeof(p->tree), "%s", tree);
-		{
-			/* XEN may carry parameters: xen-credit2:ratelimit_us=0 -> xen-credit2@T:... */
-			const char *colon = strchr(xen, ':');
-			int base = colon ? (int)(colon - xen) : (int)strlen(xen);
-
-			snprintf(p->xen, sizeof(p->xen), "%.*s@%s%s", base, xen, tree, colon ? colon : "");
-		}
-		{
-			char *end;
-
-			p->need = strtod(need, &end);
-			if (end == need || (*end && strcmp(end, "%") != 0) || p->need < 0 || p->need > 100) {
-				fclose(f);
-				return err_set(e, "%s: MIN%% '%s' is not a percentage (0 to 100)", where, need);
-			}
-		}
-		if (parse_flags(k == 5 ? flags : "-", &p->flags, why, sizeof(why)) < 0) {
-			fclose(f);
-			return err_set(e, "%s: %s", where, why);
-		}
-		if (resolve(p, where, e) < 0) {
-			fclose(f);
-			return -1;
-		}
-		(*n)++;
-	}
-	fclose(f);
-	if (!*n)
-		return err_set(e, "%s: no pairs", path);
-	return 0;
-}
 
 /* --- one scenario under one pair (in a child) --- */
 
@@ -433,18 +291,6 @@ static void save_scenario(const struct opts *o, const struct pair *p, int pi, co
 	fclose(f);
 }
 
-static void print_flags(const struct pair *p, char *buf, size_t len)
-{
-	static const char *const names[] = { "nocaps", "nosoft", "nohard" };
-	size_t n = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < 3; i++)
-		if (p->flags & (1u << i))
-			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
-					      names[i]);
-}
 
 /* Prints one pair's divergences and its features line; returns true if it passes. */
 static bool report_pair(const struct opts *o, const struct pair *p, int pi, struct tally *t,
@@ -460,7 +306,7 @@ static bool report_pair(const struct opts *o, const struct pair *p, int pi, stru
 	printf("\n%s vs %s: %d of %d diverge%s (first divergence: pCPU, switch number there,\n"
 	       "  model's choice@time / Xen's choice@time)\n", p->model, p->xen, bad, count,
 	       o->show >= 0 && bad > o->show ? ", the first ones shown" : "");
-	print_flags(p, fl, sizeof(fl));
+	pair_flags_format(p->flags, fl, sizeof(fl));
 	for (i = 0; i < count; i++) {
 		const struct result *r = &t->res[i];
 		int k;
@@ -553,7 +399,7 @@ static int run_pairs(const struct opts *o, struct pair *pairs, int npairs)
 	       "divergent", "need", "result");
 	for (i = 0; i < npairs; i++) {
 		struct tally *t = &tallies[i];
-		char name[2 * SPEC_MAX + 8];
+		char name[2 * PAIR_SPEC_MAX + 8];
 
 		snprintf(name, sizeof(name), "%s vs %s", pairs[i].model, pairs[i].xen);
 		if (pairs[i].skip) {
@@ -656,7 +502,7 @@ int main(int argc, char **argv)
 				return usage("--print: not a seed");
 			print = true;
 		} else if (OPT("--flags")) {
-			if (parse_flags(val, &o.flags, why, sizeof(why)) < 0)
+			if (pair_flags_parse(val, &o.flags, why, sizeof(why)) < 0)
 				return usage(why);
 		} else if (strcmp(a, "--show-all") == 0) {
 			o.show = -1;
@@ -677,29 +523,20 @@ int main(int argc, char **argv)
 	if (o.count <= 0)
 		return usage("--count must be at least 1");
 	if (pair_arg) {
-		const char *comma = strchr(pair_arg, ',');
-
-		memset(&adhoc, 0, sizeof(adhoc));
-		if (!comma || comma == pair_arg || !comma[1] ||
-		    (size_t)(comma - pair_arg) >= sizeof(adhoc.model) || strlen(comma + 1) >= sizeof(adhoc.xen))
-			return usage("--pair=MODEL,XEN: two scheduler specs");
-		snprintf(adhoc.model, sizeof(adhoc.model), "%.*s", (int)(comma - pair_arg), pair_arg);
-		snprintf(adhoc.xen, sizeof(adhoc.xen), "%s", comma + 1);
-		adhoc.need = 100;
-		adhoc.flags = o.flags;
-		if (resolve(&adhoc, "--pair", &e) < 0) {
-			fprintf(stderr, "xen-diff-random: %s\n", e.msg);
+		if (pair_parse(pair_arg, &adhoc, &e) < 0) {
+			fprintf(stderr, "xen-diff-random: --pair: %s\n", e.msg);
 			return 2;
 		}
+		adhoc.flags |= o.flags;
 		pairs = &adhoc;
 		npairs = 1;
-	} else if (load_pairs(o.pairs_file, &pairs, &npairs, &e) < 0) {
+	} else if (pairs_load(o.pairs_file, &pairs, &npairs, &e) < 0) {
 		fprintf(stderr, "xen-diff-random: %s\n", e.msg);
 		return 2;
 	}
 	if (o.only) {
 		for (i = j = 0; i < npairs; i++) {
-			char name[2 * SPEC_MAX + 8];
+			char name[2 * PAIR_SPEC_MAX + 8];
 
 			snprintf(name, sizeof(name), "%s vs %s", pairs[i].model, pairs[i].xen);
 			if (strstr(name, o.only))
