@@ -24,6 +24,8 @@ static void workload_free(struct workload_spec *w)
 void scenario_free_domain(struct domain_spec *d)
 {
 	free(d->affinity_source);
+	free(d->source);
+	free(d->numa_nodes);
 	free(d->hard);
 	free(d->soft);
 	for (int i = 0; i < d->nvcpu_over; i++) {
@@ -50,6 +52,7 @@ void scenario_free(struct scenario *sc)
 	sc->ndoms = 0;
 	free(sc->arinc653.frames);
 	memset(&sc->arinc653, 0, sizeof(sc->arinc653));
+	kvlist_free(&sc->host.hw);
 }
 
 static void workload_copy(struct workload_spec *dst, const struct workload_spec *src)
@@ -67,6 +70,8 @@ static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
 {
 	*dst = *src;
 	dst->affinity_source = dup_or_null(src->affinity_source);
+	dst->source = dup_or_null(src->source);
+	dst->numa_nodes = dup_or_null(src->numa_nodes);
 	dst->hard = dup_or_null(src->hard);
 	dst->soft = dup_or_null(src->soft);
 	dst->vcpu_over = NULL;
@@ -95,6 +100,7 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 		dst->host.cpu_map = xmalloc(n);
 		memcpy(dst->host.cpu_map, src->host.cpu_map, n);
 	}
+	kvlist_copy(&dst->host.hw, &src->host.hw);
 	dst->doms = NULL;
 	if (src->ndoms)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));

@@ -44,6 +44,7 @@ struct domain_spec {
 	char name[64];
 	int vcpus, weight, cap;
 	int memory_mb;                /* <domain memory="MiB">, xl's memory=; 0: not given */
+	char *numa_nodes;             /* nodes holding its memory ("0,1"); NULL: automatic */
 	char *hard, *soft;            /* cpu lists; NULL: all */
 	struct rt_params rt;          /* period=, budget=, extratime= (RTDS) */
 	struct vcpu_spec *vcpu_over;
@@ -53,6 +54,8 @@ struct domain_spec {
 	int line, affinity_line;
 	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
 					 when an xl config gave them; NULL: the scenario */
+	char *source;                 /* the file of line when the whole domain is an xl
+					 config's (--domain=FILE.cfg); NULL: the scenario */
 };
 
 struct host_spec {
@@ -66,6 +69,7 @@ struct host_spec {
 	int ncpus_map;
 	char *map_source;             /* "lscpu:FILE" or "xl-info:FILE" */
 	stime_t ipi_latency, context_switch;
+	struct kvlist hw;             /* hardware attributes (sim/hw.h), each with its line */
 	int line;
 };
 
@@ -119,7 +123,7 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_VCPUS 4096           /* per domain */
 #define SCENARIO_MAX_TOTAL_VCPUS (1 << 20)
 #define SCENARIO_MAX_DOMAINS 4096
-#define SCENARIO_MAX_MEMORY_MB (1 << 24)      /* 16 TiB */
+#define SCENARIO_MAX_MEMORY_MB (1 << 30)      /* MiB: 1 PiB */
 #define SCENARIO_MAX_WORKLOAD_PARAMS 32
 #define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
 #define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */

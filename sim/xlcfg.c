@@ -830,6 +830,7 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 		err_set(e, "%s: more than %d domains", path, SCENARIO_MAX_DOMAINS);
 		goto fail;
 	}
+	d.source = xstrdup(path);
 	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
 	sc->doms[sc->ndoms++] = d;
 	xlcfg_free(&c);

@@ -72,7 +72,7 @@ expect_only() {
 # Options (from --help), with '=' for those taking a value; subcommands.
 expect "schedsim --sc" --scenario= --sched=
 expect_only "schedsim --dom" --domain= --dom0-load=
-expect "schedsim --li" --list-schedulers --list-workloads --list-runs
+expect "schedsim --li" --list-schedulers --list-workloads --list-host --list-runs
 expect "schedsim --" --check --report= --host= --plot-credit= --trace-window= --version
 expect_only "schedsim " compare merge report
 expect_only "schedsim re" report
@@ -101,6 +101,8 @@ expect_only "schedsim --format=" text json markdown csv
 expect_only "schedsim --plot-format=p" png pdf
 expect_only "schedsim --trace-format=" xentrace perfetto
 expect_only "schedsim --host=" lscpu: xl-info:
+expect_only "schedsim --hw=" model ideal
+expect_only "schedsim --hw=i" ideal
 
 # Files: by kind, relative to the current directory.
 cd "$tmp"
