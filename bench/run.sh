@@ -8,9 +8,12 @@
 #  4. the 1024-pCPU host for 10 simulated seconds with credit1 and credit2:
 #     wall time and peak RSS (targets: 60 s, 1 GiB);
 #  5. memory against simulated time: peak RSS at 10x the duration;
-#  6. the seed evaluation (120 runs) with the default --jobs (target 30 s).
-# BENCH_QUICK=1 shortens 3-5 tenfold, for a smoke test.  Wall times depend
-# on what else runs: CPU (user) time is printed beside them.
+#  6. the seed evaluation (120 runs) with the default --jobs (target 30 s);
+#  7. the hardware model's cost: CPU per simulated event with --hw=model
+#     against --hw=ideal, side by side, for the default evaluation's cells and
+#     the 1024-pCPU host (target: at most +25 %).
+# BENCH_QUICK=1 shortens 3-5 and 7 tenfold, for a smoke test.  Wall times
+# depend on what else runs: CPU (user) time is printed beside them.
 set -u
 builddir=$(pwd)
 srcdir=${srcdir:-.}
@@ -101,3 +104,41 @@ else
 	read -r wall user rss_kb < "$work/time"
 	echo "120 runs: wall $wall s (target 30 s), CPU $user s in the parent (workers not counted)"
 fi
+
+echo
+echo "== 7. the hardware model: CPU per simulated event, --hw=ideal against --hw=model (target +25 %)"
+printf '%-34s %-6s %10s %8s %12s %8s\n' cell hw events user_s user_ns/ev ratio
+# cost CELL ARGS...: one run in each mode; prints both lines and the ratio.
+cost() {
+	cell=$1
+	shift
+	prev=
+	for m in ideal model; do
+		measure "$work/c.json" "$@" --hw=$m || return
+		per=$(ratio "$user" "$events" | awk '{ printf "%.1f", $1 * 1e9 }')
+		r=-
+		[ -n "$prev" ] && r=$(ratio "$per" "$prev")
+		printf '%-34s %-6s %10s %8s %12s %8s\n' "$cell" $m "$events" "$user" "$per" "$r"
+		prev=$per
+	done
+}
+for s in credit1 credit2; do
+	for w in make-xen iperf; do
+		for d in off on; do
+			cost "$s $w dom0-load=$d" --sched=$s --workload=$w --dom0-load=$d
+		done
+	done
+done
+d7=1s
+[ "$quick" = 1 ] && d7=100ms
+sh "$gen" 8 64 2 $d7 > "$work/h1024m.xml"
+# The same domains with their memory on every node: xl's placement does not
+# run, so the schedulers see the affinities of the ideal run and only the
+# model's own cost differs.  With placement, each domain's soft affinity is
+# two of the eight nodes, and the schedulers' soft-affinity and balancing
+# work changes with it (doc/performance.md).
+sed 's/<domain name="\(d[0-9]*\)" /<domain name="\1" numa-nodes="0-7" /' "$work/h1024m.xml" > "$work/h1024s.xml"
+for s in credit1 credit2; do
+	cost "$s 1024 pCPUs $d7, xl placement" --scenario="$work/h1024m.xml" --sched=$s
+	cost "$s 1024 pCPUs $d7, all nodes" --scenario="$work/h1024s.xml" --sched=$s
+done

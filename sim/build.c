@@ -14,6 +14,7 @@
 
 #include "schedulers/sched.h"
 #include "sim/build.h"
+#include "sim/numa_place.h"
 #include "sim/xalloc.h"
 #include "workloads/guest.h"
 #include "workloads/workload.h"
@@ -32,6 +33,7 @@ static struct vcpu *vcpu_new(struct sim *s, struct domain *d, int id)
 	v->st.pcpus = cpumask_alloc((unsigned)s->nr_cpus);
 	v->st.woken_at = -1;
 	v->st.last_cpu = -1;
+	v->hw.warm_core = v->hw.warm_socket = -1;
 	return v;
 }
 
@@ -135,6 +137,80 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 }
 
 /*
+ * xl's automatic NUMA placement of d (memory_mb MiB): the chosen nodes in
+ * nodes[], and every vCPU's soft affinity set to their pCPUs, as
+ * libxl__build_pre does with libxl_set_vcpuaffinity_all.  Without a
+ * candidate the domain may go anywhere and keeps its affinities.
+ */
+static int xl_place(struct sim *s, struct domain *d, long long memory_mb, bool *nodes)
+{
+	int n = s->topo.nr_nodes, *cpus = xcalloc((size_t)n, sizeof(int));
+	int *vcpus = xcalloc((size_t)n, sizeof(int));
+	long long *free_mb = xcalloc((size_t)n, sizeof(long long));
+	struct cpumask *soft;
+
+	for (int i = 0; i < n; i++) {
+		cpus[i] = (int)cpumask_weight(s->topo.node_mask[i]);
+		free_mb[i] = hw_node_free_mb(s->hw, i);
+	}
+	numa_vcpus_on_nodes(s, vcpus);
+	if (!numa_place_candidate(n, cpus, free_mb, vcpus, d->nr_vcpus, memory_mb, nodes)) {
+		memset(nodes, 1, (size_t)n * sizeof(*nodes));
+	} else {
+		soft = cpumask_alloc((unsigned)s->nr_cpus);
+		for (int i = 0; i < n; i++)
+			if (nodes[i])
+				cpumask_or(soft, soft, s->topo.node_mask[i]);
+		for (int i = 0; i < d->nr_vcpus; i++)
+			vcpu_set_affinity(s, d->vcpus[i], NULL, soft);
+		cpumask_free(soft);
+	}
+	free(cpus);
+	free(vcpus);
+	free(free_mb);
+	return 0;
+}
+
+/* xl's default memory= (libxl_create.c, libxl__domain_build_info_setdefault). */
+#define XL_DEFAULT_MEMORY_MB 32
+
+/*
+ * Where d's memory goes (sim/numa_place.h): the nodes the scenario names;
+ * dom0's over all nodes (it is allocated at boot, not by xl); Xen's node
+ * affinity when the scenario gives an affinity; else xl's automatic
+ * placement, which also sets every vCPU's soft affinity to the pCPUs of
+ * the chosen nodes.  The ideal machine has uniform memory: nothing is
+ * placed and xl finds no NUMA to place on.
+ */
+static int place_memory(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
+			struct domain *d, struct err *e)
+{
+	int n = s->topo.nr_nodes, rc = 0;
+	bool *nodes = xcalloc((size_t)n, sizeof(*nodes)), strict = false;
+	long long mb = ds->memory_mb;
+
+	if (ds->numa_nodes) {
+		rc = numa_parse_nodes(ds->numa_nodes, n, nodes, e);
+		strict = true;
+	} else if (d->domid == 0 || hw_is_ideal(s->hw)) {
+		memset(nodes, 1, (size_t)n * sizeof(*nodes));
+	} else if (ds->hard || ds->soft || ds->nvcpu_over) {
+		numa_node_affinity(s, d, nodes);
+	} else {
+		rc = xl_place(s, d, mb ? mb : XL_DEFAULT_MEMORY_MB, nodes);
+	}
+	if (rc == 0 && !hw_is_ideal(s->hw)) {
+		if (!mb && d->domid != 0)
+			mb = XL_DEFAULT_MEMORY_MB;
+		rc = hw_domain_memory(s->hw, d, nodes, mb, strict, e);
+	}
+	free(nodes);
+	if (rc < 0)
+		return err_prefix(e, "%s:%d: domain '%s'", sc->source, ds->line, ds->name);
+	return 0;
+}
+
+/*
  * Creates the domain the way Xen and xl do: every vCPU is inserted into
  * the scheduler with default affinities, then the configured affinities
  * are set (hard, then soft), each setting migrating the vCPU so that the
@@ -142,6 +218,8 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
  * new hard affinity (arinc653 keeps vCPUs where they were created) cannot
  * run the scenario as written: that is refused.  The RTDS parameters are
  * in place before the scheduler allocates the vCPU (see rtds.c).
+ * Then its memory is placed (which may set the soft affinities as xl's
+ * NUMA placement does).
  */
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			int domid, struct err *e)
@@ -192,6 +270,8 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 	}
 	cpumask_free(hard);
 	cpumask_free(soft);
+	if (ret == 0)
+		ret = place_memory(s, sc, ds, d, e);
 	return ret;
 }
 
@@ -237,6 +317,7 @@ static int install_arinc653(struct sim *s, const struct scenario *sc, struct err
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, struct err *e)
 {
 	const struct host_spec *h = &sc->host;
+	struct hw_config hwc;
 	struct sim *s = xcalloc(1, sizeof(*s));
 	int cpu, i, next_domid = 1, wl = 0;
 
@@ -252,10 +333,18 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 	}
 	s->nr_cpus = s->topo.nr_cpus;
 	s->online = cpumask_dup(s->topo.all);
+	if (hw_config_init(&hwc, &h->hw, NULL, e) < 0) {
+		err_prefix(e, "%s:%d: <host>", sc->source, h->line);
+		topology_free(&s->topo);
+		cpumask_free(s->online);
+		free(s);
+		return NULL;
+	}
 	s->ipi_latency = h->ipi_latency;
 	s->context_switch_cost = h->context_switch;
 	s->pcpus = xcalloc((size_t)s->nr_cpus, sizeof(*s->pcpus));
 	s->domains = xcalloc((size_t)sc->ndoms + 1, sizeof(*s->domains));
+	s->hw = hwc.mode == HW_IDEAL ? NULL : hw_create(s, &hwc);
 	s->idle_domain = domain_new(DOMID_IDLE, "idle", s->nr_cpus);
 	s->idle_domain->is_idle = true;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
@@ -334,6 +423,7 @@ void sim_destroy(struct sim *s)
 		workload_destroy(s->workloads[i]);
 	free(s->workloads);
 	guest_free_all(s);
+	hw_free(s->hw);
 	for (d = 0; d < s->nr_domains; d++) {
 		struct domain *dom = s->domains[d];
 

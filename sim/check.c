@@ -3,7 +3,8 @@
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, and each vCPU's runstate times add
- * up to the simulated time; then the guest layer's own checks (a hook).
+ * up to the simulated time; then the guest layer's own checks (a hook) and
+ * the hardware model's.
  * The first violation is kept in s->check_error; later ones are not
  * looked for.
  */
@@ -44,6 +45,7 @@ static bool check_vcpu(struct sim *s, struct vcpu *v)
  */
 bool sim_check_invariants(struct sim *s)
 {
+	char why[256];
 	int cpu, d, i;
 
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
@@ -66,5 +68,12 @@ bool sim_check_invariants(struct sim *s)
 		for (i = 0; i < s->domains[d]->nr_vcpus; i++)
 			if (!check_vcpu(s, s->domains[d]->vcpus[i]))
 				return false;
-	return !s->hooks.check || s->hooks.check(s);
+	if (s->hooks.check && !s->hooks.check(s))
+		return false;
+	if (!hw_check(s->hw, why, sizeof(why))) {
+		snprintf(s->check_error, sizeof(s->check_error), "invariant violated at %lld ns: %s",
+			 (long long)sim_now(s), why);
+		return false;
+	}
+	return true;
 }

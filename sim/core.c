@@ -5,15 +5,18 @@
  * - schedule(): the SCHEDULE_SOFTIRQ handler of one pCPU.  It stops the
  *   slice timer, asks the scheduler's do_schedule for the next vCPU and
  *   the slice, re-arms the slice timer, and if the choice differs from
- *   the running vCPU, switches: runstates of both change, the guest layer
- *   is told, and context_saved() runs for prev (with prev->is_running
- *   already false), followed by the end of a pending migration.  The
- *   context switch itself takes no pCPU time in this model, but the
- *   incoming vCPU's guest work starts context_switch_cost later.
+ *   the running vCPU, switches: runstates of both change, the hardware
+ *   model and the guest layer are told, and context_saved() runs for prev
+ *   (with prev->is_running already false), followed by the end of a
+ *   pending migration.  The context switch itself takes no pCPU time in
+ *   this model, but the incoming vCPU's guest work starts
+ *   context_switch_cost later, and later still when its caches are cold
+ *   (sim/hw.h).
  * - cpu_raise_softirq(): "tickling".  Raised on the pCPU whose code is
  *   running it takes effect right after the current event; raised on
- *   another pCPU it arrives after an IPI latency.  A raise on a pCPU with
- *   one already pending is merged into it, as Xen's pending bit does.
+ *   another pCPU it arrives after an IPI latency, and an idle pCPU runs it
+ *   after the exit latency of its C-state.  A raise on a pCPU with one
+ *   already pending is merged into it, as Xen's pending bit does.
  * - vcpu_wake / vcpu_sleep_nosync / vcpu_block / vcpu_yield / pause /
  *   migrate: Xen's entry points, with runstate changes at the same places
  *   (a blocking vCPU changes runstate when it is switched out, not when it
@@ -56,6 +59,10 @@ static void runstate_change(struct sim *s, struct vcpu *v, enum runstate new)
 	v->runstate_entry = now;
 }
 
+/*
+ * An idle pCPU sleeps in a C-state: the softirq raised on it runs only once
+ * it is awake again, after the exit latency (sim/hw.h).
+ */
 void cpu_raise_softirq(struct sim *s, int cpu)
 {
 	struct pcpu *pc = &s->pcpus[cpu];
@@ -63,6 +70,11 @@ void cpu_raise_softirq(struct sim *s, int cpu)
 
 	if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
 		return;
+	if (s->hw) {
+		when += hw_wake_delay(s->hw, cpu, when);
+		if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
+			return;
+	}
 	timer_set(&s->q, &pc->softirq, when);
 }
 
@@ -121,7 +133,7 @@ static void trace_switch(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 		      struct vcpu *next, stime_t slice)
 {
-	stime_t now = sim_now(s);
+	stime_t now = sim_now(s), work_from;
 
 	if (s->tracer)
 		trace_switch(s, pc, prev, next, slice);
@@ -139,6 +151,8 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	next->is_running = true;
 	next->state_entry_time = now;
 	pc->curr = next;
+	/* The hardware model: siblings' speed, next's cache refill. */
+	work_from = hw_switch(s->hw, pc->id, prev, next, now + s->context_switch_cost);
 	if (!is_idle_vcpu(next)) {
 		next->st.context_switches++;
 		if (next->st.last_cpu >= 0 && next->st.last_cpu != pc->id)
@@ -146,7 +160,7 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 		next->st.last_cpu = pc->id;
 		cpumask_set(next->st.pcpus, (unsigned)pc->id);
 		if (s->hooks.vcpu_start)
-			s->hooks.vcpu_start(s, next, now + s->context_switch_cost);
+			s->hooks.vcpu_start(s, next, work_from);
 	}
 	context_saved(s, prev);
 }
@@ -338,8 +352,14 @@ void sim_account_all(struct sim *s)
 	for (i = 0; i < s->nr_cpus; i++)
 		account_vcpu(s, s->pcpus[i].idle);
 	for (d = 0; d < s->nr_domains; d++)
-		for (i = 0; i < s->domains[d]->nr_vcpus; i++)
-			account_vcpu(s, s->domains[d]->vcpus[i]);
+		for (i = 0; i < s->domains[d]->nr_vcpus; i++) {
+			struct vcpu *v = s->domains[d]->vcpus[i];
+
+			account_vcpu(s, v);
+			if (v->is_running && s->hooks.work_sync)
+				s->hooks.work_sync(s, v);
+		}
+	hw_account_all(s->hw);
 	if (s->tracer && s->tracer->stop)
 		s->tracer->stop(s->tracer, s);
 }

@@ -170,12 +170,14 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
  *            (str name, str domain, i32 tasks, u32 nparts,
  *             nparts x (str name, i64 ns))
  *   domain   str name, i32 domid, i32 weight, i32 cap, metric,
+ *            i64 memory_mb, u32 nnodes, nnodes x i32 (its NUMA nodes),
  *            u32 nvcpus, nvcpus x vcpu
  *   vcpu     i32 id, i64 run_ns, i64 runnable_ns, i64 blocked_ns,
  *            i64 offline_ns, u64 wakeups, i64 wake_p50, i64 wake_p95,
  *            i64 wake_p99, i64 wake_max, u64 migrations,
  *            u64 context_switches, i64 soft_affinity_run_ns,
  *            u64 deadlines, u64 deadline_misses, i64 deadline_worst_miss_ns,
+ *            i64 work_ns, 4 x i64 lost_ns (smt, cache, numa, cstate),
  *            u32 npcpus, npcpus x i32, hist
  *   hist     u64 count, i64 max, i64 sum, u32 n, n x (u32 bucket, u64 count)
  *            (the non-zero buckets only, in ascending order)
@@ -338,6 +340,9 @@ static void put_vcpu(struct enc *b, const struct vcpu_result *vr)
 	put_u64(b, vr->deadlines);
 	put_u64(b, vr->deadline_misses);
 	put_i64(b, vr->deadline_worst_miss_ns);
+	put_i64(b, vr->work_ns);
+	for (int k = 0; k < HW_NR_LOST; k++)
+		put_i64(b, vr->lost_ns[k]);
 	put_u32(b, (uint32_t)vr->npcpus);
 	for (int k = 0; k < vr->npcpus; k++)
 		put_i32(b, vr->pcpus[k]);
@@ -351,6 +356,10 @@ static void put_domain(struct enc *b, const struct domain_result *dr)
 	put_i32(b, dr->weight);
 	put_i32(b, dr->cap);
 	put_metric(b, &dr->metric);
+	put_i64(b, dr->memory_mb);
+	put_u32(b, (uint32_t)dr->nnuma_nodes);
+	for (int k = 0; k < dr->nnuma_nodes; k++)
+		put_i32(b, dr->numa_nodes[k]);
 	put_u32(b, (uint32_t)dr->nvcpus);
 	for (int v = 0; v < dr->nvcpus; v++)
 		put_vcpu(b, &dr->vcpus[v]);
@@ -594,6 +603,9 @@ static int get_vcpu(struct dec *d, struct vcpu_result *vr)
 	vr->deadlines = get_u64(d);
 	vr->deadline_misses = get_u64(d);
 	vr->deadline_worst_miss_ns = get_i64(d);
+	vr->work_ns = get_i64(d);
+	for (int k = 0; k < HW_NR_LOST; k++)
+		vr->lost_ns[k] = get_i64(d);
 	vr->npcpus = get_count(d, 4);
 	if (vr->npcpus < 0) {
 		vr->npcpus = 0;
@@ -614,6 +626,14 @@ static int get_domain(struct dec *d, struct domain_result *dr)
 	dr->weight = get_i32(d);
 	dr->cap = get_i32(d);
 	get_metric(d, &dr->metric);
+	dr->memory_mb = get_i64(d);
+	n = get_count(d, 4);
+	if (n < 0)
+		return -1;
+	dr->numa_nodes = xcalloc((size_t)n + 1, sizeof(*dr->numa_nodes));
+	dr->nnuma_nodes = n;
+	for (int k = 0; k < n; k++)
+		dr->numa_nodes[k] = get_i32(d);
 	n = get_count(d, 4);
 	if (n < 0)
 		return -1;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/hw.h"
 #include "sim/params.h"
 #include "sim/topology.h"
 #include "sim/xalloc.h"
@@ -18,8 +19,17 @@
 #define HOST_MAX_VALUE 65536      /* as the loader: pCPUs, sockets, ... */
 #define HOST_MAX_DELAY SEC(1)
 
-static const char *const host_keys =
+static const char *const topo_keys =
 	"sockets, cores-per-socket, threads-per-core, nodes, ipi-latency, context-switch";
+
+/* Every key, for messages: the topology's, then the hardware model's. */
+static void host_keys(char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "%s", topo_keys);
+
+	for (int i = 0; hw_host_params[i].name && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, ", %s", hw_host_params[i].name);
+}
 
 /* True when s starts "name=" with name in [a-z0-9_-] and a letter first. */
 static bool starts_key(const char *s)
@@ -60,6 +70,9 @@ static int set_delay(const char *setting, const char *key, const char *v, stime_
 static int set_one(const char *setting, const char *key, const char *v, struct host_spec *h,
 		   struct err *e)
 {
+	const struct param_def *d = params_find(hw_host_params, key);
+	char keys[1024];
+
 	if (!strcmp(key, "sockets"))
 		return set_int(setting, key, v, &h->sockets, e);
 	if (!strcmp(key, "cores-per-socket"))
@@ -72,13 +85,21 @@ static int set_one(const char *setting, const char *key, const char *v, struct h
 		return set_delay(setting, key, v, &h->ipi_latency, e);
 	if (!strcmp(key, "context-switch"))
 		return set_delay(setting, key, v, &h->context_switch, e);
-	return err_set(e, "--host=%s: unknown key '%s' (valid: %s)", setting, key, host_keys);
+	if (d) {       /* the hardware model's: checked with the others below */
+		kvlist_set(&h->hw, d->name, v, 0);
+		return 0;
+	}
+	host_keys(keys, sizeof(keys));
+	return err_set(e, "--host=%s: unknown key '%s' (valid: %s)", setting, key, keys);
 }
 
 int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 {
 	struct host_spec *h = &sc->host;
+	struct hw_config c;
 	struct topology t;
+	char keys[1024];
+	int line;
 	struct err why = { "" };
 	const char *p = setting;
 	long long cpus;
@@ -90,9 +111,11 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 		char *key, *value;
 		int rc;
 
-		if (!starts_key(p) || !eq)
+		if (!starts_key(p) || !eq) {
+			host_keys(keys, sizeof(keys));
 			return err_set(e, "--host=%s: expected key=value at '%s' (keys: %s)",
-				       setting, p, host_keys);
+				       setting, p, keys);
+		}
 		/* The value runs to the next ':' that starts another key=. */
 		for (end = eq + 1; *end && !(*end == ':' && starts_key(end + 1)); end++)
 			;
@@ -120,5 +143,7 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 			  &why) < 0)
 		return err_set(e, "--host=%s: %s", setting, why.msg);
 	topology_free(&t);
+	if (hw_config_init(&c, &h->hw, &line, &why) < 0)
+		return err_set(e, "--host=%s: %s", setting, why.msg);
 	return 0;
 }

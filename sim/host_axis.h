@@ -5,11 +5,12 @@
  * run's copy of the scenario:
  *
  *   --host=nodes=1:ipi-latency=2us
- *   --host=context-switch={1500ns,2us,2500ns}
+ *   --host=remote-penalty={1.2,1.6,2.0}
  *
  * The keys are the attributes the scenario loader reads (the topology,
- * ipi-latency, context-switch), checked as it checks them: an unknown key
- * or a bad value is refused before anything runs.  A value may hold ':'
+ * ipi-latency, context-switch, and the hardware model's: hw, llc-size,
+ * remote-penalty, ... of sim/hw.h), checked as it checks them: an unknown
+ * key or a bad value is refused before anything runs.  A value may hold ':'
  * when what follows is not another "key=" (so lists of ':' fields pass).
  */
 #ifndef SCHEDSIM_HOST_AXIS_H

@@ -22,6 +22,7 @@
 #include "schedulers/sched.h"
 #include "sim/compare.h"
 #include "sim/experiment.h"
+#include "sim/hw.h"
 #include "sim/json.h"
 #include "sim/merge.h"
 #include "sim/params.h"
@@ -58,6 +59,7 @@ struct cli {
 	const char *iterations;
 	const char *jobs;
 	const char *alpha;
+	const char *hw;           /* --hw: ideal or model, over the scenario's */
 	bool check;
 	struct shard_cli *shard;  /* --shard, --run, --list-runs */
 };
@@ -79,6 +81,9 @@ static void usage(FILE *f)
 	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
 	      "  --check                 run the invariant checker after every event\n"
+	      "  --hw=MODE               model (default): SMT, caches, NUMA memory and idle\n"
+	      "                          states decide how fast vCPUs run; ideal: full speed\n"
+	      "                          always; over the scenario's <host hw=...>\n"
 	      TRACE_USAGE
 	      "\n"
 	      "Experiments (every combination of the lists, each --iterations times):\n"
@@ -99,6 +104,7 @@ static void usage(FILE *f)
 	      "                          --alpha)\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
 	      "  --list-workloads        list workloads and their parameters\n"
+	      "  --list-host             list the host's hardware parameters (<host> attributes)\n"
 	      "  --help                  this text\n"
 	      "  --version               version\n", f);
 }
@@ -518,12 +524,14 @@ int main(int argc, char **argv)
 		{ "check", no_argument, NULL, 'c' },
 		{ "workload", required_argument, NULL, 'w' },
 		{ "dom0-load", required_argument, NULL, 'D' },
-		{ "host", required_argument, NULL, 'H' },
+		{ "host", required_argument, NULL, 'O' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "list-schedulers", no_argument, NULL, 'L' },
 		{ "list-workloads", no_argument, NULL, 'W' },
+		{ "list-host", no_argument, NULL, 'T' },
+		{ "hw", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		TRACE_LONG_OPTIONS,
@@ -531,8 +539,7 @@ int main(int argc, char **argv)
 		SHARD_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli cli = { NULL, NULL, NULL, NULL, "text", NULL,
-			   NULL, NULL, NULL, NULL, NULL, NULL, false, NULL };
+	struct cli cli = { .format = "text" };
 	struct scenario sc;
 	struct sched_spec *specs;
 	struct run_result *runs;
@@ -562,10 +569,15 @@ int main(int argc, char **argv)
 		case 'c': cli.check = true; break;
 		case 'w': cli.workload = optarg; break;
 		case 'D': cli.dom0_load = optarg; break;
-		case 'H': cli.host = optarg; break;
+		case 'O': cli.host = optarg; break;
 		case 'i': cli.iterations = optarg; break;
 		case 'j': cli.jobs = optarg; break;
 		case 'a': cli.alpha = optarg; break;
+		case 'H':
+			if (strcmp(optarg, "ideal") && strcmp(optarg, "model"))
+				return bad("--hw: '%s' is not valid (valid: model, ideal)", optarg);
+			cli.hw = optarg;
+			break;
 		case TRACE_OPT_FILE: case TRACE_OPT_FORMAT: case TRACE_OPT_WINDOW:
 			if (trace_cli_option(&tc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
@@ -581,6 +593,7 @@ int main(int argc, char **argv)
 			break;
 		case 'L': sched_list(stdout); return 0;
 		case 'W': workload_list(stdout); return 0;
+		case 'T': hw_list(stdout); return 0;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("schedsim %s\n", PACKAGE_VERSION); return 0;
 		default:
@@ -629,6 +642,8 @@ int main(int argc, char **argv)
 		scenario_free(&sc);
 		return bad("--duration: '%s' must be more than 0", cli.duration);
 	}
+	if (cli.hw)
+		kvlist_set(&sc.host.hw, "hw", cli.hw, 0);
 	if (cli.seed) {
 		long long seed;
 

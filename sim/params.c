@@ -58,6 +58,18 @@ const char *kvlist_get(const struct kvlist *l, const char *key)
 	return NULL;
 }
 
+void kvlist_set(struct kvlist *l, const char *key, const char *value, int line)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].key, key) == 0) {
+			free(l->v[i].value);
+			l->v[i].value = xstrdup(value);
+			l->v[i].line = line;
+			return;
+		}
+	kvlist_add(l, key, value, line);
+}
+
 /* ---- value parsers ---- */
 
 static const struct {
@@ -188,6 +200,64 @@ int parse_int(const char *s, long long min, long long max, long long *out, struc
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int shift;
+} size_units[] = {
+	{ "B", 0 }, { "K", 10 }, { "KiB", 10 }, { "M", 20 }, { "MiB", 20 },
+	{ "G", 30 }, { "GiB", 30 }, { "T", 40 }, { "TiB", 40 },
+};
+
+#define SIZE_UNITS_VALID "valid units: B, KiB, MiB, GiB, TiB (or K, M, G, T)"
+
+int parse_size(const char *s, long long *out, struct err *e)
+{
+	const char *p = s;
+	unsigned long long v = 0;
+
+	if (!s || !*s)
+		return err_set(e, "empty size (expected a number of bytes, e.g. 8MiB)");
+	if (*p == '-')
+		return err_set(e, "'%s': a size cannot be negative", s);
+	if (!isdigit((unsigned char)*p))
+		return err_set(e, "'%s' is not a size (expected a whole number and a unit, e.g. 256KiB; "
+			       SIZE_UNITS_VALID ")", s);
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (unsigned long long)LLONG_MAX / 10)
+			return err_set(e, "'%s' is too large", s);
+		v = v * 10 + (unsigned long long)(*p - '0');
+	}
+	if (*p) {
+		size_t i;
+
+		for (i = 0; i < sizeof(size_units) / sizeof(size_units[0]); i++)
+			if (strcmp(p, size_units[i].name) == 0)
+				break;
+		if (i == sizeof(size_units) / sizeof(size_units[0]))
+			return err_set(e, "'%s': unknown unit '%s' (" SIZE_UNITS_VALID ")", s, p);
+		if (v > ((unsigned long long)LLONG_MAX >> size_units[i].shift))
+			return err_set(e, "'%s' is too large", s);
+		v <<= size_units[i].shift;
+	}
+	if (v > (unsigned long long)LLONG_MAX)
+		return err_set(e, "'%s' is too large", s);
+	*out = (long long)v;
+	return 0;
+}
+
+char *format_size(long long bytes, char *buf, size_t len)
+{
+	static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int i = 0;
+
+	while (i < 4 && bytes != 0 && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%lld%s", bytes, names[i]);
+	return buf;
+}
+
 int parse_bool(const char *s, bool *out, struct err *e)
 {
 	static const char *const yes[] = { "on", "true", "1", "yes" };
@@ -269,8 +339,24 @@ static int parse_int_range(const struct param_def *d, const char *s, long long *
 	return parse_int(s, min, max, out, e);
 }
 
+static int parse_size_range(const struct param_def *d, const char *s, long long *out,
+			    struct err *e)
+{
+	char a[32], b[32];
+	long long v;
+
+	if (parse_size(s, &v, e) < 0)
+		return -1;
+	if (d->min != d->max && (v < (long long)d->min || v > (long long)d->max))
+		return err_set(e, "'%s' is out of range %s..%s", s,
+			       format_size((long long)d->min, a, sizeof(a)),
+			       format_size((long long)d->max, b, sizeof(b)));
+	*out = v;
+	return 0;
+}
+
 /* Parses s as d's type and stores it in cfg. */
-static int set_value(const struct param_def *d, void *cfg, const char *s, struct err *e)
+int param_set(const struct param_def *d, void *cfg, const char *s, struct err *e)
 {
 	char *field = (char *)cfg + d->offset;
 	int idx;
@@ -296,11 +382,13 @@ static int set_value(const struct param_def *d, void *cfg, const char *s, struct
 				       PARAM_STRING_MAX - 1);
 		strcpy(field, s);
 		return 0;
+	case PARAM_SIZE:
+		return parse_size_range(d, s, (long long *)(void *)field, e);
 	}
 	return err_set(e, "parameter of unknown type");
 }
 
-static const struct param_def *find_def(const struct param_def *defs, const char *key)
+const struct param_def *params_find(const struct param_def *defs, const char *key)
 {
 	for (; defs && defs->name; defs++)
 		if (strcmp(defs->name, key) == 0)
@@ -336,17 +424,17 @@ int params_apply_at(const struct param_def *defs, void *cfg, const struct kvlist
 	for (const struct param_def *d = defs; d && d->name; d++) {
 		if (!d->def)
 			continue;
-		if (set_value(d, cfg, d->def, e) < 0)
+		if (param_set(d, cfg, d->def, e) < 0)
 			return err_prefix(e, "%s: bad default for %s", owner, d->name);
 	}
 	for (int i = 0; kv && i < kv->n; i++) {
-		const struct param_def *d = find_def(defs, kv->v[i].key);
+		const struct param_def *d = params_find(defs, kv->v[i].key);
 
 		if (line)
 			*line = kv->v[i].line;
 		if (!d)
 			return unknown_key(defs, kv->v[i].key, owner, e);
-		if (set_value(d, cfg, kv->v[i].value, e) < 0)
+		if (param_set(d, cfg, kv->v[i].value, e) < 0)
 			return err_prefix(e, "%s: %s", owner, d->name);
 	}
 	if (line)
@@ -393,18 +481,33 @@ static const char *type_text(const struct param_def *d, char *buf, size_t len)
 		return buf;
 	case PARAM_STRING:
 		return "string";
+	case PARAM_SIZE:
+		if (bounded)
+			snprintf(buf, len, "size %s..%s", format_size((long long)d->min, a, sizeof(a)),
+				 format_size((long long)d->max, b, sizeof(b)));
+		else
+			snprintf(buf, len, "size");
+		return buf;
 	}
 	return "?";
 }
 
-void params_describe(FILE *f, const struct param_def *defs, const char *indent)
+void params_describe_one(FILE *f, const struct param_def *d, const char *def,
+			 const char *indent)
 {
 	char buf[96];
 
+	if (!def)
+		def = d->def ? d->def : "-";
+	fprintf(f, "%s%-18s %-26s default %-8s %s\n", indent ? indent : "", d->name,
+		type_text(d, buf, sizeof(buf)), def, d->help ? d->help : "");
+}
+
+void params_describe(FILE *f, const struct param_def *defs, const char *indent)
+{
+
 	for (; defs && defs->name; defs++)
-		fprintf(f, "%s%-18s %-26s default %-8s %s\n", indent ? indent : "",
-			defs->name, type_text(defs, buf, sizeof(buf)),
-			defs->def ? defs->def : "-", defs->help ? defs->help : "");
+		params_describe_one(f, defs, NULL, indent);
 }
 
 /* ---- scheduler specs ---- */

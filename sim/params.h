@@ -24,6 +24,7 @@ enum param_type {
 	PARAM_DURATION, /* stime_t: "10ms", "200us", "1.5s", "100ns" */
 	PARAM_DOUBLE,   /* double */
 	PARAM_STRING,   /* char[PARAM_STRING_MAX] */
+	PARAM_SIZE,     /* long long bytes: "256KiB", "8MiB", "6GiB", "4096" */
 };
 
 #define PARAM_STRING_MAX 256
@@ -52,6 +53,8 @@ void kvlist_add(struct kvlist *l, const char *key, const char *value, int line);
 void kvlist_copy(struct kvlist *dst, const struct kvlist *src);
 void kvlist_free(struct kvlist *l);
 const char *kvlist_get(const struct kvlist *l, const char *key);
+/* Sets key to value: the existing entry's value, or a new entry. */
+void kvlist_set(struct kvlist *l, const char *key, const char *value, int line);
 
 /*
  * Fills cfg with the defaults of defs (a table ended by a {NULL} entry),
@@ -69,9 +72,20 @@ int params_apply_at(const struct param_def *defs, void *cfg, const struct kvlist
 		    const char *owner, int *line, struct err *e);
 /* Prints one line per parameter: name, type or choices, default, help. */
 void params_describe(FILE *f, const struct param_def *defs, const char *indent);
+/* The line of one parameter, with its default given as text (NULL: d's own). */
+void params_describe_one(FILE *f, const struct param_def *d, const char *def,
+			 const char *indent);
+/* The entry of defs named key, or NULL. */
+const struct param_def *params_find(const struct param_def *defs, const char *key);
+/* Parses s as d's type and range into cfg; the message names no owner or key. */
+int param_set(const struct param_def *d, void *cfg, const char *s, struct err *e);
 
 /* "10s", "200us", "5ms", "1.5ms", "100ns"; a bare number is nanoseconds. */
 int parse_duration(const char *s, stime_t *out, struct err *e);
+/* A size in bytes, binary units: "4096", "512B", "256KiB", "8MiB", "6GiB" (or K, M, G). */
+int parse_size(const char *s, long long *out, struct err *e);
+/* Formats a size with the largest exact binary unit ("8MiB", "1536KiB"). */
+char *format_size(long long bytes, char *buf, size_t len);
 /* A decimal integer in [min, max]. */
 int parse_int(const char *s, long long min, long long max, long long *out, struct err *e);
 int parse_bool(const char *s, bool *out, struct err *e);

@@ -32,6 +32,8 @@ static void extract_vcpu(struct vcpu *v, struct vcpu_result *r, bool keep_hist)
 	r->deadlines = v->st.deadlines;
 	r->deadline_misses = v->st.deadline_misses;
 	r->deadline_worst_miss_ns = v->st.deadline_worst_miss_ns;
+	r->work_ns = v->st.hw.work_ns;
+	memcpy(r->lost_ns, v->st.hw.lost_ns, sizeof(r->lost_ns));
 	r->npcpus = (int)cpumask_weight(v->st.pcpus);
 	r->pcpus = xcalloc((size_t)r->npcpus + 1, sizeof(int));
 	for_each_cpu(c, v->st.pcpus)
@@ -79,6 +81,11 @@ int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
 		dr->weight = dom->weight;
 		dr->cap = dom->cap;
 		dr->nvcpus = dom->nr_vcpus;
+		dr->memory_mb = dom->hw.memory_mb;
+		dr->numa_nodes = xcalloc((size_t)s->topo.nr_nodes + 1, sizeof(int));
+		for (i = 0; dom->hw.node_mb && i < s->topo.nr_nodes; i++)
+			if (dom->hw.node_mb[i] > 0 || (!dom->hw.memory_mb && dom->hw.remote[i] < 1))
+				dr->numa_nodes[dr->nnuma_nodes++] = i;
 		dr->vcpus = xcalloc((size_t)dom->nr_vcpus + 1, sizeof(*dr->vcpus));
 		for (i = 0; i < dom->nr_vcpus; i++)
 			extract_vcpu(dom->vcpus[i], &dr->vcpus[i], o->keep_histograms);
@@ -110,6 +117,7 @@ void run_result_free(struct run_result *r)
 			hist_free(&r->doms[d].vcpus[i].wake_latency);
 		}
 		free(r->doms[d].vcpus);
+		free(r->doms[d].numa_nodes);
 	}
 	free(r->doms);
 	r->doms = NULL;

@@ -26,6 +26,8 @@ struct vcpu_result {
 	stime_t soft_affinity_run_ns;
 	uint64_t deadlines, deadline_misses;   /* RTDS: periods judged, and missed */
 	stime_t deadline_worst_miss_ns;        /* the most budget a missed period lacked */
+	stime_t work_ns;                  /* work done, ns at full speed (sim/hw.h) */
+	stime_t lost_ns[HW_NR_LOST];      /* run time lost to smt, cache, numa; cstate: wake time */
 	int *pcpus;              /* ids of the pCPUs it ran on, ascending */
 	int npcpus;
 	struct hist wake_latency;   /* full histogram, for plots (may be empty) */
@@ -37,6 +39,9 @@ struct domain_result {
 	int nvcpus;
 	struct vcpu_result *vcpus;
 	struct metric metric;    /* its workload's figure, if any */
+	long long memory_mb;     /* its memory as placed (0: the ideal machine places none) */
+	int *numa_nodes;         /* the nodes holding it, ascending */
+	int nnuma_nodes;
 };
 
 struct run_result {

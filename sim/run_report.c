@@ -18,6 +18,26 @@ static void metric_json(struct json *j, const struct metric *m)
 	json_object_end(j);
 }
 
+static void lost_json(struct json *j, const stime_t *lost)
+{
+	json_object_begin(j, "lost_ns");
+	for (int k = 0; k < HW_NR_LOST; k++)
+		json_int(j, hw_loss_names[k], lost[k]);
+	json_object_end(j);
+}
+
+/* A domain's work and lost time: the sums over its vCPUs. */
+static void domain_totals(const struct domain_result *dr, stime_t *work, stime_t *lost)
+{
+	*work = 0;
+	memset(lost, 0, HW_NR_LOST * sizeof(*lost));
+	for (int i = 0; i < dr->nvcpus; i++) {
+		*work += dr->vcpus[i].work_ns;
+		for (int k = 0; k < HW_NR_LOST; k++)
+			lost[k] += dr->vcpus[i].lost_ns[k];
+	}
+}
+
 static void breakdown_json(struct json *j, const struct breakdown *b)
 {
 	if (!b->valid) {
@@ -47,6 +67,7 @@ static void breakdown_json(struct json *j, const struct breakdown *b)
 
 void run_result_json(struct json *j, const struct run_result *r)
 {
+	stime_t work, lost[HW_NR_LOST];
 	int d, i, k;
 
 	json_object_begin(j, NULL);
@@ -76,6 +97,14 @@ void run_result_json(struct json *j, const struct run_result *r)
 		json_int(j, "weight", dr->weight);
 		json_int(j, "cap", dr->cap);
 		metric_json(j, &dr->metric);
+		json_int(j, "memory_mb", dr->memory_mb);
+		json_array_begin(j, "numa_nodes");
+		for (k = 0; k < dr->nnuma_nodes; k++)
+			json_int(j, NULL, dr->numa_nodes[k]);
+		json_array_end(j);
+		domain_totals(dr, &work, lost);
+		json_int(j, "work_ns", work);
+		lost_json(j, lost);
 		json_array_begin(j, "vcpus");
 		for (i = 0; i < dr->nvcpus; i++) {
 			const struct vcpu_result *v = &dr->vcpus[i];
@@ -99,6 +128,8 @@ void run_result_json(struct json *j, const struct run_result *r)
 			json_uint(j, "deadlines", v->deadlines);
 			json_uint(j, "deadline_misses", v->deadline_misses);
 			json_int(j, "deadline_worst_miss_ns", v->deadline_worst_miss_ns);
+			json_int(j, "work_ns", v->work_ns);
+			lost_json(j, v->lost_ns);
 			json_array_begin(j, "pcpus");
 			for (k = 0; k < v->npcpus; k++)
 				json_int(j, NULL, v->pcpus[k]);
@@ -156,6 +187,49 @@ static bool has_deadlines(const struct run_result *r)
 			if (r->doms[d].vcpus[i].deadlines)
 				return true;
 	return false;
+}
+
+static void hardware_line(FILE *f, const char *name, const char *vcpu, stime_t run,
+			  stime_t work, const stime_t *lost)
+{
+	fprintf(f, "%-10s %4s %8.3f %6.1f %9.3f %9.3f %9.3f %9.3f\n", name, vcpu, work / 1e9,
+		run > 0 ? 100.0 * (double)work / (double)run : 0.0, lost[HW_LOST_SMT] / 1e6,
+		lost[HW_LOST_CACHE] / 1e6, lost[HW_LOST_NUMA] / 1e6, lost[HW_LOST_CSTATE] / 1e6);
+}
+
+/*
+ * Work done against run time, and where the rest went (sim/hw.h): run
+ * time lost to busy SMT siblings, cache refills and remote memory, and the
+ * wake-to-run time added by C-state exits.
+ */
+static void hardware_text(FILE *f, const struct run_result *r)
+{
+	fprintf(f, "\n%-10s %4s %8s %6s %9s %9s %9s %9s  (%s)\n", "hardware", "vcpu", "work(s)",
+		"work%", "smt(ms)", "cache(ms)", "numa(ms)", "cstate(ms)",
+		"work% of run time; lost run time; C-state exits in wake-ups");
+	for (int d = 0; d < r->ndoms; d++) {
+		const struct domain_result *dr = &r->doms[d];
+		stime_t work, lost[HW_NR_LOST], run = 0;
+		char nodes[64] = "";
+		size_t used = 0;
+
+		for (int i = 0; i < dr->nvcpus; i++) {
+			const struct vcpu_result *v = &dr->vcpus[i];
+			char id[16];
+
+			snprintf(id, sizeof(id), "%d", v->id);
+			hardware_line(f, i == 0 ? dr->name : "", id, v->run_ns, v->work_ns, v->lost_ns);
+			run += v->run_ns;
+		}
+		domain_totals(dr, &work, lost);
+		for (int k = 0; k < dr->nnuma_nodes && used < sizeof(nodes); k++)
+			used += (size_t)snprintf(nodes + used, sizeof(nodes) - used, "%s%d",
+						 k ? "," : "", dr->numa_nodes[k]);
+		hardware_line(f, "", "all", run, work, lost);
+		if (dr->nnuma_nodes)
+			fprintf(f, "%-10s %4s memory %lld MiB on node%s %s\n", "", "",
+				dr->memory_mb, dr->nnuma_nodes > 1 ? "s" : "", nodes);
+	}
 }
 
 /*
@@ -233,4 +307,5 @@ void run_result_text(FILE *f, const struct run_result *r)
 		}
 	}
 	breakdown_text(f, &r->breakdown);
+	hardware_text(f, r);
 }

@@ -23,6 +23,7 @@ static void workload_free(struct workload_spec *w)
 
 static void domain_free(struct domain_spec *d)
 {
+	free(d->numa_nodes);
 	free(d->hard);
 	free(d->soft);
 	for (int i = 0; i < d->nvcpu_over; i++) {
@@ -44,6 +45,7 @@ void scenario_free(struct scenario *sc)
 	sc->ndoms = 0;
 	free(sc->arinc653.frames);
 	memset(&sc->arinc653, 0, sizeof(sc->arinc653));
+	kvlist_free(&sc->host.hw);
 }
 
 static void workload_copy(struct workload_spec *dst, const struct workload_spec *src)
@@ -60,6 +62,7 @@ static void workload_copy(struct workload_spec *dst, const struct workload_spec 
 static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
 {
 	*dst = *src;
+	dst->numa_nodes = dup_or_null(src->numa_nodes);
 	dst->hard = dup_or_null(src->hard);
 	dst->soft = dup_or_null(src->soft);
 	dst->vcpu_over = NULL;
@@ -80,6 +83,7 @@ static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)
 void scenario_copy(struct scenario *dst, const struct scenario *src)
 {
 	*dst = *src;
+	kvlist_copy(&dst->host.hw, &src->host.hw);
 	dst->doms = NULL;
 	if (src->ndoms)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));

@@ -42,6 +42,8 @@ struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".." period=".
 struct domain_spec {
 	char name[64];
 	int vcpus, weight, cap;
+	int memory_mb;                /* xl's memory=, MiB; 0: not given */
+	char *numa_nodes;             /* nodes holding its memory ("0,1"); NULL: automatic */
 	char *hard, *soft;            /* cpu lists; NULL: all */
 	struct rt_params rt;          /* period=, budget=, extratime= (RTDS) */
 	struct vcpu_spec *vcpu_over;
@@ -54,6 +56,7 @@ struct domain_spec {
 struct host_spec {
 	int sockets, cores_per_socket, threads_per_core, nodes;
 	stime_t ipi_latency, context_switch;
+	struct kvlist hw;             /* hardware attributes (sim/hw.h), each with its line */
 	int line;
 };
 

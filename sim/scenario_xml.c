@@ -39,6 +39,7 @@
 #include <libxml/xmlerror.h>
 
 #include "schedulers/rtds.h"
+#include "sim/hw.h"
 #include "sim/xalloc.h"
 
 #define MAX_HOST_VALUE 65536
@@ -230,7 +231,7 @@ static bool is(const xmlNode *n, const char *name)
 static int check_attrs(struct loader *l, const xmlNode *n, const char *const *valid)
 {
 	for (const xmlAttr *a = n->properties; a; a = a->next) {
-		char list[200] = "";
+		char list[400] = "";
 		size_t len = 0;
 		int i;
 
@@ -527,7 +528,7 @@ static int load_vcpu(struct loader *l, const xmlNode *n, struct domain_spec *d, 
 static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
 	static const char *const valid[] = { "name", "vcpus", "weight", "cap", "period", "budget",
-					     "extratime", NULL };
+					     "extratime", "memory", "numa-nodes", NULL };
 	struct domain_spec *other;
 
 	if (check_attrs(l, n, valid) < 0 ||
@@ -544,6 +545,10 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 	if (attr_int(l, n, "cap", 0, 100LL * d->vcpus, &d->cap) < 0 ||
 	    attr_rt(l, n, &d->rt) < 0)
 		return -1;
+	/* xl's memory=, MiB (up to 1 PiB); the nodes are checked against the host later. */
+	if (attr_int(l, n, "memory", 1, 1LL << 30, &d->memory_mb) < 0)
+		return -1;
+	d->numa_nodes = attr_dup(n, "numa-nodes");
 	l->total_vcpus += d->vcpus;
 	if (l->total_vcpus > SCENARIO_MAX_TOTAL_VCPUS)
 		return fail(l, d->line, "more than %d vCPUs in all domains",
@@ -694,16 +699,55 @@ static int check_arinc653(struct loader *l)
 	return 0;
 }
 
+/*
+ * The hardware attributes of <host> (sim/hw.h owns their table): each is
+ * checked on its own as it is read, then the set (the C-state table).
+ */
+static int host_hw_attrs(struct loader *l, const xmlNode *n, struct host_spec *h)
+{
+	struct hw_config c;
+	struct err e;
+	int line = h->line;
+
+	for (const xmlAttr *a = n->properties; a; a = a->next) {
+		const struct param_def *d = params_find(hw_host_params, (const char *)a->name);
+		char *v;
+		int rc;
+
+		if (!d || a->ns)
+			continue;
+		v = attr(n, d->name);
+		memset(&c, 0, sizeof(c));
+		rc = param_set(d, &c, v ? v : "", &e);
+		if (rc == 0)
+			kvlist_add(&h->hw, d->name, v ? v : "", h->line);
+		xmlFree(v);
+		if (rc < 0)
+			return fail(l, h->line, "<host> %s: %s", d->name, e.msg);
+	}
+	if (hw_config_init(&c, &h->hw, &line, &e) < 0)
+		return fail(l, h->line, "<host> %s", e.msg);
+	return 0;
+}
+
 static int load_host(struct loader *l, const xmlNode *n)
 {
-	static const char *const valid[] = { "sockets", "cores-per-socket", "threads-per-core",
-					     "nodes", "ipi-latency", "context-switch", NULL };
+	static const char *const topology[] = { "sockets", "cores-per-socket", "threads-per-core",
+						"nodes", "ipi-latency", "context-switch" };
+	enum { NTOPO = sizeof(topology) / sizeof(topology[0]) };
+	const char *valid[NTOPO + 32];
 	struct host_spec *h = &l->sc->host;
 	long long cpus;
+	int nv = 0;
 
 	if (h->line)
 		return fail(l, line_of(n), "second <host> (the first is at line %d)", h->line);
 	h->line = (int)line_of(n);
+	for (int i = 0; i < NTOPO; i++)
+		valid[nv++] = topology[i];
+	for (int i = 0; hw_host_params[i].name && nv < NTOPO + 31; i++)
+		valid[nv++] = hw_host_params[i].name;
+	valid[nv] = NULL;
 	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0 ||
 	    attr_int(l, n, "sockets", 1, MAX_HOST_VALUE, &h->sockets) < 0 ||
 	    attr_int(l, n, "cores-per-socket", 1, MAX_HOST_VALUE, &h->cores_per_socket) < 0 ||
@@ -716,7 +760,7 @@ static int load_host(struct loader *l, const xmlNode *n)
 	if (cpus > MAX_HOST_VALUE)
 		return fail(l, h->line, "<host> has %lld pCPUs, more than the %d supported",
 			    cpus, MAX_HOST_VALUE);
-	return 0;
+	return host_hw_attrs(l, n, h);
 }
 
 static int load_seed(struct loader *l, const xmlNode *n)

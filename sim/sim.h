@@ -17,6 +17,7 @@
 #include "sim/cpumask.h"
 #include "sim/evq.h"
 #include "sim/hist.h"
+#include "sim/hw.h"
 #include "sim/rng.h"
 #include "sim/rt_params.h"
 #include "sim/stime.h"
@@ -52,6 +53,7 @@ struct vcpu_stats {
 	uint64_t context_switches;     /* times switched in */
 	stime_t soft_run_ns;           /* run time on pCPUs of its soft affinity */
 	struct cpumask *pcpus;         /* pCPUs it ran on */
+	struct hw_stats hw;            /* work done and time lost (sim/hw.h) */
 	stime_t woken_at;              /* -1 unless waiting to run after a wake */
 	int last_cpu;                  /* pCPU of its last run, -1 before the first */
 	/*
@@ -79,6 +81,7 @@ struct vcpu {
 	bool soft_aff_effective;       /* soft ∩ hard non-empty and hard ⊄ soft */
 	void *sched_priv;              /* the scheduler's per-vCPU data */
 	struct guest_vcpu *guest;      /* the guest layer's per-vCPU data */
+	struct hw_vcpu hw;             /* where its cached lines are (sim/hw.c) */
 	struct vcpu_stats st;
 };
 
@@ -90,6 +93,7 @@ struct domain {
 	struct vcpu **vcpus;
 	void *sched_priv;
 	struct guest *guest;
+	struct hw_domain hw;           /* where its memory is (sim/hw.c) */
 	bool is_idle;
 };
 
@@ -104,13 +108,18 @@ struct pcpu {
 };
 
 /*
- * Called by the core when a vCPU starts and stops running on a pCPU; check
- * (optional) is the layer's own part of the invariant checker: it returns
- * false and fills s->check_error at a violation.
+ * The guest layer's side of the core.  vcpu_start and vcpu_stop: a vCPU
+ * starts and stops running on a pCPU.  work_sync: a running vCPU's work
+ * is to be brought up to now and its pending step re-timed; the hardware
+ * model (sim/hw.h) calls it after the vCPU's speed changed (what ran
+ * before ran at the old speed), the core when it closes a run's
+ * accounting.  check (optional) is the layer's own part of the invariant
+ * checker: it returns false and fills s->check_error at a violation.
  */
 struct sim_hooks {
 	void (*vcpu_start)(struct sim *s, struct vcpu *v, stime_t work_from);
 	void (*vcpu_stop)(struct sim *s, struct vcpu *v);
+	void (*work_sync)(struct sim *s, struct vcpu *v);
 	bool (*check)(struct sim *s);
 };
 
@@ -140,6 +149,7 @@ struct sim {
 	struct domain **domains;
 	struct domain *idle_domain;
 	struct scheduler *sched;
+	struct hw *hw;                 /* how fast running vCPUs work (sim/hw.h) */
 	struct workload **workloads;   /* attached by sim_build */
 	int nr_workloads;
 	struct sim_hooks hooks;
@@ -229,7 +239,7 @@ void vcpu_update_soft_effective(struct vcpu *v);
 void sim_core_init_pcpu(struct sim *s, int cpu);
 /* Runs the simulation until 'until'; returns events handled. */
 uint64_t sim_run_until(struct sim *s, stime_t until);
-/* Closes the runstate accounting at now (before reading statistics). */
+/* Closes the runstate and work accounting at now (before reading statistics). */
 void sim_account_all(struct sim *s);
 /* Invariant checker: returns false and fills s->check_error at the first violation. */
 bool sim_check_invariants(struct sim *s);

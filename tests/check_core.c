@@ -221,7 +221,7 @@ static stime_t wake_in_step(enum task_class b_class)
 {
 	static const char xml[] =
 		"<scenario duration=\"20ms\">"
-		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"1\"/>"
 		"</scenario>";
 	struct scenario sc;
@@ -310,7 +310,7 @@ START_TEST(wake_during_own_step_is_taken_after_it)
 {
 	static const char xml[] =
 		"<scenario duration=\"10ms\">"
-		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<host sockets=\"1\" cores-per-socket=\"1\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"1\"/>"
 		"</scenario>";
 	struct scenario sc;
@@ -425,7 +425,7 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 {
 	static const char xml[] =
 		"<scenario duration=\"5ms\">"
-		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"3\"/>"
 		"</scenario>";
 	struct scenario sc;
@@ -504,7 +504,8 @@ static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int v
 
 	snprintf(xml, sizeof(xml),
 		 "<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"4\""
-		 " ipi-latency=\"0\" context-switch=\"0\"/><domain name=\"a\" vcpus=\"%d\"/>"
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"a\" vcpus=\"%d\"/>"
 		 "</scenario>", vcpus);
 	load(sc, xml);
 	ck_assert_int_eq(sched_spec_parse("null", spec, &e), 0);
@@ -668,7 +669,7 @@ START_TEST(timer_wake_waits_for_its_vcpu)
 {
 	static const char xml[] =
 		"<scenario duration=\"50ms\">"
-		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\"/>"
+		"<host sockets=\"1\" cores-per-socket=\"3\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"3\"/>"
 		"</scenario>";
 	struct scenario sc;
@@ -761,7 +762,7 @@ START_TEST(remote_wake_pays_ipi_latency)
 {
 	static const char xml[] =
 		"<scenario duration=\"1s\">"
-		"<host sockets=\"1\" cores-per-socket=\"2\" ipi-latency=\"7us\"/>"
+		"<host sockets=\"1\" cores-per-socket=\"2\" ipi-latency=\"7us\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"1\"><workload type=\"phases\"><phase run=\"100us\" sleep=\"1ms\"/></workload></domain>"
 		"</scenario>";
 	struct run_result r;

@@ -506,7 +506,7 @@ END_TEST
 
 /* Two sockets of two pCPUs: runqueues {0,1} and {2,3}. */
 static const char host2x2[] =
-	"<host sockets=\"2\" cores-per-socket=\"2\" threads-per-core=\"1\" nodes=\"2\"/>";
+	"<host sockets=\"2\" cores-per-socket=\"2\" threads-per-core=\"1\" nodes=\"2\" hw=\"ideal\"/>";
 
 START_TEST(res_pick_least_loaded)
 {

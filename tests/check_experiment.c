@@ -138,7 +138,7 @@ END_TEST
 START_TEST(test_pack_bytes)
 {
 	static const unsigned char want[] = {
-		'S', 'S', 'R', 'R', 4, 0, 0, 0,                 /* magic, version 4 */
+		'S', 'S', 'R', 'R', 5, 0, 0, 0,                 /* magic, version 5 */
 		2, 0, 0, 0, 'c', '2',                           /* scheduler */
 		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
 		Z4,                                             /* host "" */
@@ -159,6 +159,8 @@ START_TEST(test_pack_bytes)
 		1, 0, 0, 0,                                     /* ndoms */
 		2, 0, 0, 0, 'd', '0', Z4, 0, 1, 0, 0, 50, 0, 0, 0, /* name, domid, weight 256, cap */
 		0, Z4, Z4, Z8, 0,                               /* metric, all zero */
+		32, 0, 0, 0, Z4,                                /* memory_mb 32 */
+		1, 0, 0, 0, 1, 0, 0, 0,                         /* numa_nodes: 1 */
 		1, 0, 0, 0,                                     /* nvcpus */
 		Z4, 5, 0, 0, 0, Z4, Z8, Z8, Z8,                 /* id, run_ns 5, runnable, blocked, offline */
 		1, 0, 0, 0, Z4, Z8, Z8, Z8,                     /* wakeups 1, p50, p95, p99 */
@@ -166,6 +168,8 @@ START_TEST(test_pack_bytes)
 		Z8, 3, 0, 0, 0, Z4, Z8,                         /* migrations, switches 3, soft */
 		4, 0, 0, 0, Z4, 1, 0, 0, 0, Z4,                 /* deadlines 4, misses 1 */
 		0x10, 0x27, 0, 0, Z4,                           /* worst miss 10000 */
+		4, 0, 0, 0, Z4,                                 /* work_ns 4 */
+		1, 0, 0, 0, Z4, Z8, Z8, 9, 0, 0, 0, Z4,         /* lost: smt 1, cstate 9 */
 		2, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,             /* npcpus 2: 1 and 256 */
 		1, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, /* hist count 1, max 5, sum 5 */
 		1, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, Z4,         /* one bucket: #5 holds 1 */
@@ -174,7 +178,7 @@ START_TEST(test_pack_bytes)
 	struct vcpu_result vc;
 	struct run_result r, back;
 	uint64_t buckets[HIST_BUCKETS] = { 0 };
-	int pcpus[2] = { 1, 256 };
+	int pcpus[2] = { 1, 256 }, nodes[1] = { 1 };
 	char *buf, *again;
 	size_t len, len2;
 
@@ -205,7 +209,13 @@ START_TEST(test_pack_bytes)
 	dom.cap = 50;
 	dom.nvcpus = 1;
 	dom.vcpus = &vc;
+	dom.memory_mb = 32;
+	dom.numa_nodes = nodes;
+	dom.nnuma_nodes = 1;
 	vc.run_ns = 5;
+	vc.work_ns = 4;
+	vc.lost_ns[HW_LOST_SMT] = 1;
+	vc.lost_ns[HW_LOST_CSTATE] = 9;
 	vc.wakeups = 1;
 	vc.wake_max = -2;
 	vc.context_switches = 3;
@@ -234,6 +244,8 @@ START_TEST(test_pack_bytes)
 	ck_assert_uint_eq(back.doms[0].vcpus[0].deadlines, 4);
 	ck_assert_uint_eq(back.doms[0].vcpus[0].deadline_misses, 1);
 	ck_assert_uint_eq(back.doms[0].vcpus[0].wake_latency.buckets[5], 1);
+	ck_assert_int_eq(back.doms[0].numa_nodes[0], 1);
+	ck_assert(back.doms[0].vcpus[0].lost_ns[HW_LOST_CSTATE] == 9);
 	run_result_pack(&back, &again, &len2);
 	ck_assert_uint_eq(len2, len);
 	ck_assert(memcmp(again, buf, len) == 0);
@@ -246,7 +258,7 @@ START_TEST(test_pack_bytes)
 		buf[4] = 2;
 		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
 		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
-		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 4"), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 5"), "%s", e.msg);
 	}
 	free(buf);
 }
@@ -431,11 +443,12 @@ static Suite *experiment_suite(void)
 	TCase *tc = tcase_create("core");
 
 	/*
-	 * The damage test decodes every one-bit damage of a result, some
-	 * 20 000 decodes: under distcheck's sanitizers on a loaded 2-core
-	 * machine that outlasts Check's default 4 s.
+	 * The damage test decodes every one-bit damage of a result, quadratic
+	 * in its size (a breakdown and per-vCPU work and lost time): under
+	 * distcheck's sanitizers on a loaded 2-core machine that outlasts
+	 * Check's default 4 s by far.
 	 */
-	tcase_set_timeout(tc, 60);
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pack_roundtrip);
 	tcase_add_test(tc, test_pack_bytes);
 	tcase_add_test(tc, test_unpack_damage);

@@ -171,6 +171,53 @@ START_TEST(test_bool)
 }
 END_TEST
 
+/* ---- sizes ---- */
+
+START_TEST(test_size)
+{
+	static const struct { const char *s; long long bytes; } good[] = {
+		{ "0", 0 }, { "4096", 4096 }, { "512B", 512 }, { "256KiB", 262144 },
+		{ "256K", 262144 }, { "8MiB", 8388608 }, { "6GiB", 6442450944LL },
+		{ "1T", 1LL << 40 }, { "9223372036854775807", LLONG_MAX },
+	};
+	static const struct { const char *s, *msg; } bad[] = {
+		{ "", "empty size (expected a number of bytes, e.g. 8MiB)" },
+		{ "-1KiB", "'-1KiB': a size cannot be negative" },
+		{ "8MB", "'8MB': unknown unit 'MB' (valid units: B, KiB, MiB, GiB, TiB (or K, M, G, T))" },
+		{ "1.5MiB", "'1.5MiB': unknown unit '.5MiB' (valid units: B, KiB, MiB, GiB, TiB (or K, M, G, T))" },
+		{ "lots", "'lots' is not a size (expected a whole number and a unit, e.g. 256KiB; valid units: B, KiB, MiB, GiB, TiB (or K, M, G, T))" },
+		{ "9223372036854775808", "'9223372036854775808' is too large" },
+		{ "8388608TiB", "'8388608TiB' is too large" },
+	};
+	static const struct { long long bytes; const char *s; } fmt[] = {
+		{ 0, "0B" }, { 1000, "1000B" }, { 262144, "256KiB" }, { 1572864, "1536KiB" },
+		{ 8388608, "8MiB" }, { 6442450944LL, "6GiB" },
+	};
+	static const struct param_def d = { "llc", PARAM_SIZE, "8MiB", NULL, 1024, 1 << 30,
+					    "cache", 0 };
+	struct err e;
+	char buf[32];
+	long long v;
+
+	for (int i = 0; i < N(good); i++) {
+		v = -1;
+		ck_assert_msg(parse_size(good[i].s, &v, &e) == 0, "%s: %s", good[i].s, e.msg);
+		ck_assert_msg(v == good[i].bytes, "%s: %lld", good[i].s, v);
+	}
+	for (int i = 0; i < N(bad); i++) {
+		ck_assert_msg(parse_size(bad[i].s, &v, &e) == -1, "%s accepted", bad[i].s);
+		ck_assert_str_eq(e.msg, bad[i].msg);
+	}
+	for (int i = 0; i < N(fmt); i++)
+		ck_assert_str_eq(format_size(fmt[i].bytes, buf, sizeof(buf)), fmt[i].s);
+	/* As a parameter: the range is checked and named in binary units. */
+	ck_assert_int_eq(param_set(&d, &v, "4KiB", &e), 0);
+	ck_assert(v == 4096);
+	ck_assert_int_eq(param_set(&d, &v, "2GiB", &e), -1);
+	ck_assert_str_eq(e.msg, "'2GiB' is out of range 1KiB..1GiB");
+}
+END_TEST
+
 /* ---- params_apply ---- */
 
 struct cfg {
@@ -237,6 +284,8 @@ START_TEST(test_apply_values)
 	ck_assert_str_eq(c.label, "hello world");
 	ck_assert(c.unbounded == LLONG_MIN);
 	ck_assert_str_eq(kvlist_get(&kv, "label"), "hello world");
+	ck_assert_ptr_eq(params_find(defs, "runqueue"), &defs[2]);
+	ck_assert_ptr_null(params_find(defs, "nope"));
 	ck_assert_ptr_null(kvlist_get(&kv, "nope"));
 	kvlist_free(&kv);
 	ck_assert_int_eq(kv.n, 0);
@@ -598,6 +647,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_format_duration);
 	tcase_add_test(t, test_int);
 	tcase_add_test(t, test_bool);
+	tcase_add_test(t, test_size);
 	tcase_add_test(t, test_apply_defaults);
 	tcase_add_test(t, test_apply_values);
 	tcase_add_test(t, test_apply_errors);

@@ -49,9 +49,10 @@ static struct host mk(const char *host_xml, const char *doms_xml, const char *sc
 	return h;
 }
 
-static const char host1[] = "<host sockets=\"1\" cores-per-socket=\"1\"/>";
-static const char host2[] = "<host sockets=\"1\" cores-per-socket=\"2\"/>";
-static const char host4[] = "<host sockets=\"1\" cores-per-socket=\"4\"/>";
+/* On the full-speed machine (hw="ideal"): no C-state exits in the tickles. */
+static const char host1[] = "<host sockets=\"1\" cores-per-socket=\"1\" hw=\"ideal\"/>";
+static const char host2[] = "<host sockets=\"1\" cores-per-socket=\"2\" hw=\"ideal\"/>";
+static const char host4[] = "<host sockets=\"1\" cores-per-socket=\"4\" hw=\"ideal\"/>";
 
 static struct vcpu *V(struct host *h, int d, int i)
 {

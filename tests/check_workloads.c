@@ -306,7 +306,7 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 {
 	static const char xml[] =
 		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"2\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -400,7 +400,7 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 {
 	static const char xml[] =
 		"<scenario duration=\"30ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"7us\" context-switch=\"0\"/>"
+		" ipi-latency=\"7us\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -508,7 +508,7 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 {
 	static const char xml[] =
 		"<scenario duration=\"10ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -594,7 +594,7 @@ static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
 {
 	static const char xml[] =
 		"<scenario duration=\"20ms\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
@@ -659,8 +659,9 @@ START_TEST(softirq_work_moves_to_ksoftirqd_after_its_bound)
 }
 END_TEST
 
-/* A host where every vCPU has a pCPU and switches are free: timings are exact. */
-#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\"/>"
+/* A host where every vCPU has a pCPU, switches are free and every vCPU runs at
+ * full speed (hw="ideal"): timings are exact. */
+#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 
 static char *makexen_xml(int vcpus, const char *attrs)
 {
@@ -874,7 +875,8 @@ static void duty_step(struct sim *s, struct task *t)
 }
 
 /*
- * The categories on a 1-pCPU host with free switches: the timed task's
+ * The categories on a 1-pCPU host with free switches and the ideal
+ * machine (no C-state exits, so the phases stay 2 ms): the timed task's
  * run time is exactly the CPU it got; it waits for its guest CPU when two
  * hogs share its vCPU (it wants more than its third), for Xen when its
  * vCPU, kept busy by a hog, shares the pCPU with another domain, and the
@@ -884,14 +886,14 @@ START_TEST(task_time_categories_add_up)
 {
 	static const char *const xml[] = {
 		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/></scenario>",
 		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"><workload type=\"cpu-hog\" tasks=\"2\"/>"
 		"</domain></scenario>",
 		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
-		" ipi-latency=\"0\" context-switch=\"0\"/>"
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"><workload type=\"cpu-hog\"/></domain>"
 		"<domain name=\"other\" vcpus=\"1\"><workload type=\"cpu-hog\"/></domain></scenario>",
 	};

@@ -71,19 +71,9 @@ static int axis_spec_parse(const char *opt, const char *text, struct axis_spec *
 static int axis_spec_check(const char *opt, const char *text, const struct axis_spec *a,
 			   struct err *e)
 {
-	const struct workload_ops *ops = workload_find(a->name);
 	struct err why = { "" };
-	void *cfg;
-	int rc;
 
-	if (!a->params.n)
-		return 0;
-	if (!ops->params)
-		return err_set(e, "%s=%s: %s takes no parameters", opt, text, a->name);
-	cfg = xcalloc(1, ops->config_size + 1);
-	rc = params_apply(ops->params, cfg, &a->params, a->name, &why);
-	free(cfg);
-	if (rc < 0)
+	if (a->params.n && workload_check_params(workload_find(a->name), &a->params, &why) < 0)
 		return err_set(e, "%s=%s: %s", opt, text, why.msg);
 	return 0;
 }

@@ -6,9 +6,12 @@
  * gets something).
  *
  * The current task of a guest CPU progresses only between vcpu_start and
- * vcpu_stop (from the moment the context switch is done).  One timer per
+ * vcpu_stop (from the moment the context switch and any cache refill are
+ * done), at the speed the hardware model gives (sim/hw.h).  One timer per
  * guest CPU fires when the current task's burst ends or its slice runs
- * out, whichever is first; it is re-armed whenever that changes.
+ * out, whichever is first; it is re-armed whenever that changes, and when
+ * the hardware says the speed changed (the work_sync hook: what ran
+ * until then is accounted at the old speed).
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +33,8 @@ struct guest_vcpu {
 	int nr_rq;
 	bool on_pcpu;                 /* Xen runs the vCPU now */
 	stime_t progress_from;        /* curr progresses from here while on_pcpu */
+	struct hw_rate rate;          /* its speed since progress_from ... */
+	const struct task *rate_for;  /* ... for this task (NULL: to be asked) */
 	stime_t slice_left;           /* curr's remaining guest slice */
 	stime_t min_vruntime;
 	/*
@@ -144,11 +149,21 @@ void task_block_reason(struct task *t, int reason)
 	t->block_reason = reason;
 }
 
-/* Charges the CPU time curr consumed since progress_from. */
+/* The speed of t on gv's vCPU, asked of the hardware model once per change. */
+static const struct hw_rate *rate_of(struct guest_vcpu *gv, const struct task *t)
+{
+	if (gv->rate_for != t) {
+		hw_rate(gv->g->sim->hw, gv->v, t->prof, &gv->rate);
+		gv->rate_for = t;
+	}
+	return &gv->rate;
+}
+
+/* Charges the CPU time curr consumed since progress_from, and the work it did. */
 static void account(struct guest_vcpu *gv, stime_t now)
 {
 	struct task *t = gv->curr;
-	stime_t d;
+	stime_t d, work;
 
 	if (!gv->on_pcpu || !t || now <= gv->progress_from) {
 		if (gv->on_pcpu && now > gv->progress_from)
@@ -156,8 +171,9 @@ static void account(struct guest_vcpu *gv, stime_t now)
 		return;
 	}
 	d = now - gv->progress_from;
+	work = hw_charge(&gv->v->st.hw, rate_of(gv, t), d);
 	if (t->remaining != STIME_MAX)
-		t->remaining -= d;
+		t->remaining -= work;
 	t->vruntime += d;
 	t->cpu_ns += d;
 	gv->slice_left -= d;
@@ -181,7 +197,7 @@ static void arm(struct guest_vcpu *gv)
 		timer_stop(&s->q, &gv->work_timer);
 		return;
 	}
-	left = t->remaining;
+	left = hw_time_for(rate_of(gv, t), t->remaining);
 	if (t->cls == TASK_NORMAL && gv->nr_rq > 0) {
 		stime_t sl = vmax(gv->slice_left, 0);
 
@@ -864,6 +880,7 @@ static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from
 {
 	gv->on_pcpu = true;
 	gv->progress_from = work_from;
+	gv->rate_for = NULL;
 	if (gv->tq_head)
 		timer_set(&s->q, &gv->upcall_timer, work_from);
 	if (!gv->curr) {
@@ -892,6 +909,31 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	gv->on_pcpu = false;
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
+	times_update(gv->g);
+}
+
+/*
+ * What v's task ran until now is work at the speed it had (the hardware
+ * changed it: a sibling thread started or stopped; or the run ends); the
+ * pending step is re-timed at the new speed, if it differs.  Neither
+ * happens inside a task's step: the hardware changes speeds only from the
+ * core's context switches.
+ */
+static void hook_work_sync(struct sim *s, struct vcpu *v)
+{
+	struct guest_vcpu *gv = v->guest;
+	double old;
+
+	if (!gv || !gv->on_pcpu)
+		return;
+	account(gv, sim_now(s));
+	if (gv->curr) {
+		old = rate_of(gv, gv->curr)->rate;
+		gv->rate_for = NULL;
+		/* At the same speed the armed timer stays right. */
+		if (rate_of(gv, gv->curr)->rate != old && !gv->curr->in_step)
+			arm(gv);
+	}
 	times_update(gv->g);
 }
 
@@ -991,6 +1033,7 @@ void guest_attach_all(struct sim *s)
 	}
 	s->hooks.vcpu_start = hook_start;
 	s->hooks.vcpu_stop = hook_stop;
+	s->hooks.work_sync = hook_work_sync;
 	s->hooks.check = guest_check;
 }
 

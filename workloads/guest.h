@@ -9,7 +9,10 @@
  *
  * A task only progresses while its vCPU runs on a pCPU: when Xen
  * deschedules the vCPU the task's burst is frozen (steal time).  That is
- * how hypervisor scheduling decisions reach a workload's figure.
+ * how hypervisor scheduling decisions reach a workload's figure.  A burst
+ * is work, nanoseconds at full speed; the hardware model (sim/hw.h) gives
+ * how much work a nanosecond of run time does, and the guest's CFS
+ * accounting (vruntime, slices) stays in time, as Linux's does.
  *
  * A task's behaviour is a step function, called when the task needs to
  * decide what to do next: at start, when its CPU burst is done, when its
@@ -74,9 +77,10 @@ struct task {
 	enum task_state state;
 	int cpu;                /* guest CPU (vCPU index) it is queued on / ran on */
 	bool bound;             /* never moved to another vCPU */
-	stime_t remaining;      /* CPU work left in the current burst */
+	stime_t remaining;      /* work left in the current burst (ns at full speed) */
 	stime_t vruntime;
 	stime_t cpu_ns;         /* CPU time consumed in total */
+	const struct hw_profile *prof;   /* what its code asks of the hardware (NULL: default) */
 	task_step_fn step;
 	void *ctx;              /* the behaviour's data */
 	struct timer sleep_timer;
@@ -103,7 +107,7 @@ struct task {
 /* Creates a task in g, ready to take its first step at time 'start'. */
 struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start);
-/* Next: run for 'work' ns of CPU (STIME_MAX: forever). */
+/* Next: run for 'work' ns of CPU at full speed (STIME_MAX: forever). */
 void task_run(struct sim *s, struct task *t, stime_t work);
 /* Next: sleep for 'd' ns of wall time, then step again. */
 void task_sleep(struct sim *s, struct task *t, stime_t d);

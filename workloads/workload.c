@@ -1,9 +1,43 @@
-/* Creating a workload instance from a scenario's <workload> element. */
+/*
+ * Creating a workload instance from a scenario's <workload> element, and
+ * the parameters every workload takes: its tasks' hardware profile
+ * (sim/hw.h).  Each workload's ops give the profile's defaults and their
+ * source; the attributes override them.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/xalloc.h"
 #include "workloads/workload.h"
+
+#define POFF(f) offsetof(struct hw_profile, f)
+
+/* No defaults here: they are each workload's (ops->hw). */
+static const struct param_def profile_params[] = {
+	{ "smt_speed", PARAM_DOUBLE, NULL, NULL, 0.05, 1,
+	  "speed of its tasks while another thread of their core runs (1: no slowdown)",
+	  POFF(smt_speed) },
+	{ "working_set", PARAM_SIZE, NULL, NULL, 0, 1LL << 40,
+	  "bytes its tasks keep hot in the caches (refilled after a move)", POFF(working_set) },
+	{ "mem_intensity", PARAM_DOUBLE, NULL, NULL, 0, 1,
+	  "share of its tasks' full-speed time spent waiting on memory (remote memory "
+	  "stretches it)", POFF(mem_intensity) },
+	{ NULL }
+};
+
+static void profile_describe(FILE *f, const struct workload_ops *ops)
+{
+	char smt[32], ws[32], mem[32];
+
+	snprintf(smt, sizeof(smt), "%g", ops->hw.smt_speed);
+	format_size(ops->hw.working_set, ws, sizeof(ws));
+	snprintf(mem, sizeof(mem), "%g", ops->hw.mem_intensity);
+	params_describe_one(f, &profile_params[0], smt, "    ");
+	params_describe_one(f, &profile_params[1], ws, "    ");
+	params_describe_one(f, &profile_params[2], mem, "    ");
+	if (ops->hw_source)
+		fprintf(f, "    %-18s source: %s\n", "", ops->hw_source);
+}
 
 void workload_list(FILE *f)
 {
@@ -14,8 +48,78 @@ void workload_list(FILE *f)
 		fprintf(f, "%s - %s\n", all[i]->name, all[i]->summary);
 		if (all[i]->params && all[i]->params[0].name)
 			params_describe(f, all[i]->params, "    ");
-		else
-			fprintf(f, "    (no parameters)\n");
+		profile_describe(f, all[i]);
+	}
+}
+
+/* "a, b, c" of a table's names into buf. */
+static void names_of(const struct param_def *defs, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; defs && defs->name && used < len; defs++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+					 defs->name);
+}
+
+/*
+ * Splits the spec's parameters into the workload's own and the profile's,
+ * refusing a key that is neither (with the valid ones of both).
+ */
+static int split_params(const struct workload_ops *ops, const struct workload_spec *spec,
+			struct kvlist *own, struct kvlist *prof, int *line, struct err *e)
+{
+	for (int i = 0; i < spec->params.n; i++) {
+		const struct kv *kv = &spec->params.v[i];
+
+		if (params_find(profile_params, kv->key)) {
+			kvlist_add(prof, kv->key, kv->value, kv->line);
+		} else if (params_find(ops->params, kv->key)) {
+			kvlist_add(own, kv->key, kv->value, kv->line);
+		} else {
+			char mine[400], every[100];
+
+			names_of(ops->params, mine, sizeof(mine));
+			names_of(profile_params, every, sizeof(every));
+			*line = kv->line;
+			return err_set(e, "%s: unknown parameter '%s' (valid: %s%s%s)", ops->name,
+				       kv->key, mine, mine[0] ? ", " : "", every);
+		}
+	}
+	return 0;
+}
+
+int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
+			  struct err *e)
+{
+	struct workload_spec spec;
+	struct kvlist own = { 0 }, prof = { 0 };
+	struct hw_profile p = ops->hw;
+	void *cfg = xcalloc(1, ops->config_size + 1);
+	int line = 0, rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.params = *kv;
+	rc = split_params(ops, &spec, &own, &prof, &line, e);
+	if (rc == 0)
+		rc = params_apply(ops->params, cfg, &own, ops->name, e);
+	if (rc == 0)
+		rc = params_apply(profile_params, &p, &prof, ops->name, e);
+	kvlist_free(&own);
+	kvlist_free(&prof);
+	free(cfg);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The tasks the workload's setup created, in any domain, carry its profile. */
+static void tag_tasks(struct sim *s, const int *before, const struct hw_profile *prof)
+{
+	for (int d = 0; d < s->nr_domains; d++) {
+		struct guest *g = s->domains[d]->guest;
+
+		for (int i = before[d]; g && i < g->nr_tasks; i++)
+			g->tasks[i]->prof = prof;
 	}
 }
 
@@ -24,7 +128,9 @@ struct workload *workload_create(struct sim *s, struct domain *d,
 				 uint64_t seed, struct err *e)
 {
 	const struct workload_ops *ops = workload_find(spec->type);
+	struct kvlist own = { 0 }, prof = { 0 };
 	struct workload *w;
+	int *before = NULL, line = 0;
 
 	if (!ops) {
 		const struct workload_ops *const *all = workload_all();
@@ -47,21 +153,28 @@ struct workload *workload_create(struct sim *s, struct domain *d,
 	w->spec = spec;
 	w->source = source;
 	w->config = xcalloc(1, ops->config_size ? ops->config_size : 1);
+	w->prof = ops->hw;
 	rng_seed(&w->rng, seed);
-	if (params_apply(ops->params, w->config, &spec->params, ops->name, e) < 0) {
-		int line = spec->line, i;
-
-		/* Name the line of the offending attribute when we know it. */
-		for (i = 0; i < spec->params.n; i++)
-			if (strstr(e->msg, spec->params.v[i].key) && spec->params.v[i].line)
-				line = spec->params.v[i].line;
-		err_prefix(e, "%s:%d", source, line);
+	if (split_params(ops, spec, &own, &prof, &line, e) < 0 ||
+	    params_apply_at(profile_params, &w->prof, &prof, ops->name, &line, e) < 0 ||
+	    params_apply_at(ops->params, w->config, &own, ops->name, &line, e) < 0) {
+		err_prefix(e, "%s:%d", source, line ? line : spec->line);
 		goto fail;
 	}
+	before = xcalloc((size_t)s->nr_domains + 1, sizeof(*before));
+	for (int k = 0; k < s->nr_domains; k++)
+		before[k] = s->domains[k]->guest ? s->domains[k]->guest->nr_tasks : 0;
 	if (ops->setup && ops->setup(w, e) < 0)
 		goto fail;
+	tag_tasks(s, before, &w->prof);
+	free(before);
+	kvlist_free(&own);
+	kvlist_free(&prof);
 	return w;
 fail:
+	free(before);
+	kvlist_free(&own);
+	kvlist_free(&prof);
 	free(w->config);
 	free(w);
 	return NULL;

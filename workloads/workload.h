@@ -4,7 +4,9 @@
  * becomes a struct workload attached to one domain; setup() creates its
  * guest tasks (workloads/guest.h).  A workload may report one figure of
  * merit (build seconds, Gbit/s) and may end the run early when its job is
- * done (sim_request_stop).
+ * done (sim_request_stop).  Every workload also takes the hardware profile
+ * parameters (smt_speed, working_set, mem_intensity: sim/hw.h), with
+ * defaults of its own; the tasks its setup creates carry that profile.
  */
 #ifndef SCHEDSIM_WORKLOAD_H
 #define SCHEDSIM_WORKLOAD_H
@@ -34,6 +36,13 @@ struct workload_ops {
 	const char *summary;
 	const struct param_def *params;  /* NULL-terminated, may be NULL */
 	size_t config_size;
+	/*
+	 * What its tasks' code asks of the hardware (sim/hw.h), the defaults
+	 * of the profile parameters every workload takes (workload.c), and
+	 * where those defaults come from.
+	 */
+	struct hw_profile hw;
+	const char *hw_source;
 	/* Creates tasks in w->dom; errors name the scenario line. */
 	int (*setup)(struct workload *w, struct err *e);
 	/* The figure of merit, if any, at the end of the run. */
@@ -55,6 +64,7 @@ struct workload {
 	void *config;
 	void *priv;
 	struct rng rng;       /* this workload's own stream */
+	struct hw_profile prof;   /* its tasks' hardware profile (ops->hw, then the spec's) */
 };
 
 const struct workload_ops *workload_find(const char *name);
@@ -65,5 +75,8 @@ struct workload *workload_create(struct sim *s, struct domain *d,
 				 const struct workload_spec *spec, const char *source,
 				 uint64_t seed, struct err *e);
 void workload_destroy(struct workload *w);
+/* Checks parameters given as key=value (its own and the hardware profile's). */
+int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
+			  struct err *e);
 
 #endif

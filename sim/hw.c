@@ -1,0 +1,550 @@
+/*
+ * The hardware performance model (see hw.h for what it models and how the
+ * core and the guest layer use it).  Per core it keeps how many threads run
+ * a non-idle vCPU (SMT) and how many bytes were brought into its private
+ * cache; per socket the bytes brought into the last-level cache; per pCPU
+ * when it went idle (C-states); per node the free memory; per vCPU where
+ * its cached lines are; per domain where its memory is.  Everything is
+ * O(1) per context switch and per rate query, except telling the other
+ * threads of a core that its busy count changed.
+ */
+#include "sim/hw.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+#include "sim/xalloc.h"
+
+const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate" };
+
+#define OFF(f) offsetof(struct hw_config, f)
+#define NEHALEM_CSTATES "C1:1:3us:6us,C1E:1:10us:20us,C3:2:20us:80us,C6:3:200us:800us"
+#define MAX_CSTATES 8       /* Xen's ACPI_PROCESSOR_MAX_POWER */
+
+const struct param_def hw_host_params[] = {
+	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
+	  "model: SMT, caches, NUMA memory and idle states decide how fast vCPUs run; "
+	  "ideal: full speed always, uniform memory, instant wake-ups", OFF(mode) },
+	{ "l2-size", PARAM_SIZE, "256KiB", NULL, 0, 1LL << 30,
+	  "private cache of a core (L2), bytes", OFF(l2_size) },
+	{ "llc-size", PARAM_SIZE, "8MiB", NULL, 0, 1LL << 36,
+	  "last-level cache of a socket (L3), bytes", OFF(llc_size) },
+	{ "llc-bandwidth", PARAM_DOUBLE, "38", NULL, 0.01, 100000,
+	  "GB/s at which a core refills its private cache from the LLC", OFF(llc_gbps) },
+	{ "memory-bandwidth", PARAM_DOUBLE, "7.9", NULL, 0.01, 100000,
+	  "GB/s at which a core refills from local memory", OFF(mem_gbps) },
+	{ "memory-per-node", PARAM_SIZE, "6GiB", NULL, 1 << 20, 1LL << 50,
+	  "host memory of each NUMA node, bytes", OFF(memory_per_node) },
+	{ "remote-penalty", PARAM_DOUBLE, "1.6", NULL, 1, 100,
+	  "time of a memory access to another node / to the local one", OFF(remote_penalty) },
+	{ "cstates", PARAM_STRING, NEHALEM_CSTATES, NULL, 0, 0,
+	  "idle states, name:type:exit-latency:target-residency, shallowest first "
+	  "(\"\": none)", OFF(cstates) },
+	{ "max-cstate", PARAM_INT, "15", NULL, 0, 15,
+	  "Xen's max_cstate=: deepest C-state type used (0: halt only; 15: no limit)",
+	  OFF(max_cstate) },
+	{ NULL }
+};
+
+/* Where each default comes from, in hw_host_params order. */
+static const char *const hw_sources[] = {
+	"the model of doc/hardware.md; ideal is the first schedsim's machine",
+	"Intel Xeon 5500 (Nehalem-EP) datasheet: 256 KB L2 per core",
+	"Intel Xeon 5500 (Nehalem-EP) datasheet: 8 MB shared L3 per socket",
+	"a core's 10 L1D fill buffers (Intel 64 and IA-32 Architectures Optimization "
+	"Reference Manual, Nehalem) x 64 B lines / 17 ns L3 latency (47 cycles at "
+	"2.8 GHz: AnandTech's Xeon X5570 measurements, 2010)",
+	"the same 10 fill buffers x 64 B / 81 ns local memory latency (AnandTech's "
+	"Xeon X5570 measurements, 2010)",
+	"the 2016 test host: about 12 GB in 2 nodes (real-measurements.md section 1)",
+	"remote memory 1.5 to 1.7x the latency of local on 2010-2016 two-socket "
+	"Xeons (hardware.md)",
+	"Linux drivers/idle/intel_idle.c and Xen xen/arch/x86/cpu/mwait-idle.c, "
+	"nehalem_cstates; type as Xen's cx->type (MWAIT C-state + 1)",
+	"Xen xen/arch/x86/acpi/cpu_idle.c: max_cstate (no limit by default), "
+	"compared with cx->type in acpi_processor_idle",
+};
+
+_Static_assert(sizeof(hw_sources) / sizeof(hw_sources[0]) ==
+	       sizeof(hw_host_params) / sizeof(hw_host_params[0]) - 1,
+	       "one source per host parameter");
+
+/* The profile of tasks that carry none: a compute loop in the L2. */
+static const struct hw_profile default_profile = { 0.65, 256 << 10, 0.1 };
+
+const struct hw_profile *hw_default_profile(void)
+{
+	return &default_profile;
+}
+
+struct cstate {
+	char name[16];
+	int type;
+	stime_t exit_latency, residency;
+};
+
+struct hw {
+	struct sim *s;
+	struct hw_config c;
+	int tpc, nr_cores, nr_sockets, nr_nodes;
+	int *busy;                 /* per core: threads running a non-idle vCPU */
+	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
+	uint64_t *llc_fill;        /* per socket: bytes brought into its LLC */
+	stime_t *idle_since;       /* per pCPU: idle from, or awake from after a wake */
+	stime_t *exit_latency;     /* per pCPU: of the wake in progress, to charge */
+	struct cstate cst[MAX_CSTATES];
+	int ncst;                  /* the states max-cstate allows */
+	long long *free_mb;        /* per node */
+	double llc_ns_per_byte, mem_ns_per_byte, remote_extra;
+};
+
+/* ------------------------------------------------------------ configuration */
+
+/* Parses "name:type:lat:res,..." into cst; -1 with a message. */
+static int parse_cstates(const char *text, struct cstate *cst, int *n, struct err *e)
+{
+	const char *p = text;
+
+	*n = 0;
+	while (*p) {
+		char item[PARAM_STRING_MAX], *f[4], *save = NULL;
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		long long type;
+		int k = 0;
+
+		if (*n == MAX_CSTATES)
+			return err_set(e, "more than %d C-states", MAX_CSTATES);
+		memcpy(item, p, len);
+		item[len] = '\0';
+		for (char *tok = strtok_r(item, ":", &save); tok && k < 4;
+		     tok = strtok_r(NULL, ":", &save))
+			f[k++] = tok;
+		if (k != 4 || strtok_r(NULL, ":", &save) || !f[0][0] || strlen(f[0]) >= 16)
+			return err_set(e, "'%.*s' is not name:type:exit-latency:target-residency",
+				       (int)len, p);
+		snprintf(cst[*n].name, sizeof(cst[*n].name), "%s", f[0]);
+		if (parse_int(f[1], 1, 15, &type, e) < 0)
+			return err_prefix(e, "C-state %s type", f[0]);
+		cst[*n].type = (int)type;
+		if (parse_duration(f[2], &cst[*n].exit_latency, e) < 0)
+			return err_prefix(e, "C-state %s exit latency", f[0]);
+		if (parse_duration(f[3], &cst[*n].residency, e) < 0)
+			return err_prefix(e, "C-state %s target residency", f[0]);
+		if (*n > 0 && (cst[*n].type < cst[*n - 1].type ||
+			       cst[*n].residency < cst[*n - 1].residency ||
+			       cst[*n].exit_latency < cst[*n - 1].exit_latency))
+			return err_set(e, "C-state %s is shallower than %s before it (list them "
+				       "shallowest first)", cst[*n].name, cst[*n - 1].name);
+		(*n)++;
+		if (!comma)
+			break;
+		p = comma + 1;
+		if (!*p)
+			return err_set(e, "a C-state list cannot end in ','");
+	}
+	return 0;
+}
+
+int hw_config_check(const struct hw_config *c, struct err *e)
+{
+	struct cstate cst[MAX_CSTATES];
+	int n;
+
+	if (parse_cstates(c->cstates, cst, &n, e) < 0)
+		return err_prefix(e, "cstates");
+	return 0;
+}
+
+int hw_config_init(struct hw_config *c, const struct kvlist *attrs, int *line, struct err *e)
+{
+	memset(c, 0, sizeof(*c));
+	if (params_apply_at(hw_host_params, c, attrs, "<host>", line, e) < 0)
+		return -1;
+	return hw_config_check(c, e);
+}
+
+void hw_list(FILE *f)
+{
+	fputs("Host hardware: attributes of <host> (sockets, cores-per-socket, threads-per-core,\n"
+	      "nodes, ipi-latency and context-switch are the topology and the core's costs).\n"
+	      "--hw=ideal|model overrides hw.  Sizes take B, KiB, MiB, GiB; bandwidths are GB/s.\n",
+	      f);
+	for (int i = 0; hw_host_params[i].name; i++) {
+		params_describe_one(f, &hw_host_params[i], NULL, "    ");
+		fprintf(f, "    %-18s source: %s\n", "", hw_sources[i]);
+	}
+}
+
+/* ------------------------------------------------------------------ life */
+
+struct hw *hw_create(struct sim *s, const struct hw_config *c)
+{
+	struct hw *hw = xcalloc(1, sizeof(*hw));
+	struct cstate all[MAX_CSTATES];
+	struct err e;
+	int n = 0;
+
+	hw->s = s;
+	hw->c = *c;
+	hw->tpc = s->topo.threads_per_core;
+	hw->nr_cores = s->topo.nr_cpus / hw->tpc;
+	hw->nr_sockets = s->topo.nr_sockets;
+	hw->nr_nodes = s->topo.nr_nodes;
+	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
+	hw->core_fill = xcalloc((size_t)hw->nr_cores, sizeof(*hw->core_fill));
+	hw->llc_fill = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->llc_fill));
+	hw->idle_since = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->idle_since));
+	hw->exit_latency = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->exit_latency));
+	hw->free_mb = xcalloc((size_t)hw->nr_nodes, sizeof(*hw->free_mb));
+	for (int i = 0; i < hw->nr_nodes; i++)
+		hw->free_mb[i] = c->memory_per_node >> 20;
+	/* Checked at load; a table that does not parse here means no C-states. */
+	if (parse_cstates(c->cstates, all, &n, &e) < 0)
+		n = 0;
+	/* max_cstate=0: Xen halts (C1); otherwise the states of type <= max. */
+	for (int i = 0; i < n; i++)
+		if (c->max_cstate == 0 ? i == 0 : all[i].type <= c->max_cstate)
+			hw->cst[hw->ncst++] = all[i];
+	hw->llc_ns_per_byte = 1.0 / c->llc_gbps;
+	hw->mem_ns_per_byte = 1.0 / c->mem_gbps;
+	hw->remote_extra = c->remote_penalty - 1;
+	return hw;
+}
+
+void hw_free(struct hw *hw)
+{
+	if (!hw)
+		return;
+	for (int d = 0; d < hw->s->nr_domains; d++) {
+		struct domain *dom = hw->s->domains[d];
+
+		if (!dom)
+			continue;
+		free(dom->hw.node_mb);
+		free(dom->hw.remote);
+		dom->hw.node_mb = NULL;
+		dom->hw.remote = NULL;
+	}
+	free(hw->busy);
+	free(hw->core_fill);
+	free(hw->llc_fill);
+	free(hw->idle_since);
+	free(hw->exit_latency);
+	free(hw->free_mb);
+	free(hw);
+}
+
+/* ------------------------------------------------------------------- SMT */
+
+/* The other threads of cpu's core that run a vCPU hear that their speed changed. */
+static void tell_siblings(struct hw *hw, int cpu)
+{
+	struct sim *s = hw->s;
+	int first = hw->s->topo.cpu_core[cpu] * hw->tpc;
+
+	if (!s->hooks.work_sync)
+		return;
+	for (int i = first; i < first + hw->tpc; i++) {
+		struct vcpu *u = s->pcpus[i].curr;
+
+		if (i != cpu && !is_idle_vcpu(u))
+			s->hooks.work_sync(s, u);
+	}
+}
+
+void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
+{
+	const double *remote;
+	double smt = 0, numa = 0;
+	int cpu, others;
+
+	if (!hw) {
+		r->rate = 1.0;
+		r->smt_share = 0;
+		return;
+	}
+	if (!p)
+		p = &default_profile;
+	v->hw.prof = p;
+	cpu = v->processor;
+	others = hw->busy[hw->s->topo.cpu_core[cpu]] - 1;
+	if (others > 0)
+		smt = others * (1.0 / p->smt_speed - 1.0);
+	remote = v->dom->hw.remote;
+	if (remote && p->mem_intensity > 0)
+		numa = p->mem_intensity * remote[hw->s->topo.cpu_node[cpu]] * hw->remote_extra;
+	if (smt + numa <= 0) {
+		r->rate = 1.0;
+		r->smt_share = 0;
+		return;
+	}
+	r->rate = 1.0 / (1.0 + smt + numa);
+	r->smt_share = smt / (smt + numa);
+}
+
+/* ---------------------------------------------------------------- caches */
+
+/*
+ * Bytes of 'resident' that survive 'fills' bytes brought in by others into
+ * a cache of 'size' bytes, least recently used first: the room the owner's
+ * lines did not take goes first.
+ */
+static long long survive(long long resident, uint64_t fills, long long size)
+{
+	long long room = size - resident, evicted;
+
+	if (fills <= (uint64_t)(room > 0 ? room : 0))
+		return resident;
+	evicted = (long long)(fills - (uint64_t)(room > 0 ? room : 0));
+	return evicted >= resident ? 0 : resident - evicted;
+}
+
+static long long min_ll(long long a, long long b)
+{
+	return a < b ? a : b;
+}
+
+/* v starts on cpu at work_from: its refill time; the caches take its lines. */
+static stime_t cache_enter(struct hw *hw, struct vcpu *v, int cpu, stime_t work_from)
+{
+	struct hw_vcpu *h = &v->hw;
+	const struct hw_profile *p = h->prof ? h->prof : &default_profile;
+	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
+	long long want_core = min_ll(p->working_set, hw->c.l2_size);
+	long long want_llc = min_ll(p->working_set, hw->c.llc_size);
+	long long warm_core = 0, warm_llc = 0, from_mem, from_llc;
+	double ns, mem_stretch = 1;
+
+	if (h->warm_core == core)
+		warm_core = survive(h->core_bytes, hw->core_fill[core] - h->core_mark,
+				    hw->c.l2_size);
+	if (h->warm_socket == socket)
+		warm_llc = survive(h->llc_bytes, hw->llc_fill[socket] - h->llc_mark,
+				   hw->c.llc_size);
+	h->cold_core = want_core - min_ll(warm_core, want_core);
+	h->cold_llc = want_llc - min_ll(warm_llc, want_llc);
+	/* Private lines that are cold in the LLC too come from memory. */
+	from_mem = h->cold_llc;
+	from_llc = h->cold_core > from_mem ? h->cold_core - from_mem : 0;
+	if (v->dom->hw.remote)
+		mem_stretch += v->dom->hw.remote[hw->s->topo.cpu_node[cpu]] * hw->remote_extra;
+	ns = (double)from_llc * hw->llc_ns_per_byte +
+	     (double)from_mem * hw->mem_ns_per_byte * mem_stretch;
+	hw->core_fill[core] += (uint64_t)h->cold_core;
+	hw->llc_fill[socket] += (uint64_t)h->cold_llc;
+	h->warm_core = core;
+	h->warm_socket = socket;
+	h->core_bytes = want_core;
+	h->llc_bytes = want_llc;
+	h->refill_from = work_from;
+	h->refill_ns = (stime_t)(ns + 0.5);
+	h->refill_charged = 0;
+	return h->refill_ns;
+}
+
+/* Charges the part of v's refill done by now; returns that part. */
+static stime_t charge_refill(struct vcpu *v, stime_t now)
+{
+	struct hw_vcpu *h = &v->hw;
+	stime_t spent = now - h->refill_from;
+
+	if (spent < 0)
+		spent = 0;
+	if (spent > h->refill_ns)
+		spent = h->refill_ns;
+	v->st.hw.lost_ns[HW_LOST_CACHE] += spent - h->refill_charged;
+	h->refill_charged = spent;
+	return spent;
+}
+
+/* v leaves cpu at now: the refill it did is charged; what it did not do stays cold. */
+static void cache_leave(struct hw *hw, struct vcpu *v, int cpu, stime_t now)
+{
+	struct hw_vcpu *h = &v->hw;
+	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
+
+	if (h->refill_ns > 0) {
+		stime_t spent = charge_refill(v, now);
+
+		if (spent < h->refill_ns) {
+			double undone = 1.0 - (double)spent / (double)h->refill_ns;
+
+			h->core_bytes -= (long long)(undone * (double)h->cold_core);
+			h->llc_bytes -= (long long)(undone * (double)h->cold_llc);
+		}
+		h->refill_ns = 0;
+	}
+	h->core_mark = hw->core_fill[core];
+	h->llc_mark = hw->llc_fill[socket];
+}
+
+void hw_account_all(struct hw *hw)
+{
+	if (!hw)
+		return;
+	for (int cpu = 0; cpu < hw->s->nr_cpus; cpu++) {
+		struct vcpu *v = hw->s->pcpus[cpu].curr;
+
+		if (!is_idle_vcpu(v) && v->hw.refill_ns > 0)
+			charge_refill(v, sim_now(hw->s));
+	}
+}
+
+/* ------------------------------------------------------------ the switch */
+
+stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+			stime_t work_from)
+{
+	bool was_busy = !is_idle_vcpu(prev), busy = !is_idle_vcpu(next);
+	stime_t now = sim_now(hw->s);
+
+	if (was_busy)
+		cache_leave(hw, prev, cpu, now);
+	if (was_busy != busy) {
+		hw->busy[hw->s->topo.cpu_core[cpu]] += busy ? 1 : -1;
+		tell_siblings(hw, cpu);
+	}
+	if (!busy) {
+		hw->idle_since[cpu] = now;
+		hw->exit_latency[cpu] = 0;
+		return work_from;
+	}
+	/* Woken from a C-state for this vCPU: the exit latency delayed it. */
+	if (!was_busy && hw->exit_latency[cpu] && hw->idle_since[cpu] == now)
+		next->st.hw.lost_ns[HW_LOST_CSTATE] += hw->exit_latency[cpu];
+	hw->exit_latency[cpu] = 0;
+	return work_from + cache_enter(hw, next, cpu, work_from);
+}
+
+/* ----------------------------------------------------------- idle states */
+
+/*
+ * The retrospective choice of an idle governor: the deepest allowed state
+ * whose target residency the idle time reached; a pCPU idle for less than
+ * the shallowest state's residency still halted in it (Xen's idle loop
+ * always enters at least C1).
+ */
+stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
+{
+	stime_t idle, lat;
+	int i;
+
+	if (!is_idle_vcpu(hw->s->pcpus[cpu].curr) || !hw->ncst)
+		return 0;
+	if (at < hw->idle_since[cpu])          /* a wake-up is already under way */
+		return hw->idle_since[cpu] - at;
+	idle = at - hw->idle_since[cpu];
+	if (idle <= 0)                         /* it has not gone to sleep yet */
+		return 0;
+	for (i = hw->ncst - 1; i > 0 && hw->cst[i].residency > idle; i--)
+		;
+	lat = hw->cst[i].exit_latency;
+	hw->idle_since[cpu] = at + lat;
+	hw->exit_latency[cpu] = lat;
+	return lat;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+long long hw_node_free_mb(const struct hw *hw, int node)
+{
+	return hw->free_mb[node];
+}
+
+static void describe_nodes(const bool *nodes, int n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && used < len; i++)
+		if (nodes[i])
+			used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? "," : "", i);
+}
+
+/* Puts up to *left MiB on node i of hw; returns what it took. */
+static long long take(struct hw *hw, struct domain *d, int i, long long want)
+{
+	long long t = min_ll(want, hw->free_mb[i]);
+
+	hw->free_mb[i] -= t;
+	d->hw.node_mb[i] += t;
+	return t;
+}
+
+int hw_domain_memory(struct hw *hw, struct domain *d, const bool *nodes, long long memory_mb,
+		     bool strict, struct err *e)
+{
+	int n = hw->nr_nodes, k = 0, seen = 0;
+	long long left = memory_mb, free_in_set = 0;
+	char list[256];
+
+	free(d->hw.node_mb);
+	free(d->hw.remote);
+	d->hw.memory_mb = memory_mb;
+	d->hw.node_mb = xcalloc((size_t)n, sizeof(*d->hw.node_mb));
+	d->hw.remote = xcalloc((size_t)n, sizeof(*d->hw.remote));
+	for (int i = 0; i < n; i++)
+		if (nodes[i]) {
+			k++;
+			free_in_set += hw->free_mb[i];
+		}
+	if (k == 0)
+		return err_set(e, "no NUMA node to put its memory on");
+	if (strict && free_in_set < memory_mb) {
+		describe_nodes(nodes, n, list, sizeof(list));
+		return err_set(e, "memory=%lld MiB does not fit on node%s %s (%lld MiB free)",
+			       memory_mb, k > 1 ? "s" : "", list, free_in_set);
+	}
+	/* Evenly over the set (Xen's allocator cycles through the node affinity). */
+	for (int i = 0; i < n; i++)
+		if (nodes[i]) {
+			long long share = memory_mb / k + (seen < memory_mb % k ? 1 : 0);
+
+			seen++;
+			left -= take(hw, d, i, share);
+		}
+	/* What a full node could not hold: the set first, then any node. */
+	for (int i = 0; i < n && left > 0; i++)
+		if (nodes[i])
+			left -= take(hw, d, i, left);
+	for (int i = 0; i < n && left > 0 && !strict; i++)
+		left -= take(hw, d, i, left);
+	if (left > 0) {
+		long long total = 0;
+
+		for (int i = 0; i < n; i++)
+			total += hw->free_mb[i] + d->hw.node_mb[i];
+		return err_set(e, "memory=%lld MiB does not fit in the host's free memory (%lld MiB)",
+			       memory_mb, total);
+	}
+	for (int i = 0; i < n; i++) {
+		double share = memory_mb > 0 ? (double)d->hw.node_mb[i] / (double)memory_mb
+					     : (nodes[i] ? 1.0 / k : 0.0);
+
+		d->hw.remote[i] = 1.0 - share;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- checks */
+
+bool hw_check(struct hw *hw, char *msg, size_t len)
+{
+	if (!hw)
+		return true;
+	for (int core = 0; core < hw->nr_cores; core++) {
+		int busy = 0;
+
+		for (int t = 0; t < hw->tpc; t++)
+			busy += !is_idle_vcpu(hw->s->pcpus[core * hw->tpc + t].curr);
+		if (busy != hw->busy[core]) {
+			snprintf(msg, len, "hw: core %d runs %d non-idle vCPUs, the SMT model counts %d",
+				 core, busy, hw->busy[core]);
+			return false;
+		}
+	}
+	return true;
+}

@@ -1,0 +1,487 @@
+/*
+ * The hardware model (sim/hw.c) and xl's NUMA placement (sim/numa_place.c)
+ * on small hand-built states.  Expected figures are worked out by hand
+ * from the defaults of sim/hw.c (Nehalem: 256 KiB L2, 8 MiB LLC, 38 and
+ * 7.9 GB/s refills, C1 3 us / 6 us ... C6 200 us / 800 us) and the
+ * profiles the tests give, so a change of formula shows as a number.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/build.h"
+#include "sim/hw.h"
+#include "sim/numa_place.h"
+#include "sim/scenario.h"
+#include "workloads/guest.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static struct sim *build(struct scenario *sc, const char *xml, const char *sched)
+{
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+
+	ck_assert_msg(scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) == 0,
+		      "%s", e.msg);
+	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
+	s = sim_build(sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	sched_spec_free(&spec);
+	return s;
+}
+
+static void destroy(struct sim *s, struct scenario *sc)
+{
+	sim_destroy(s);
+	scenario_free(sc);
+}
+
+/* The core's part of a context switch, for driving hw by hand. */
+static stime_t switch_on(struct sim *s, int cpu, struct vcpu *next)
+{
+	struct vcpu *prev = s->pcpus[cpu].curr;
+	stime_t from;
+
+	s->pcpus[cpu].curr = next;
+	from = hw_switch(s->hw, cpu, prev, next, sim_now(s));
+	if (!is_idle_vcpu(next))
+		next->processor = cpu;
+	return from;
+}
+
+/* ---- configuration ---- */
+
+START_TEST(config_defaults_and_errors)
+{
+	static const struct { const char *key, *value, *msg; } bad[] = {
+		{ "cstates", "C1:1:3us", "cstates: 'C1:1:3us' is not name:type:exit-latency:target-residency" },
+		{ "cstates", "C1:0:3us:6us", "cstates: C-state C1 type: '0' is out of range 1..15" },
+		{ "cstates", "C1:1:3parsecs:6us", "cstates: C-state C1 exit latency: '3parsecs': unknown unit 'parsecs' (valid units: ns, us, ms, s)" },
+		{ "cstates", "C3:2:20us:80us,C1:1:3us:6us", "cstates: C-state C1 is shallower than C3 before it (list them shallowest first)" },
+		{ "cstates", "C1:1:3us:6us,", "cstates: a C-state list cannot end in ','" },
+		{ "max-cstate", "16", "<host>: max-cstate: '16' is out of range 0..15" },
+		{ "hw", "real", "<host>: hw: 'real' is not one of model|ideal" },
+	};
+	struct hw_config c;
+	struct kvlist kv = { 0 };
+	struct err e;
+
+	ck_assert_int_eq(hw_config_init(&c, NULL, NULL, &e), 0);
+	ck_assert_int_eq(c.mode, HW_MODEL);
+	ck_assert(c.l2_size == 256 << 10 && c.llc_size == 8 << 20);
+	ck_assert(c.memory_per_node == 6LL << 30);
+	ck_assert_int_eq(c.max_cstate, 15);
+	for (int i = 0; i < N(bad); i++) {
+		kvlist_set(&kv, bad[i].key, bad[i].value, 0);
+		ck_assert_int_eq(hw_config_init(&c, &kv, NULL, &e), -1);
+		ck_assert_str_eq(e.msg, bad[i].msg);
+		kvlist_free(&kv);
+	}
+	kvlist_set(&kv, "cstates", "", 0);
+	ck_assert_int_eq(hw_config_init(&c, &kv, NULL, &e), 0);
+	kvlist_free(&kv);
+}
+END_TEST
+
+/* ---- the speed of a running vCPU: SMT and NUMA ---- */
+
+START_TEST(smt_sibling_slows_and_tells)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\" hw=\"model\"/>"
+		"<domain name=\"a\" vcpus=\"3\"/></scenario>";
+	static const struct hw_profile p = { 0.65, 0, 0 };
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+	struct hw_rate r;
+
+	switch_on(s, 0, v[0]);
+	hw_rate(s->hw, v[0], &p, &r);
+	ck_assert(r.rate == 1.0);
+	switch_on(s, 2, v[2]);                  /* another core: no effect */
+	hw_rate(s->hw, v[0], &p, &r);
+	ck_assert(r.rate == 1.0);
+	switch_on(s, 1, v[1]);                  /* the sibling thread */
+	hw_rate(s->hw, v[0], &p, &r);
+	ck_assert_double_eq_tol(r.rate, 0.65, 1e-12);
+	ck_assert_double_eq(r.smt_share, 1.0);
+	/* 100 ns at 0.65: 65 ns of work, 35 lost to SMT. */
+	{
+		struct hw_stats st = { 0 };
+
+		ck_assert(hw_charge(&st, &r, 100) == 65);
+		ck_assert(st.lost_ns[HW_LOST_SMT] == 35 && st.work_ns == 65);
+		ck_assert(hw_time_for(&r, 65) >= 100 && hw_time_for(&r, 65) <= 101);
+		ck_assert(hw_time_for(&r, 66) == 102);
+	}
+	switch_on(s, 1, s->pcpus[1].idle);
+	hw_rate(s->hw, v[0], &p, &r);
+	ck_assert(r.rate == 1.0);
+	destroy(s, &sc);
+}
+END_TEST
+
+START_TEST(numa_remote_memory_stretches_memory_time)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"2\" cores-per-socket=\"2\" nodes=\"2\" hw=\"model\"/>"
+		"<domain name=\"a\" vcpus=\"2\" numa-nodes=\"0\" memory=\"1024\"/>"
+		"<domain name=\"b\" vcpus=\"1\" memory=\"2048\" numa-nodes=\"0,1\"/></scenario>";
+	static const struct hw_profile p = { 1, 0, 0.5 };
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+	struct vcpu *a0 = s->domains[0]->vcpus[0], *a1 = s->domains[0]->vcpus[1];
+	struct vcpu *b0 = s->domains[1]->vcpus[0];
+	struct hw_rate r;
+
+	ck_assert(s->domains[0]->hw.node_mb[0] == 1024 && s->domains[0]->hw.node_mb[1] == 0);
+	ck_assert(s->domains[1]->hw.node_mb[0] == 1024 && s->domains[1]->hw.node_mb[1] == 1024);
+	ck_assert(hw_node_free_mb(s->hw, 0) == 6144 - 2048);
+	switch_on(s, 0, a0);
+	hw_rate(s->hw, a0, &p, &r);
+	ck_assert(r.rate == 1.0);                              /* local */
+	switch_on(s, 2, a1);
+	hw_rate(s->hw, a1, &p, &r);                            /* all remote: 1 + 0.5 x 0.6 */
+	ck_assert_double_eq_tol(r.rate, 1 / 1.3, 1e-12);
+	ck_assert_double_eq(r.smt_share, 0.0);
+	switch_on(s, 3, b0);
+	hw_rate(s->hw, b0, &p, &r);                            /* half remote */
+	ck_assert_double_eq_tol(r.rate, 1 / 1.15, 1e-12);
+	destroy(s, &sc);
+}
+END_TEST
+
+/* ---- caches ---- */
+
+START_TEST(cache_refill_after_moves_and_evictions)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"2\" cores-per-socket=\"2\" nodes=\"2\" hw=\"model\""
+		" llc-bandwidth=\"40\" memory-bandwidth=\"8\"/>"
+		"<domain name=\"a\" vcpus=\"2\" numa-nodes=\"0\"/></scenario>";
+	/* 1 MiB: 256 KiB in the L2, all of it in the 8 MiB LLC. */
+	static const struct hw_profile p = { 1, 1 << 20, 0 };
+	static const struct hw_profile big = { 1, 8 << 20, 0 };
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+	struct vcpu *v = s->domains[0]->vcpus[0], *u = s->domains[0]->vcpus[1];
+	struct hw_rate r;
+	stime_t from;
+
+	/* Never ran: everything comes from local memory, 1 MiB at 8 B/ns. */
+	hw_rate(s->hw, v, &p, &r);
+	from = switch_on(s, 0, v);
+	ck_assert_int_eq(from, 131072);
+	s->q.now = 200000;
+	switch_on(s, 0, s->pcpus[0].idle);
+	ck_assert_int_eq(v->st.hw.lost_ns[HW_LOST_CACHE], 131072);
+	/* Back on the same core, nothing else ran there: warm. */
+	ck_assert_int_eq(switch_on(s, 0, v) - sim_now(s), 0);
+	switch_on(s, 0, s->pcpus[0].idle);
+	/* The other core of the socket: the L2 part from the LLC, 256 KiB at 40 B/ns. */
+	ck_assert_int_eq(switch_on(s, 1, v) - sim_now(s), 6554);
+	switch_on(s, 1, s->pcpus[1].idle);
+	/* The other socket (remote node 0): 1 MiB from memory at 8 B/ns x 1.6. */
+	ck_assert_int_eq(switch_on(s, 2, v) - sim_now(s), 209715);
+	/*
+	 * Cut short halfway: half the cold bytes stay cold, half the refill is
+	 * charged (the one on pCPU 1 was cut at once: nothing was).
+	 */
+	s->q.now += 209715 / 2;
+	switch_on(s, 2, s->pcpus[2].idle);
+	ck_assert_int_eq(v->st.hw.lost_ns[HW_LOST_CACHE], 131072 + 209715 / 2);
+	ck_assert_int_eq(switch_on(s, 2, v) - sim_now(s), 209715 / 2 + 1);
+	switch_on(s, 2, s->pcpus[2].idle);
+	/* u fills the socket's LLC with 8 MiB: v's lines there are gone. */
+	hw_rate(s->hw, u, &big, &r);
+	switch_on(s, 3, u);
+	switch_on(s, 3, s->pcpus[3].idle);
+	ck_assert_int_eq(switch_on(s, 2, v) - sim_now(s), 209715);
+	destroy(s, &sc);
+}
+END_TEST
+
+/*
+ * A vCPU re-pinned every 3 ms (xl vcpu-pin in a loop) to a pCPU of the
+ * other socket does less work than one re-pinned to the same pCPU: the
+ * same migrations through the scheduler, only the destination differs.
+ */
+static stime_t bounce(bool cross)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\"><host sockets=\"2\" cores-per-socket=\"2\" nodes=\"2\""
+		" hw=\"model\" cstates=\"\"/>"
+		"<domain name=\"a\" vcpus=\"1\" numa-nodes=\"0,1\">"
+		"<workload type=\"cpu-hog\" working_set=\"4MiB\" smt_speed=\"1\"/></domain></scenario>";
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "credit2");
+	struct vcpu *v = s->domains[0]->vcpus[0];
+	struct cpumask *m = cpumask_alloc((unsigned)s->nr_cpus);
+	stime_t work;
+
+	for (int k = 0; k < 100; k++) {
+		cpumask_zero(m);
+		cpumask_set(m, cross && k % 2 ? 2 : 0);
+		ck_assert_int_eq(vcpu_set_affinity(s, v, m, NULL), 0);
+		sim_run_until(s, MSEC(3) * (k + 1));
+	}
+	sim_account_all(s);
+	ck_assert(v->st.runstate_ns[RUNSTATE_RUNNING] > MSEC(299));
+	work = v->st.hw.work_ns;
+	if (cross)     /* about 50 refills of 4 MiB at 7.9 GB/s, half remote */
+		ck_assert_msg(v->st.hw.lost_ns[HW_LOST_CACHE] > 50 * 4 * 1048576 / 7.9,
+			      "%lld", (long long)v->st.hw.lost_ns[HW_LOST_CACHE]);
+	cpumask_free(m);
+	destroy(s, &sc);
+	return work;
+}
+
+START_TEST(bounced_between_sockets_does_less_work)
+{
+	stime_t stay = bounce(false), moved = bounce(true);
+
+	ck_assert_msg(moved < stay * 0.9, "bounced %lld, stayed %lld", (long long)moved,
+		      (long long)stay);
+}
+END_TEST
+
+/* ---- idle states ---- */
+
+START_TEST(cstate_exit_latency_by_idle_time)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\"/>"
+		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
+	static const char xml1[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\" max-cstate=\"1\"/>"
+		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
+	static const char xml0[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\" max-cstate=\"0\"/>"
+		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+
+	/* pCPUs idle since 0. */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 0, 0), 0);            /* not asleep yet */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 0, USEC(5)), USEC(3));    /* C1 */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 0, USEC(6)), USEC(2));    /* that wake-up */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 1, USEC(30)), USEC(10));  /* C1E */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 2, USEC(100)), USEC(20)); /* C3 */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(200));  /* C6 */
+	/* A running pCPU is awake. */
+	s->pcpus[3].curr = s->domains[0]->vcpus[0];
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(10)), 0);
+	s->pcpus[3].curr = s->pcpus[3].idle;
+	destroy(s, &sc);
+	s = build(&sc, xml1, "null");
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(10));   /* C1E at most */
+	destroy(s, &sc);
+	s = build(&sc, xml0, "null");
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(3));    /* halt */
+	destroy(s, &sc);
+}
+END_TEST
+
+/* The core: a softirq raised on a sleeping pCPU runs after the IPI and the exit. */
+START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" hw=\"model\""
+		" ipi-latency=\"1us\"/><domain name=\"a\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+
+	s->q.now = MSEC(1);
+	s->this_cpu = 0;
+	cpu_raise_softirq(s, 1);            /* idle 1 ms + 1 us: C6 */
+	ck_assert(timer_pending(&s->pcpus[1].softirq));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(1) + USEC(200));
+	s->this_cpu = 1;                    /* a local raise meanwhile joins that wake-up */
+	cpu_raise_softirq(s, 1);
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(201));
+	/* A local raise on a sleeping pCPU: its timer interrupt woke it from C6. */
+	s->this_cpu = 0;
+	cpu_raise_softirq(s, 0);
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1) + USEC(200));
+	/* A pCPU that runs a vCPU is awake: at once. */
+	timer_stop(&s->q, &s->pcpus[0].softirq);
+	s->pcpus[0].curr = s->domains[0]->vcpus[0];
+	cpu_raise_softirq(s, 0);
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1));
+	s->pcpus[0].curr = s->pcpus[0].idle;
+	destroy(s, &sc);
+}
+END_TEST
+
+START_TEST(ideal_machine_is_full_speed)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\" hw=\"ideal\"/>"
+		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
+	static const struct hw_profile p = { 0.5, 8 << 20, 1 };
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+	struct hw_rate r;
+
+	ck_assert(hw_is_ideal(s->hw));
+	ck_assert_int_eq(switch_on(s, 0, v[0]), 0);
+	switch_on(s, 1, v[1]);
+	hw_rate(s->hw, v[0], &p, &r);
+	ck_assert(r.rate == 1.0);
+	ck_assert_int_eq(hw_wake_delay(s->hw, 0, MSEC(5)), 0);
+	ck_assert_ptr_null(s->domains[0]->hw.node_mb);
+	destroy(s, &sc);
+}
+END_TEST
+
+/* ---- memory placement ---- */
+
+START_TEST(xl_placement_candidates)
+{
+	int cpus2[] = { 8, 8 }, cpus4[] = { 4, 4, 4, 4 };
+	long long free2[] = { 6144, 6144 }, free4[] = { 1000, 3000, 2000, 3000 };
+	int none2[] = { 0, 0 }, dom0[] = { 16, 16 }, busy0[] = { 24, 16 };
+	int busy4[] = { 4, 4, 0, 4 };
+	bool ch[4];
+
+	/* One node fits: the first of equals. */
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, dom0, 8, 32, ch), 1);
+	ck_assert(ch[0] && !ch[1]);
+	/* Fewer vCPUs able to run there wins. */
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, busy0, 8, 32, ch), 1);
+	ck_assert(!ch[0] && ch[1]);
+	/* Too many vCPUs or too much memory for a node: both. */
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 9, 32, ch), 2);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 1, 8192, ch), 2);
+	/* Nowhere enough memory: no candidate. */
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 1, 20000, ch), 0);
+	/* One node: nothing to place. */
+	ck_assert_int_eq(numa_place_candidate(1, cpus2, free2, none2, 1, 32, ch), 0);
+	/*
+	 * 5 vCPUs on 4-pCPU nodes: pairs.  {0,2}, {1,2} and {2,3} have 4 vCPUs;
+	 * {1,2} and {2,3} 5000 MiB free, and the first found of equals stays.
+	 */
+	ck_assert_int_eq(numa_place_candidate(4, cpus4, free4, busy4, 5, 2000, ch), 2);
+	ck_assert(!ch[0] && ch[1] && ch[2] && !ch[3]);
+	free4[3] = 3001;
+	numa_place_candidate(4, cpus4, free4, busy4, 5, 2000, ch);
+	ck_assert(!ch[0] && !ch[1] && ch[2] && ch[3]);
+}
+END_TEST
+
+START_TEST(placement_sets_soft_affinity_and_memory)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"2\" cores-per-socket=\"4\" threads-per-core=\"2\" nodes=\"2\""
+		" hw=\"model\"/>"
+		"<domain name=\"dom0\" vcpus=\"16\"/>"
+		"<domain name=\"g1\" vcpus=\"8\" memory=\"2048\"/>"
+		"<domain name=\"g2\" vcpus=\"8\"/>"
+		"<domain name=\"pinned\" vcpus=\"2\"><affinity hard=\"12-15\"/></domain>"
+		"<domain name=\"big\" vcpus=\"2\" memory=\"9000\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = build(&sc, xml, "credit2");
+	char buf[64];
+	struct domain **d = s->domains;
+
+	/* dom0: spread over both nodes, no affinity change. */
+	ck_assert_int_eq(d[0]->hw.memory_mb, 0);
+	ck_assert_double_eq(d[0]->hw.remote[0], 0.5);
+	ck_assert(cpumask_full(d[0]->vcpus[0]->soft));
+	/* g1: node 0 (first of equals), soft affinity 0-7. */
+	ck_assert_str_eq(cpumask_format(d[1]->vcpus[7]->soft, buf, sizeof(buf)), "0-7");
+	ck_assert(cpumask_full(d[1]->vcpus[7]->hard));
+	ck_assert(d[1]->hw.node_mb[0] == 2048);
+	/* g2: node 1, where fewer vCPUs can run now. */
+	ck_assert_str_eq(cpumask_format(d[2]->vcpus[0]->soft, buf, sizeof(buf)), "8-15");
+	ck_assert(d[2]->hw.node_mb[1] == 32);
+	/* An affinity given: no placement; memory follows the node affinity. */
+	ck_assert(cpumask_full(d[3]->vcpus[0]->soft));
+	ck_assert(d[3]->hw.node_mb[1] == 32 && d[3]->hw.node_mb[0] == 0);
+	/* Too big for a node: both; node 0's 4096 MiB free, the rest on node 1. */
+	ck_assert(cpumask_full(d[4]->vcpus[0]->soft));
+	ck_assert(d[4]->hw.node_mb[0] == 4096 && d[4]->hw.node_mb[1] == 4904);
+	destroy(s, &sc);
+}
+END_TEST
+
+START_TEST(memory_errors_name_the_domain)
+{
+	static const struct { const char *xml, *msg; } bad[] = {
+		{ "<scenario><host sockets=\"2\" nodes=\"2\" hw=\"model\"/>"
+		  "<domain name=\"a\" numa-nodes=\"2\"/></scenario>",
+		  "test.xml:1: domain 'a': numa-nodes: node 2 out of range in \"2\" (host has nodes 0-1)" },
+		{ "<scenario><host sockets=\"2\" nodes=\"2\" hw=\"model\"/>"
+		  "<domain name=\"a\" numa-nodes=\"0\" memory=\"7000\"/></scenario>",
+		  "test.xml:1: domain 'a': memory=7000 MiB does not fit on node 0 (6144 MiB free)" },
+		{ "<scenario><host sockets=\"2\" nodes=\"2\" hw=\"model\"/>"
+		  "<domain name=\"a\" memory=\"13000\"/></scenario>",
+		  "test.xml:1: domain 'a': memory=13000 MiB does not fit in the host's free memory (12288 MiB)" },
+		{ "<scenario><host hw=\"model\"/>"
+		  "<domain name=\"a\" numa-nodes=\"0,\"/></scenario>",
+		  "test.xml:1: does not match the schema: Invalid attribute numa-nodes for element domain" },
+	};
+	for (int i = 0; i < N(bad); i++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct err e = { "" };
+		struct sim *s = NULL;
+
+		if (scenario_load_memory(bad[i].xml, (int)strlen(bad[i].xml), "test.xml", &sc, &e) == 0) {
+			ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
+			s = sim_build(&sc, &spec, &e);
+			sched_spec_free(&spec);
+			scenario_free(&sc);
+		}
+		ck_assert_ptr_null(s);
+		ck_assert_str_eq(e.msg, bad[i].msg);
+	}
+}
+END_TEST
+
+START_TEST(node_lists)
+{
+	bool n[4];
+	struct err e;
+
+	ck_assert_int_eq(numa_parse_nodes("0-1,3", 4, n, &e), 0);
+	ck_assert(n[0] && n[1] && !n[2] && n[3]);
+	ck_assert_int_eq(numa_parse_nodes("2-1", 4, n, &e), -1);
+	ck_assert_str_eq(e.msg, "numa-nodes: '2-1' is not a node list (e.g. 0 or 0,1 or 0-3)");
+	ck_assert_int_eq(numa_parse_nodes("1", 1, n, &e), -1);
+	ck_assert_str_eq(e.msg, "numa-nodes: node 1 out of range in \"1\" (host has node 0)");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *su = suite_create("hw");
+	TCase *t = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(t, config_defaults_and_errors);
+	tcase_add_test(t, smt_sibling_slows_and_tells);
+	tcase_add_test(t, numa_remote_memory_stretches_memory_time);
+	tcase_add_test(t, cache_refill_after_moves_and_evictions);
+	tcase_add_test(t, bounced_between_sockets_does_less_work);
+	tcase_add_test(t, cstate_exit_latency_by_idle_time);
+	tcase_add_test(t, raise_on_a_sleeping_pcpu_waits_for_its_exit);
+	tcase_add_test(t, ideal_machine_is_full_speed);
+	tcase_add_test(t, xl_placement_candidates);
+	tcase_add_test(t, placement_sets_soft_affinity_and_memory);
+	tcase_add_test(t, memory_errors_name_the_domain);
+	tcase_add_test(t, node_lists);
+	suite_add_tcase(su, t);
+	sr = srunner_create(su);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

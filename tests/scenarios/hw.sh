@@ -1,0 +1,222 @@
+#!/bin/sh
+# The hardware model through the CLI (issue 14), each under Credit1 and
+# Credit2 with the invariant checker on:
+#  1. two cpu-hogs pinned to the two threads of one core do 2 x 0.65 = 1.3
+#     cores of work; pinned to two cores, 2;
+#  2. 8 busy vCPUs on a 2 x 4 x 2 host do more work spread one per core than
+#     packed on siblings; Credit2 without 9bb9c73884's smt_idle step (its
+#     2015 era, and 2016's on per-socket runqueues with smt_idle=off) gets
+#     less done than today's;
+#  3. a memory-intensive domain whose memory is on node 0 gets more work
+#     done with soft affinity honoured than with soft_affinity=off;
+#  4. wake-to-run latency on an idle host includes the C-state exit latency
+#     (C6 after 5 ms idle: 200 us); with max-cstate=1 it is C1E's 10 us;
+#  5. --hw=ideal (or <host hw="ideal">) is the full-speed machine: work is
+#     run time, nothing is lost, wake-ups are instant;
+#  6. --list-host names every parameter's source;
+#  7. work and lost time never exceed a vCPU's run time.
+# (A vCPU bounced between sockets is checked in tests/check_hw.c, which can
+# re-pin it every 3 ms.)
+set -u
+srcdir=${srcdir:-.}
+. "$srcdir/tests/scenarios/lib.sh"
+
+# run_json FILE SPEC [ARGS...]: the JSON of one checked run into $tmp/out.json.
+run_json() {
+	f=$1 spec=$2
+	shift 2
+	run_ok --scenario="$f" --sched="$spec" --check --format=json "$@" > "$tmp/out.json"
+}
+
+# check FILE SPEC PYTHON [ARGS...]: PYTHON sees run, dom(name), work(name) (cores of work).
+check() {
+	f=$1 spec=$2 py=$3
+	shift 3
+	run_json "$f" "$spec" "$@" || return 0
+	json_check "$tmp/out.json" "
+run = doc['runs'][0]
+assert not run.get('check_error'), run['check_error']
+def dom(n):
+    return [d for d in run['domains'] if d['name'] == n][0]
+def work(n):
+    return dom(n)['work_ns'] / run['sim_ns']
+spec = '$spec'
+$py" && echo "ok: $spec $(basename "$f") $*"
+}
+
+scheds="credit1 credit2"
+
+# 1. SMT: the kernbench figure.
+cat > "$tmp/smt.xml" <<'END'
+<scenario duration="2s" seed="1">
+  <host sockets="1" cores-per-socket="2" threads-per-core="2" hw="model"/>
+  <domain name="a" vcpus="2">
+    <vcpu id="0" hard="0"/><vcpu id="1" hard="1"/>
+    <workload type="cpu-hog"/>
+  </domain>
+</scenario>
+END
+sed 's/hard="1"/hard="2"/' "$tmp/smt.xml" > "$tmp/smt2.xml"
+for s in $scheds; do
+	check "$tmp/smt.xml" $s '
+w = work("a")
+print(f"{spec}: two hogs on one core: {w:.4f} cores of work")
+assert abs(w - 1.3) < 0.01, (spec, w)
+lost = dom("a")["lost_ns"]["smt"]
+assert abs(lost - 2 * 0.35 * run["sim_ns"]) < 0.01 * run["sim_ns"], dom("a")["lost_ns"]'
+	check "$tmp/smt2.xml" $s '
+w = work("a")
+print(f"{spec}: two hogs on two cores: {w:.4f} cores of work")
+assert abs(w - 2.0) < 0.01, (spec, w)
+assert dom("a")["lost_ns"]["smt"] == 0'
+done
+
+# 2. Spread over cores against packed on siblings; SMT-aware placement.
+spread= packed=
+for i in 0 1 2 3 4 5 6 7; do
+	spread="$spread<vcpu id=\"$i\" hard=\"$((2 * i))\"/>"
+	packed="$packed<vcpu id=\"$i\" hard=\"$i\"/>"
+done
+for shape in spread packed; do
+	eval pins=\$$shape
+	cat > "$tmp/$shape.xml" <<END
+<scenario duration="2s" seed="1">
+  <host sockets="2" cores-per-socket="4" threads-per-core="2" nodes="2" hw="model"/>
+  <domain name="g" vcpus="8" numa-nodes="0,1">$pins
+    <workload type="cpu-hog"/>
+  </domain>
+</scenario>
+END
+done
+for s in $scheds; do
+	run_json "$tmp/spread.xml" $s && cp "$tmp/out.json" "$tmp/spread.json"
+	run_json "$tmp/packed.xml" $s && cp "$tmp/out.json" "$tmp/packed.json"
+	python3 -c "
+import json, sys
+w = [json.load(open(f))['runs'][0]['domains'][0]['work_ns'] for f in sys.argv[1:]]
+print('$s: 8 hogs spread %.3f s of work, packed %.3f s' % (w[0] / 1e9, w[1] / 1e9))
+assert w[0] > 1.3 * w[1], w
+" "$tmp/spread.json" "$tmp/packed.json" || fail "$s: spreading over cores does not do more work"
+done
+cat > "$tmp/smtidle.xml" <<'END'
+<scenario duration="2s" seed="1">
+  <host sockets="2" cores-per-socket="4" threads-per-core="2" hw="model"/>
+  <domain name="g" vcpus="8">
+    <workload type="phases"><phase run="exp:5ms" sleep="exp:1ms"/></workload>
+  </domain>
+</scenario>
+END
+for s in credit2 credit2:era=2015 credit2:era=2016:runqueue=socket \
+	credit2:era=2016:runqueue=socket:smt_idle=off; do
+	run_json "$tmp/smtidle.xml" $s && cp "$tmp/out.json" "$tmp/smtidle-$s.json"
+done
+python3 -c "
+import json, sys
+w = [json.load(open(f))['runs'][0]['domains'][0]['work_ns'] / 1e9 for f in sys.argv[1:]]
+print('credit2 %.3f s of work; the 2015 credit2 (before 9bb9c73884) %.3f; 2016 on socket runqueues %.3f, without smt_idle %.3f' % tuple(w))
+assert w[1] < 0.95 * w[0], ('era 2015', w)
+assert w[3] < 0.95 * w[0] and w[3] < 0.95 * w[2], ('smt_idle=off', w)
+" "$tmp/smtidle-credit2.json" "$tmp/smtidle-credit2:era=2015.json" \
+	"$tmp/smtidle-credit2:era=2016:runqueue=socket.json" \
+	"$tmp/smtidle-credit2:era=2016:runqueue=socket:smt_idle=off.json" ||
+	fail "credit2 without 9bb9c73884 does not get less done"
+
+# 3. NUMA: soft affinity keeps a memory-intensive domain on its memory's node.
+cat > "$tmp/numa.xml" <<'END'
+<scenario duration="3s" seed="1">
+  <host sockets="2" cores-per-socket="4" threads-per-core="1" nodes="2" hw="model"/>
+  <domain name="m" vcpus="4" numa-nodes="0">
+    <affinity soft="nodes:0"/>
+    <workload type="cpu-hog" mem_intensity="0.8"/>
+  </domain>
+  <domain name="x" vcpus="4" numa-nodes="1">
+    <affinity soft="nodes:1"/>
+    <workload type="cpu-hog" mem_intensity="0.8"/>
+  </domain>
+</scenario>
+END
+for s in $scheds; do
+	run_json "$tmp/numa.xml" $s && cp "$tmp/out.json" "$tmp/on.json"
+	run_json "$tmp/numa.xml" $s:soft_affinity=off && cp "$tmp/out.json" "$tmp/off.json"
+	python3 -c "
+import json, sys
+def m(f):
+    r = json.load(open(f))['runs'][0]
+    d = [d for d in r['domains'] if d['name'] == 'm'][0]
+    return d['work_ns'] / 1e9, d['lost_ns']['numa'] / 1e9, d['numa_nodes']
+on, off = m(sys.argv[1]), m(sys.argv[2])
+print('$s: m does %.3f s of work with soft affinity (%.3f s lost to remote memory), %.3f without (%.3f)' % (on[0], on[1], off[0], off[1]))
+assert on[2] == [0] and off[2] == [0], (on, off)
+assert on[0] > 1.1 * off[0] and on[1] < off[1], (on, off)
+" "$tmp/on.json" "$tmp/off.json" || fail "$s: soft affinity does not keep m's memory local"
+done
+
+# 4. C-states: an idle host pays the exit latency on every wake-up.
+for mc in 15 1; do
+	cat > "$tmp/cstate$mc.xml" <<END
+<scenario duration="2s" seed="1">
+  <host sockets="1" cores-per-socket="4" hw="model" max-cstate="$mc"/>
+  <domain name="io" vcpus="1">
+    <workload type="phases"><phase run="100us" sleep="5ms"/></workload>
+  </domain>
+</scenario>
+END
+done
+for s in $scheds; do
+	check "$tmp/cstate15.xml" $s '
+v = dom("io")["vcpus"][0]
+p50 = v["wake_latency_ns"]["p50"]
+print(f"{spec}: wake-to-run p50 {p50 / 1e3:.0f} us after 5 ms idle")
+assert 195000 <= p50 <= 205000, v["wake_latency_ns"]
+assert abs(v["lost_ns"]["cstate"] - 200000 * v["wakeups"]) <= 200000, (v["lost_ns"], v["wakeups"])'
+	check "$tmp/cstate1.xml" $s '
+v = dom("io")["vcpus"][0]
+p50 = v["wake_latency_ns"]["p50"]
+print(f"{spec}: with max-cstate=1 p50 {p50 / 1e3:.0f} us")
+assert 9000 <= p50 <= 11000, v["wake_latency_ns"]'
+done
+
+# 5. The ideal machine, from the command line and from the file.
+for s in $scheds; do
+	check "$tmp/smt.xml" $s '
+d = dom("a")
+assert abs(work("a") - 2.0) < 0.01 and not any(d["lost_ns"].values()), d' --hw=ideal
+	sed 's/hw="model"/hw="ideal"/' "$tmp/cstate15.xml" > "$tmp/ideal.xml"
+	check "$tmp/ideal.xml" $s '
+v = dom("io")["vcpus"][0]
+assert v["wake_latency_ns"]["max"] == 0 and not any(v["lost_ns"].values()), v'
+	check "$tmp/ideal.xml" $s '
+assert dom("io")["vcpus"][0]["lost_ns"]["cstate"] > 0' --hw=model
+done
+expect_error "--hw: 'fast' is not valid (valid: model, ideal)" --hw=fast
+
+# 7. Work and lost run time never exceed run time, for every vCPU of the
+#    busiest default cells (the accounting identity of doc/json.md).
+for s in $scheds; do
+	for d in off on; do
+		run_ok --sched=$s --workload=iperf --dom0-load=$d --check --format=json > "$tmp/id.json"
+		json_check "$tmp/id.json" "
+r = doc['runs'][0]
+assert not r.get('check_error'), r['check_error']
+for d in r['domains']:
+    for v in d['vcpus']:
+        used = v['work_ns'] + v['lost_ns']['smt'] + v['lost_ns']['cache'] + v['lost_ns']['numa']
+        assert 0 <= used <= v['run_ns'], (d['name'], v['id'], used, v['run_ns'])
+        assert min(v['lost_ns'].values()) >= 0, v['lost_ns']
+    assert d['work_ns'] == sum(v['work_ns'] for v in d['vcpus'])
+assert sum(d['work_ns'] for d in r['domains']) > 0.5 * sum(v['run_ns'] for d in r['domains'] for v in d['vcpus'])
+print('$s iperf dom0-load=$d: work and lost time within run time')"
+	done
+done
+
+# 6. Every host parameter is listed with its source.
+run_ok --list-host > "$tmp/list"
+n=$(grep -c '^    [a-z]' "$tmp/list")
+k=$(grep -c 'source: ' "$tmp/list")
+[ "$n" -ge 9 ] && [ "$n" -eq "$k" ] || fail "--list-host: $n parameters, $k sources"
+for p in hw l2-size llc-size llc-bandwidth memory-bandwidth memory-per-node remote-penalty \
+	cstates max-cstate; do
+	grep -q "^    $p " "$tmp/list" || fail "--list-host lacks $p"
+done
+
+finish
