@@ -111,7 +111,8 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       xs_t=xen-shim/tree$xs_n
       xs_out=`CC="$CC" $SHELL "$srcdir/xen-shim/add-tree.sh" "$srcdir" $xs_n "$xs_name" "$xs_dir" 2>conftest.err` || {
         AC_MSG_RESULT([no])
-        AC_MSG_ERROR([--with-xen-source=$xs_spec: `cat conftest.err`])
+        xs_err=`cat conftest.err`
+        AC_MSG_ERROR([--with-xen-source=$xs_spec: $xs_err])
       }
       eval "$xs_out"
       AC_MSG_RESULT([Xen $version, interface $iface, schedulers: $modules])
