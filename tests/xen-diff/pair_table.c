@@ -88,8 +88,8 @@ int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
 		if (!strchr(line, '\n') && !feof(f)) {
-			fclose(f);
-			return err_set(e, "%s: line too long", where);
+			err_set(e, "%s: line too long", where);
+			goto fail;
 		}
 		line[strcspn(line, "#\n")] = '\0';
 		flags[0] = '\0';
@@ -97,9 +97,8 @@ int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
 		if (k <= 0)
 			continue;
 		if (k < 4 || k > 5) {
-			fclose(f);
-			return err_set(e, "%s: want MODEL XEN TREE MIN%% [FLAGS], got %d field(s)",
-				       where, k);
+			err_set(e, "%s: want MODEL XEN TREE MIN%% [FLAGS], got %d field(s)", where, k);
+			goto fail;
 		}
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -121,24 +120,33 @@ int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
 
 			p->need = strtod(need, &end);
 			if (end == need || (*end && strcmp(end, "%") != 0) || p->need < 0 || p->need > 100) {
-				fclose(f);
-				return err_set(e, "%s: MIN%% '%s' is not a percentage (0 to 100)", where, need);
+				err_set(e, "%s: MIN%% '%s' is not a percentage (0 to 100)", where, need);
+				goto fail;
 			}
 		}
 		if (pair_flags_parse(k == 5 ? flags : "-", &p->flags, why, sizeof(why)) < 0) {
-			fclose(f);
-			return err_set(e, "%s: %s", where, why);
+			err_set(e, "%s: %s", where, why);
+			goto fail;
 		}
-		if (resolve(p, where, e) < 0) {
-			fclose(f);
-			return -1;
-		}
+		if (resolve(p, where, e) < 0)
+			goto fail;
 		(*n)++;
 	}
 	fclose(f);
-	if (!*n)
-		return err_set(e, "%s: no pairs", path);
-	return 0;
+	if (*n)
+		return 0;
+	err_set(e, "%s: no pairs", path);
+	free(*out);
+	*out = NULL;
+	return -1;
+
+fail:
+	/* Nothing of a table with an error is kept. */
+	fclose(f);
+	free(*out);
+	*out = NULL;
+	*n = 0;
+	return -1;
 }
 
 const char *pair_flags_format(unsigned flags, char *buf, size_t len)
