@@ -73,11 +73,12 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     AS_MKDIR_P([xen-shim])
     {
       echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
-      # Xen's credit2.c before 2020 keeps credits in int, and its differences
-      # (tickle_score's new->credit - cur->credit, the reset multiplier)
-      # overflow: Xen's own build (no UBSan) wraps them, and the model wraps the
-      # same way, so the sanitizer build does not trap on it in Xen's code.
-      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall \$(SANITIZER_FLAGS) -fno-sanitize=signed-integer-overflow"
+      # -fwrapv: Xen is built without it, but its int credits of before
+      # 2020 overflow and rely on gcc's wrapping (2017's credit2.c
+      # tickle_score, t2c_update, the reset's multiplier), which is
+      # undefined in C and aborts a sanitizer build; -fwrapv makes
+      # the wrap the defined behaviour the model follows.
+      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall -fwrapv \$(SANITIZER_FLAGS)"
       echo "XS_OUT = xen-shim"
     } > $xs_mk
     xs_rest=$xs_specs

@@ -138,7 +138,8 @@
  *                   72faea7126, a64ccd3970, a5948a2b52, afd44e2aca (Aug
  *                   2017, patches 16-20): soft affinity everywhere
  *   tickle_ratelimit  4b6923acff (Aug 2017, patch 24)
- *   caps            ad4b3e1e9d (Sep 2017)
+ *   caps            ad4b3e1e9d (Sep 2017); with it, every new domain draws
+ *                   (cpumask_any) the pCPU of its replenishment timer
  *   idle_first      a9400d630b (Nov 2018): the idle mask is updated before
  *                   a reset's balancing
  *   smt_rq_siblings 753ba43d6d (Mar 2019): smt_idle counts a core's threads
@@ -1870,8 +1871,14 @@ static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
 	sdom->ops = ops;
 	sdom->weight = CSCHED2_DEFAULT_WEIGHT;   /* the domain's own comes with its last vCPU */
 	timer_init(&sdom->repl_timer, replenish_domain_budget, sdom);
-	/* Xen binds the timer to cpumask_any(pool) for every domain, capped or not. */
-	sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
+	/*
+	 * Since the caps (ad4b3e1e9d, Sep 2017) Xen binds the timer to
+	 * cpumask_any(pool) for every domain, capped or not; before, there is
+	 * no timer, and no random draw that would shift every later
+	 * cpumask_any (the 2015 and 2016 trees place vCPUs with it).
+	 */
+	if (csched2_priv(ops)->caps)
+		sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
 	c2_list_init(&sdom->parked_units);
 	return sdom;
 }
@@ -2180,8 +2187,8 @@ static const struct param_def csched2_params[] = {
 	  "res_pick and migrate take the pCPU after the runqueue's pick_bias (6348214c5d, "
 	  "Apr 2017); off: cpumask_any, a random draw; auto: on from 2016-p20", CFG(pick_bias) },
 	{ "caps", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
-	  "enforce domain caps with budgets and parking (ad4b3e1e9d, Sep 2017); "
-	  "auto: on from 4.17", CFG(caps) },
+	  "enforce domain caps with budgets and parking, a new domain drawing the pCPU of its "
+	  "replenishment timer (ad4b3e1e9d, Sep 2017); auto: on from 4.17", CFG(caps) },
 	{ "idle_first", PARAM_ENUM, "auto", "auto|on|off", 0, 0,
 	  "csched2_schedule takes its pCPU out of the idle mask before a reset's balancing, "
 	  "not after (a9400d630b, Nov 2018); auto: on from 4.17", CFG(idle_first) },

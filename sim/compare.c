@@ -29,21 +29,23 @@ struct cload {
 	int nents;
 };
 
-static int find_row(struct cload *L, const char *config, const char *workload,
-		    const char *dom0, const char *metric, const char *unit, bool higher)
+static int find_row(struct cload *L, const char *config, const char *host,
+		    const char *workload, const char *dom0, const char *metric,
+		    const char *unit, bool higher)
 {
 	struct report_row *r;
 
 	for (int i = 0; i < L->nrows; i++) {
 		r = &L->rows[i];
-		if (!strcmp(r->config, config) && !strcmp(r->workload, workload) &&
-		    !strcmp(r->dom0_load, dom0))
+		if (!strcmp(r->config, config) && !strcmp(r->host, host) &&
+		    !strcmp(r->workload, workload) && !strcmp(r->dom0_load, dom0))
 			return i;
 	}
 	L->rows = xreallocarray(L->rows, L->nrows + 1, sizeof(*L->rows));
 	r = &L->rows[L->nrows];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->config, sizeof(r->config), "%s", config);
+	snprintf(r->host, sizeof(r->host), "%s", host);
 	snprintf(r->workload, sizeof(r->workload), "%s", workload);
 	snprintf(r->dom0_load, sizeof(r->dom0_load), "%s", dom0);
 	snprintf(r->metric, sizeof(r->metric), "%s", metric);
@@ -86,7 +88,8 @@ static int load_summary(struct cload *L, int file, const char *path,
 		if (!label || !vals || vals->type != JVAL_ARRAY)
 			return err_set(e, "%s:%d: summary entry without \"label\" or \"values\"",
 				       path, s->line);
-		row = find_row(L, label, jval_get_string(s, "workload", ""),
+		row = find_row(L, label, jval_get_string(s, "host", ""),
+			       jval_get_string(s, "workload", ""),
 			       jval_get_string(s, "dom0_load", ""),
 			       jval_get_string(s, "metric", ""), jval_get_string(s, "unit", ""),
 			       !strcmp(jval_get_string(s, "better", ""), "higher"));
@@ -118,7 +121,8 @@ static int load_runs(struct cload *L, int file, const char *path,
 		if (!value || value->type != JVAL_NUMBER)
 			return err_set(e, "%s:%d: \"metric\" without a numeric \"value\"", path,
 				       m->line);
-		row = find_row(L, label, jval_get_string(r, "workload", ""),
+		row = find_row(L, label, jval_get_string(r, "host", ""),
+			       jval_get_string(r, "workload", ""),
 			       jval_get_string(r, "dom0_load", ""),
 			       jval_get_string(m, "name", ""), jval_get_string(m, "unit", ""),
 			       !strcmp(jval_get_string(m, "better", ""), "higher"));

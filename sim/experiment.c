@@ -52,34 +52,45 @@ static int axis_len(int n)
 	return n > 0 ? n : 1;
 }
 
-int experiment_index(const struct experiment *x, int s, int w, int d, int i)
+int experiment_nbench(const struct experiment *x)
 {
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
-
-	return ((s * nw + w) * nd + d) * x->iterations + i;
+	return axis_len(x->nhosts) * axis_len(x->nworkloads);
 }
 
-struct coords {
-	int s, w, d, i;
-};
-
-static struct coords index_coords(const struct experiment *x, int idx)
+int experiment_total(const struct experiment *x)
 {
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
-	struct coords c;
+	return x->nscheds * experiment_nbench(x) * axis_len(x->ndom0) * x->iterations;
+}
+
+int experiment_index(const struct experiment *x, int s, int b, int d, int i)
+{
+	int nb = experiment_nbench(x), nd = axis_len(x->ndom0);
+
+	return ((s * nb + b) * nd + d) * x->iterations + i;
+}
+
+struct experiment_coords experiment_coords(const struct experiment *x, int idx)
+{
+	int nb = experiment_nbench(x), nd = axis_len(x->ndom0);
+	struct experiment_coords c;
 
 	c.i = idx % x->iterations;
 	idx /= x->iterations;
 	c.d = idx % nd;
 	idx /= nd;
-	c.w = idx % nw;
-	c.s = idx / nw;
+	c.b = idx % nb;
+	c.s = idx / nb;
 	return c;
 }
 
-static const char *axis_workload(const struct experiment *x, int w)
+const char *experiment_host(const struct experiment *x, int b)
 {
-	return x->nworkloads ? x->workloads[w] : NULL;
+	return x->nhosts ? x->hosts[b / axis_len(x->nworkloads)] : NULL;
+}
+
+const char *experiment_workload(const struct experiment *x, int b)
+{
+	return x->nworkloads ? x->workloads[b % x->nworkloads] : NULL;
 }
 
 static const char *axis_dom0(const struct experiment *x, int d)
@@ -87,12 +98,13 @@ static const char *axis_dom0(const struct experiment *x, int d)
 	return x->ndom0 ? x->dom0_loads[d] : NULL;
 }
 
-static int build_scenario(const struct experiment *x, int w, int d,
-			  struct scenario *sc, struct err *e)
+int experiment_scenario(const struct experiment *x, int b, int d, struct scenario *sc,
+			struct err *e)
 {
 	scenario_copy(sc, x->base);
-	if (x->apply_axes && (x->nworkloads || x->ndom0) &&
-	    x->apply_axes(sc, axis_workload(x, w), axis_dom0(x, d), e)) {
+	if (x->apply_axes && (x->nhosts || x->nworkloads || x->ndom0) &&
+	    x->apply_axes(sc, experiment_host(x, b), experiment_workload(x, b),
+			  axis_dom0(x, d), e)) {
 		scenario_free(sc);
 		return -1;
 	}
@@ -101,22 +113,25 @@ static int build_scenario(const struct experiment *x, int w, int d,
 
 static void describe_run(const struct experiment *x, int idx, char *buf, size_t len)
 {
-	struct coords c = index_coords(x, idx);
-	const char *w = axis_workload(x, c.w), *d = axis_dom0(x, c.d);
+	struct experiment_coords c = experiment_coords(x, idx);
+	const char *h = experiment_host(x, c.b), *w = experiment_workload(x, c.b);
+	const char *d = axis_dom0(x, c.d);
 
-	snprintf(buf, len, "%s%s%s%s%s iteration %d (seed %llu)", x->scheds[c.s].text,
-		 w ? " " : "", w ? w : "", d ? " dom0-load=" : "", d ? d : "", c.i,
+	snprintf(buf, len, "%s%s%s%s%s%s%s iteration %d (seed %llu)", x->scheds[c.s].text,
+		 h ? " --host=" : "", h ? h : "", w ? " " : "", w ? w : "",
+		 d ? " dom0-load=" : "", d ? d : "", c.i,
 		 (unsigned long long)experiment_seed(x->seed, c.i));
 }
 
 /* One run in the worker: the matrix cell's scenario with iteration i's seed. */
 static int do_run(const struct experiment *x, int idx, struct run_result *r, struct err *e)
 {
-	struct coords c = index_coords(x, idx);
+	struct experiment_coords c = experiment_coords(x, idx);
+	const char *h = experiment_host(x, c.b), *w = experiment_workload(x, c.b);
 	struct scenario sc;
 	int rc;
 
-	if (build_scenario(x, c.w, c.d, &sc, e))
+	if (experiment_scenario(x, c.b, c.d, &sc, e))
 		return -1;
 	sc.seed = experiment_seed(x->seed, c.i);
 	memset(r, 0, sizeof(*r));
@@ -124,7 +139,8 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
 	scenario_free(&sc);
 	if (rc)
 		return -1;
-	snprintf(r->workload, sizeof(r->workload), "%s", x->nworkloads ? x->workloads[c.w] : "");
+	snprintf(r->host, sizeof(r->host), "%s", h ? h : "");
+	snprintf(r->workload, sizeof(r->workload), "%s", w ? w : "");
 	snprintf(r->dom0_load, sizeof(r->dom0_load), "%s", x->ndom0 ? x->dom0_loads[c.d] : "");
 	r->iteration = c.i;
 	r->seed = sc.seed;
@@ -146,7 +162,7 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
  * process prints, to the byte.
  *
  *   header   "SSRR", u32 version
- *   run      str scheduler, str label, str workload, str dom0_load,
+ *   run      str scheduler, str label, str host, str workload, str dom0_load,
  *            i32 iteration, u64 seed, i64 sim_ns, u64 events, metric,
  *            breakdown, str check_error, u32 ndoms, ndoms x domain
  *   metric   u8 valid, str name, str unit, f64 value, u8 higher_better
@@ -357,6 +373,7 @@ void run_result_pack(const struct run_result *r, char **buf, size_t *len)
 	put_u32(&b, RUN_RESULT_ENCODING);
 	put_str(&b, r->scheduler, sizeof(r->scheduler));
 	put_str(&b, r->label, sizeof(r->label));
+	put_str(&b, r->host, sizeof(r->host));
 	put_str(&b, r->workload, sizeof(r->workload));
 	put_str(&b, r->dom0_load, sizeof(r->dom0_load));
 	put_i32(&b, r->iteration);
@@ -642,6 +659,7 @@ static int get_run(struct dec *d, struct run_result *r)
 			       RUN_RESULT_ENCODING);
 	get_str(d, r->scheduler, sizeof(r->scheduler));
 	get_str(d, r->label, sizeof(r->label));
+	get_str(d, r->host, sizeof(r->host));
 	get_str(d, r->workload, sizeof(r->workload));
 	get_str(d, r->dom0_load, sizeof(r->dom0_load));
 	r->iteration = get_i32(d);
@@ -941,11 +959,11 @@ static int check_axes(const struct experiment *x, struct err *e)
 {
 	if (!x->apply_axes)
 		return 0;
-	for (int w = 0; w < axis_len(x->nworkloads); w++)
+	for (int b = 0; b < experiment_nbench(x); b++)
 		for (int d = 0; d < axis_len(x->ndom0); d++) {
 			struct scenario sc;
 
-			if (build_scenario(x, w, d, &sc, e))
+			if (experiment_scenario(x, b, d, &sc, e))
 				return -1;
 			scenario_free(&sc);
 		}
@@ -1039,7 +1057,7 @@ int experiment_run(struct experiment *x, struct err *e)
 
 	if (x->nscheds < 1 || x->iterations < 1)
 		return err_set(e, "experiment: need at least one scheduler and one iteration");
-	x->nruns = x->nscheds * axis_len(x->nworkloads) * axis_len(x->ndom0) * x->iterations;
+	x->nruns = experiment_total(x);
 	x->runs = xcalloc(x->nruns, sizeof(*x->runs));
 	x->ndone = 0;
 	if (check_axes(x, e))
@@ -1088,27 +1106,28 @@ void experiment_free(struct experiment *x)
 
 void experiment_table(const struct experiment *x, struct report_table *t)
 {
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
+	int nb = experiment_nbench(x), nd = axis_len(x->ndom0);
 
-	report_init(t, nw * nd, x->nscheds);
+	report_init(t, nb * nd, x->nscheds);
 	for (int s = 0; s < x->nscheds; s++)
 		t->cols[s] = xstrdup(x->scheds[s].text);
-	for (int w = 0; w < nw; w++)
+	for (int b = 0; b < nb; b++)
 		for (int d = 0; d < nd; d++) {
-			struct report_row *row = &t->rows[w * nd + d];
+			struct report_row *row = &t->rows[b * nd + d];
+			const char *h = experiment_host(x, b), *w = experiment_workload(x, b);
 
-			snprintf(row->workload, sizeof(row->workload), "%s",
-				 x->nworkloads ? x->workloads[w] : "");
+			snprintf(row->host, sizeof(row->host), "%s", h ? h : "");
+			snprintf(row->workload, sizeof(row->workload), "%s", w ? w : "");
 			snprintf(row->dom0_load, sizeof(row->dom0_load), "%s",
 				 x->ndom0 ? x->dom0_loads[d] : "");
 			for (int s = 0; s < x->nscheds; s++) {
-				struct report_cell *c = report_cell(t, w * nd + d, s);
+				struct report_cell *c = report_cell(t, b * nd + d, s);
 
 				snprintf(c->label, sizeof(c->label), "%s", x->scheds[s].text);
 				snprintf(c->scheduler, sizeof(c->scheduler), "%s", x->scheds[s].name);
 				for (int i = 0; i < x->iterations; i++) {
 					const struct run_result *r =
-						&x->runs[experiment_index(x, s, w, d, i)];
+						&x->runs[experiment_index(x, s, b, d, i)];
 
 					if (!r->metric.valid)
 						continue;

@@ -421,6 +421,11 @@ int host_topology_load(struct host_spec *h, enum host_topology_format f, const c
 	return 0;
 }
 
+bool host_topology_option_is_map(const char *arg)
+{
+	return arg[strcspn(arg, ":=")] == ':';
+}
+
 int host_topology_option(struct host_spec *h, const char *arg, struct err *e)
 {
 	static const enum host_topology_format kinds[] = { HOST_TOPOLOGY_LSCPU,

@@ -22,6 +22,7 @@
 #ifndef SCHEDSIM_HOST_TOPOLOGY_H
 #define SCHEDSIM_HOST_TOPOLOGY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sim/err.h"
@@ -50,6 +51,11 @@ int host_topology_parse(const char *text, size_t len, const char *name,
 int host_topology_load(struct host_spec *h, enum host_topology_format f, const char *path,
 		       struct err *e);
 
+/*
+ * Whether a --host value names a CPU map, KIND:FILE, rather than host
+ * settings key=value[:key=value...] (sim/host_axis.h): a ':' before any '='.
+ */
+bool host_topology_option_is_map(const char *arg);
 /* The command line's --host=lscpu:FILE or --host=xl-info:FILE. */
 int host_topology_option(struct host_spec *h, const char *arg, struct err *e);
 

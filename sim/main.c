@@ -58,13 +58,14 @@ struct cli {
 	const char *output;
 	const char *workload;     /* experiment axes, comma lists */
 	const char *dom0_load;
+	const char *host;         /* --host=key=value[:...] settings, an axis */
 	const char *iterations;
 	const char *jobs;
 	const char *alpha;
 	const char *hw;           /* --hw: ideal or model, over the scenario's */
 	bool check;
 	struct shard_cli *shard;  /* --shard, --run, --list-runs */
-	const char *host;         /* --host=lscpu:FILE|xl-info:FILE */
+	const char *host_map;     /* --host=lscpu:FILE|xl-info:FILE: the CPU map */
 	const char **domains;     /* --domain=FILE.cfg, in order */
 	int ndomains;
 	const char *report;       /* --report=FILE.html */
@@ -83,7 +84,8 @@ static void usage(FILE *f)
 	      "                          (default " DEFAULT_SCHED "), e.g. credit2:runqueue=core\n"
 	      "  --scenario=FILE         scenario file (XML); default: the embedded one\n"
 	      "  --host=lscpu:FILE       the host's CPU topology from `lscpu -p` output, or\n"
-	      "  --host=xl-info:FILE     from `xl info -n` output (its own CPU numbering)\n"
+	      "  --host=xl-info:FILE     from `xl info -n` output (its own CPU numbering);\n"
+	      "                          another --host may give settings (see Experiments)\n"
 	      "  --domain=FILE.cfg       add the domain of an xl configuration file (repeatable;\n"
 	      "                          with the embedded scenario they replace its guest)\n"
 	      "  --duration=T            simulated time (ns, us, ms, s), overrides the scenario's\n"
@@ -98,8 +100,12 @@ static void usage(FILE *f)
 	      TRACE_USAGE
 	      "\n"
 	      "Experiments (every combination of the lists, each --iterations times):\n"
-	      "  --workload=LIST         benchmarks, e.g. make-xen,iperf\n"
-	      "  --dom0-load=LIST        off, on, or off,on\n"
+	      "  --workload=LIST         benchmarks, e.g. make-xen,iperf, each name[:key=value...],\n"
+	      "                          {a,b} an axis: iperf:tcp_rmem_max={1048576,6291456}\n"
+	      "  --dom0-load=LIST        off, on, or off,on; on[:key=value...] sets the load's\n"
+	      "                          parameters: on:tasks={12,16}\n"
+	      "  --host=LIST             <host> settings, each key=value[:key=value...], {a,b}\n"
+	      "                          an axis: --host=ipi-latency={1us,2us}\n"
 	      "  --iterations=N          runs per combination (default 5 in an experiment);\n"
 	      "                          iteration i of every combination uses the same seed\n"
 	      "  --jobs=N                worker processes (default: online CPUs)\n"
@@ -207,9 +213,13 @@ static int parse_alpha(const char *s, double *alpha)
 	return 0;
 }
 
-/* Splits an axis list into fixed-size names; duplicates and empty names are refused. */
+/*
+ * Splits an axis list into fixed-size names, each {a,b} group expanded as
+ * in --sched; duplicates and empty names are refused.
+ */
 static int axis_list(const char *opt, const char *s, char (**out)[EXP_NAME_MAX], int *n)
 {
+	struct err e = { "" };
 	char **items;
 	int k;
 
@@ -218,17 +228,26 @@ static int axis_list(const char *opt, const char *s, char (**out)[EXP_NAME_MAX],
 	if (!s)
 		return 0;
 	k = split_list(s, &items);
+	if (spec_axes_expand(&items, &k, &e) < 0) {
+		fprintf(stderr, "schedsim: %s: %s\n", opt, e.msg);
+		free_list(items, k);
+		return EXIT_BADINPUT;
+	}
 	*out = xcalloc((size_t)k, sizeof(**out));
 	for (int i = 0; i < k; i++) {
 		if (!items[i][0] || strlen(items[i]) >= EXP_NAME_MAX) {
 			fprintf(stderr, "schedsim: %s: '%s' is not a valid name\n", opt, items[i]);
 			free_list(items, k);
+			free(*out);
+			*out = NULL;
 			return EXIT_BADINPUT;
 		}
 		for (int j = 0; j < i; j++)
 			if (!strcmp(items[i], items[j])) {
 				fprintf(stderr, "schedsim: %s: '%s' is listed twice\n", opt, items[i]);
 				free_list(items, k);
+				free(*out);
+				*out = NULL;
 				return EXIT_BADINPUT;
 			}
 		snprintf((*out)[i], EXP_NAME_MAX, "%s", items[i]);
@@ -238,13 +257,33 @@ static int axis_list(const char *opt, const char *s, char (**out)[EXP_NAME_MAX],
 	return 0;
 }
 
+/* How many values an axis has (1 when not given), and its first one. */
+static int axis_count(const char *opt, const char *s, char first[EXP_NAME_MAX], int *n)
+{
+	char (*v)[EXP_NAME_MAX];
+	int rc = axis_list(opt, s, &v, n);
+
+	if (rc)
+		return rc;
+	if (*n)
+		snprintf(first, EXP_NAME_MAX, "%s", v[0]);
+	else
+		*n = 1;
+	free(v);
+	return 0;
+}
+
 static void experiment_header(FILE *f, const struct experiment *x, const struct scenario *sc)
 {
 	int nw = x->nworkloads ? x->nworkloads : 1, nd = x->ndom0 ? x->ndom0 : 1;
+	char hosts[64] = "";
 
-	fprintf(f, "schedsim %s: %d configuration%s x %d workload%s x %d dom0 load%s x %d "
+	if (x->nhosts)
+		snprintf(hosts, sizeof(hosts), " x %d host setting%s", x->nhosts,
+			 x->nhosts > 1 ? "s" : "");
+	fprintf(f, "schedsim %s: %d configuration%s%s x %d workload%s x %d dom0 load%s x %d "
 		"iteration%s, scenario %s, seed %llu\n\n", PACKAGE_VERSION,
-		x->nscheds, x->nscheds > 1 ? "s" : "", nw, nw > 1 ? "s" : "",
+		x->nscheds, x->nscheds > 1 ? "s" : "", hosts, nw, nw > 1 ? "s" : "",
 		nd, nd > 1 ? "s" : "", x->iterations, x->iterations > 1 ? "s" : "",
 		sc->source, (unsigned long long)x->seed);
 }
@@ -293,7 +332,8 @@ static int check_errors(const struct experiment *x)
 
 	for (int i = 0; i < x->nruns; i++)
 		if (x->runs[i].check_error[0]) {
-			fprintf(stderr, "schedsim: %s %s %s iteration %d: %s\n", x->runs[i].label,
+			fprintf(stderr, "schedsim: %s%s%s %s %s iteration %d: %s\n", x->runs[i].label,
+				x->runs[i].host[0] ? " --host=" : "", x->runs[i].host,
 				x->runs[i].workload, x->runs[i].dom0_load, x->runs[i].iteration,
 				x->runs[i].check_error);
 			status = 1;
@@ -397,8 +437,10 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 			return bad("--jobs: %s", e.msg);
 		x.jobs = (int)v;
 	}
-	if ((rc = axis_list("--workload", cli->workload, &x.workloads, &x.nworkloads)) ||
+	if ((rc = axis_list("--host", cli->host, &x.hosts, &x.nhosts)) ||
+	    (rc = axis_list("--workload", cli->workload, &x.workloads, &x.nworkloads)) ||
 	    (rc = axis_list("--dom0-load", cli->dom0_load, &x.dom0_loads, &x.ndom0))) {
+		free(x.hosts);
 		free(x.workloads);
 		free(x.dom0_loads);
 		return rc;
@@ -438,6 +480,7 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 out:
 	report_free(&t);
 	experiment_free(&x);
+	free(x.hosts);
 	free(x.workloads);
 	free(x.dom0_loads);
 	if (cli->shard)
@@ -590,7 +633,8 @@ int main(int argc, char **argv)
 	struct run_result *runs;
 	struct err e = { "" };
 	char **items, tmp[4096];
-	int c, n, nitems, i, status = 0, nw = 1, nd = 1;
+	int c, n, nitems, i, status = 0, nw = 1, nd = 1, nh = 1;
+	char one_w[EXP_NAME_MAX] = "", one_d[EXP_NAME_MAX] = "", one_h[EXP_NAME_MAX] = "";
 	bool experiment;
 	struct trace_cli tc = { 0 };
 	struct plot_cli pc = { 0 };
@@ -615,7 +659,12 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 's': cli.sched = optarg; break;
 		case 'f': cli.scenario = optarg; break;
-		case 'H': cli.host = optarg; break;
+		case 'H':         /* a CPU map (KIND:FILE) or the host settings */
+			if (host_topology_option_is_map(optarg))
+				cli.host_map = optarg;
+			else
+				cli.host = optarg;
+			break;
 		case 'X': domain_files[cli.ndomains++] = optarg; break;
 		case 'd': cli.duration = optarg; break;
 		case 'S': cli.seed = optarg; break;
@@ -672,17 +721,12 @@ int main(int argc, char **argv)
 	}
 	if (!cli.sched)
 		cli.sched = DEFAULT_SCHED;
-	if (cli.workload) {
-		n = split_list(cli.workload, &items);
-		nw = n;
-		free_list(items, n);
-	}
-	if (cli.dom0_load) {
-		n = split_list(cli.dom0_load, &items);
-		nd = n;
-		free_list(items, n);
-	}
-	experiment = cli.iterations || cli.jobs || nw * nd > 1 ||
+	/* The axes' values, {a,b} groups expanded (checked again by the experiment). */
+	if ((status = axis_count("--workload", cli.workload, one_w, &nw)) ||
+	    (status = axis_count("--dom0-load", cli.dom0_load, one_d, &nd)) ||
+	    (status = axis_count("--host", cli.host, one_h, &nh)))
+		return status;
+	experiment = cli.iterations || cli.jobs || nw * nd * nh > 1 ||
 		!strcmp(cli.format, "markdown") || !strcmp(cli.format, "csv");
 	experiment = experiment || pc.dir || cli.report;     /* pictures are of an experiment */
 	experiment = experiment || shard_cli_active(&shc);
@@ -695,18 +739,18 @@ int main(int argc, char **argv)
 		return bad("%s", "--report: a part of a sweep writes JSON only; merge the parts "
 			   "(schedsim merge --format=json) and make the report from that "
 			   "(schedsim report)");
-	if (shard_cli_partial(&shc) && (cli.host || cli.ndomains))
+	if (shard_cli_partial(&shc) && (cli.host_map || cli.ndomains))
 		return bad("%s", "--host and --domain change the scenario, which a sweep's parts "
 			   "name only by file: write them into it (<host lscpu=...>, <domain xl=...>)");
 	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
 			  : scenario_load_default(&sc, &e)) < 0)
 		return bad("%s", e.msg);
-	if (cli.host && host_topology_option(&sc.host, cli.host, &e) < 0) {
+	if (cli.host_map && host_topology_option(&sc.host, cli.host_map, &e) < 0) {
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}
 	/* The embedded dom0 has one vCPU per pCPU, as Xen gives dom0 by default. */
-	if (cli.host && !cli.scenario) {
+	if (cli.host_map && !cli.scenario) {
 		int cpus = host_spec_cpus(&sc.host);
 
 		sc.doms[0].vcpus = cpus < SCENARIO_MAX_VCPUS ? cpus : SCENARIO_MAX_VCPUS;
@@ -735,9 +779,9 @@ int main(int argc, char **argv)
 		}
 		sc.seed = (uint64_t)seed;
 	}
-	/* A single run with one workload / dom0-load value: apply it here. */
-	if (!experiment && (cli.workload || cli.dom0_load) &&
-	    workload_axes_apply(&sc, cli.workload, cli.dom0_load, &e) < 0) {
+	/* A single run with one host, workload and dom0-load value: apply it here. */
+	if (!experiment && (cli.workload || cli.dom0_load || cli.host) &&
+	    workload_axes_apply(&sc, one_h, one_w, one_d, &e) < 0) {
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}

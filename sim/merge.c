@@ -226,9 +226,11 @@ static int build_matrix(const char *path, const struct jval *doc, struct merge *
 		m->x.nscheds = s + 1;
 	}
 	m->x.scheds = m->specs;
-	if (names(path, mx, "workloads", &m->workloads, &m->x.nworkloads, e) ||
+	if (names(path, mx, "hosts", &m->hosts, &m->x.nhosts, e) ||
+	    names(path, mx, "workloads", &m->workloads, &m->x.nworkloads, e) ||
 	    names(path, mx, "dom0_loads", &m->dom0_loads, &m->x.ndom0, e))
 		return -1;
+	m->x.hosts = m->hosts;
 	m->x.workloads = m->workloads;
 	m->x.dom0_loads = m->dom0_loads;
 	if (!whole_number(it, 1, 1000000))
@@ -246,24 +248,24 @@ static int build_matrix(const char *path, const struct jval *doc, struct merge *
 
 static void describe(const struct experiment *x, int k, char *buf, size_t len)
 {
-	int s, w, d, i;
+	struct experiment_coords c = experiment_coords(x, k);
+	const char *h = experiment_host(x, c.b), *w = experiment_workload(x, c.b);
 
-	shard_coords(x, k, &s, &w, &d, &i);
-	snprintf(buf, len, "run %d: %s%s%s%s%s iteration %d", k, x->scheds[s].text,
-		 x->nworkloads ? " " : "", x->nworkloads ? x->workloads[w] : "",
-		 x->ndom0 ? " dom0-load=" : "", x->ndom0 ? x->dom0_loads[d] : "", i);
+	snprintf(buf, len, "run %d: %s%s%s%s%s%s%s iteration %d", k, x->scheds[c.s].text,
+		 h ? " --host=" : "", h ? h : "", w ? " " : "", w ? w : "",
+		 x->ndom0 ? " dom0-load=" : "", x->ndom0 ? x->dom0_loads[c.d] : "", c.i);
 }
 
 /* The result must be the run its index stands for. */
 static bool in_place(const struct experiment *x, int k, const struct run_result *r)
 {
-	int s, w, d, i;
+	struct experiment_coords c = experiment_coords(x, k);
+	const char *h = experiment_host(x, c.b), *w = experiment_workload(x, c.b);
 
-	shard_coords(x, k, &s, &w, &d, &i);
-	return r->iteration == i && !strcmp(r->label, x->scheds[s].text) &&
-	       !strcmp(r->workload, x->nworkloads ? x->workloads[w] : "") &&
-	       !strcmp(r->dom0_load, x->ndom0 ? x->dom0_loads[d] : "") &&
-	       r->seed == experiment_seed(x->seed, i);
+	return r->iteration == c.i && !strcmp(r->label, x->scheds[c.s].text) &&
+	       !strcmp(r->host, h ? h : "") && !strcmp(r->workload, w ? w : "") &&
+	       !strcmp(r->dom0_load, x->ndom0 ? x->dom0_loads[c.d] : "") &&
+	       r->seed == experiment_seed(x->seed, c.i);
 }
 
 static int take_runs(char **paths, int part, const struct jval *doc, struct merge *m,
@@ -414,10 +416,11 @@ void merge_free(struct merge *m)
 	for (int s = 0; s < m->x.nscheds; s++)
 		sched_spec_free(&m->specs[s]);
 	free(m->specs);
+	free(m->hosts);
 	free(m->workloads);
 	free(m->dom0_loads);
 	m->specs = NULL;
-	m->workloads = m->dom0_loads = NULL;
+	m->hosts = m->workloads = m->dom0_loads = NULL;
 	if (m->sc_loaded)
 		scenario_free(&m->sc);
 	m->sc_loaded = false;

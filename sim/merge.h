@@ -25,6 +25,7 @@ struct merge {
 	double alpha;
 	struct experiment x;     /* runs filled from the parts */
 	struct sched_spec *specs;
+	char (*hosts)[EXP_NAME_MAX];
 	char (*workloads)[EXP_NAME_MAX];
 	char (*dom0_loads)[EXP_NAME_MAX];
 	struct scenario sc;      /* the header names its source; loaded for --plot */

@@ -212,7 +212,7 @@ int plot_cli_check(struct plot_cli *c, struct err *e)
 /* ------------------------------------------------- the matrix, again */
 
 struct coords {
-	int s, w, d, i;
+	int s, w, d, i;         /* w: the bench (host setting x workload) */
 };
 
 static int axis_len(int n)
@@ -222,21 +222,22 @@ static int axis_len(int n)
 
 static struct coords run_coords(const struct experiment *x, int idx)
 {
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
-	struct coords c;
+	struct experiment_coords c = experiment_coords(x, idx);
 
-	c.i = idx % x->iterations;
-	idx /= x->iterations;
-	c.d = idx % nd;
-	idx /= nd;
-	c.w = idx % nw;
-	c.s = idx / nw;
-	return c;
+	return (struct coords){ c.s, c.b, c.d, c.i };
 }
 
 static int matrix_runs(const struct experiment *x)
 {
-	return x->nscheds * axis_len(x->nworkloads) * axis_len(x->ndom0) * x->iterations;
+	return experiment_total(x);
+}
+
+/* Bench w's name: "iperf:tcp_rmem_max=1048576 host:nodes=1"; "" for the scenario's own. */
+static void bench_name(const struct experiment *x, int w, char *buf, size_t len)
+{
+	const char *h = experiment_host(x, w), *wl = experiment_workload(x, w);
+
+	snprintf(buf, len, "%s%s%s", wl ? wl : "", h ? (wl ? " host:" : "host:") : "", h ? h : "");
 }
 
 /* The scenario run idx ran (its seed included), as experiment.c builds it. */
@@ -245,13 +246,8 @@ static int run_scenario_of(const struct experiment *x, int idx, struct scenario 
 {
 	struct coords c = run_coords(x, idx);
 
-	scenario_copy(sc, x->base);
-	if (x->apply_axes && (x->nworkloads || x->ndom0) &&
-	    x->apply_axes(sc, x->nworkloads ? x->workloads[c.w] : NULL,
-			  x->ndom0 ? x->dom0_loads[c.d] : NULL, e)) {
-		scenario_free(sc);
+	if (experiment_scenario(x, c.w, c.d, sc, e))
 		return -1;
-	}
 	sc->seed = experiment_seed(x->seed, c.i);
 	return 0;
 }
@@ -309,7 +305,7 @@ static int make_dir(const char *dir, struct err *e);
  */
 static int default_run(const struct experiment *x, int s)
 {
-	return experiment_index(x, s, axis_len(x->nworkloads) - 1, axis_len(x->ndom0) - 1, 0);
+	return experiment_index(x, s, experiment_nbench(x) - 1, axis_len(x->ndom0) - 1, 0);
 }
 
 int plot_prepare(const struct plot_cli *c, struct experiment *x, struct err *e)
@@ -628,7 +624,8 @@ static void comparison_line(FILE *f, const struct report_row *row,
 static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 			   const struct report_table *t, struct err *e)
 {
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
+	int nw = experiment_nbench(x), nd = axis_len(x->ndom0);
+	char (*wname)[600] = xcalloc((size_t)nw, sizeof(*wname));
 	const char **wl = xcalloc((size_t)nw, sizeof(*wl));
 	const char **dl = xcalloc((size_t)nd, sizeof(*dl));
 	const char **cl = xcalloc((size_t)t->ncols, sizeof(*cl));
@@ -668,7 +665,11 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 			ymax[p] = fmax(ymax[p], cell->s.has_mean_ci ? cell->s.mean_hi : 0);
 		}
 		if (p >= 0) {
-			wl[p] = row->workload[0] ? row->workload : "scenario";
+			if (row->workload[0] || row->host[0])
+				report_bench_name(row, wname[p], sizeof(wname[p]));
+			else
+				snprintf(wname[p], sizeof(wname[p]), "scenario");
+			wl[p] = wname[p];
 			if (row->metric[0] && !yl[p][0])
 				metric_label(row, yl[p], sizeof(yl[p]));
 		}
@@ -703,6 +704,7 @@ static int plot_comparison(const struct plot_cli *c, const struct experiment *x,
 	rc = script_close(&sc, c, "comparison", plot_gp_comparison, e);
 out:
 	free(wl);
+	free(wname);
 	free(dl);
 	free(cl);
 	free(yl);
@@ -772,7 +774,8 @@ static void merge_domain(struct hist *h, const struct run_result *r, int d)
 static int plot_latency_row(const struct plot_cli *c, const struct experiment *x, int w,
 			    int d, struct err *e)
 {
-	char wpart[64], dpart[16], name[128], dat[160], label[32], panel[2][160], rowtitle[96];
+	char bench[600], wpart[200], dpart[200], name[420], dat[430], label[32], panel[2][160];
+	char rowtitle[700];
 	const char *panels[2] = { panel[0], panel[1] };
 	const char **cl = xcalloc((size_t)x->nscheds * 2, sizeof(*cl));
 	char (*ct)[600] = xcalloc((size_t)x->nscheds * 2, sizeof(*ct));
@@ -785,15 +788,16 @@ static int plot_latency_row(const struct plot_cli *c, const struct experiment *x
 	FILE *f;
 	int rc = -1;
 
-	file_part(wpart, sizeof(wpart), x->nworkloads ? x->workloads[w] : "", "scenario");
+	bench_name(x, w, bench, sizeof(bench));
+	file_part(wpart, sizeof(wpart), bench, "scenario");
 	file_part(dpart, sizeof(dpart), x->ndom0 ? x->dom0_loads[d] : "", "");
 	snprintf(name, sizeof(name), "latency-%s%s%s", wpart, dpart[0] ? "-" : "", dpart);
 	snprintf(dat, sizeof(dat), "%s.dat", name);
 	snprintf(panel[0], sizeof(panel[0]), "%s vCPUs%s", bd >= 0 ? r0->doms[bd].name : "-",
 		 bd >= 0 && r0->doms[bd].metric.valid ? " (the benchmark guest)" : "");
 	snprintf(panel[1], sizeof(panel[1]), "%s vCPUs", dd >= 0 ? r0->doms[dd].name : "-");
-	snprintf(rowtitle, sizeof(rowtitle), "%s%s%s", x->nworkloads ? x->workloads[w] : "",
-		 x->nworkloads && x->ndom0 ? ", " : "",
+	snprintf(rowtitle, sizeof(rowtitle), "%s%s%s", bench,
+		 bench[0] && x->ndom0 ? ", " : "",
 		 x->ndom0 ? report_dom0_name(x->dom0_loads[d]) : "");
 	f = open_in(c->dir, dat, e);
 	if (!f)
@@ -890,9 +894,11 @@ static const char *domain_name(const struct run_result *r, int domid)
 static void run_title(const struct experiment *x, int idx, char *buf, size_t len)
 {
 	struct coords k = run_coords(x, idx);
+	char bench[600];
 
+	bench_name(x, k.w, bench, sizeof(bench));
 	snprintf(buf, len, "%s%s%s%s%s, iteration %d (run %d, seed %llu)", x->scheds[k.s].text,
-		 x->nworkloads ? ", " : "", x->nworkloads ? x->workloads[k.w] : "",
+		 bench[0] ? ", " : "", bench,
 		 x->ndom0 ? ", " : "", x->ndom0 ? report_dom0_name(x->dom0_loads[k.d]) : "",
 		 k.i, idx, (unsigned long long)experiment_seed(x->seed, k.i));
 }
@@ -999,7 +1005,7 @@ static int credit_script(const struct plot_cli *c, const struct run_result *r,
 static int plot_run(const struct plot_cli *c, const struct experiment *x, int idx,
 		    struct err *e)
 {
-	char tl[64], cr[64], tl_dat[80], cr_dat[80], title[1024];
+	char tl[64], cr[64], tl_dat[80], cr_dat[80], title[2048];
 	struct plot_vcpu sel[PLOT_MAX_VCPUS];
 	struct run_result r;
 	int nsel, rc = -1;
@@ -1049,7 +1055,7 @@ int plot_experiment(const struct plot_cli *c, const struct experiment *x,
 	rc = plot_comparison(c, x, t, e);
 	if (rc < 0 || (rc == 0 && run_gnuplot(c, "comparison", e)))
 		return -1;
-	for (int w = 0; w < axis_len(x->nworkloads); w++)
+	for (int w = 0; w < experiment_nbench(x); w++)
 		for (int d = 0; d < axis_len(x->ndom0); d++)
 			if (plot_latency_row(c, x, w, d, e))
 				return -1;

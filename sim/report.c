@@ -98,4 +98,15 @@ void report_row_name(const struct report_row *r, char *buf, size_t len)
 
 		snprintf(buf + n, len - n, " dom0=%s", r->dom0_load);
 	}
+	if (r->host[0]) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, " host:%s", r->host);
+	}
+}
+
+void report_bench_name(const struct report_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", r->workload[0] ? r->workload : r->metric,
+		 r->host[0] ? " host:" : "", r->host);
 }

@@ -4,7 +4,7 @@
  *
  * A table is rows x columns.  For an experiment the columns are the
  * scheduler configurations (the first is the baseline) and the rows the
- * workload x dom0-load combinations; for `schedsim compare` the columns
+ * host x workload x dom0-load combinations; for `schedsim compare` the columns
  * are the result files (the first is the old one) and the rows also carry
  * the configuration label.  The model is plain data so that the formats
  * (text, markdown, csv, json) and compare all print the same numbers.
@@ -19,8 +19,9 @@
 
 struct report_row {
 	char config[512];        /* compare only: the configuration label, else "" */
-	char workload[32];       /* "" for the scenario's own workloads */
-	char dom0_load[8];       /* "off", "on", or "" */
+	char host[256];          /* --host setting ("llc-size=12MiB"), "" for the scenario's */
+	char workload[256];      /* workload spec; "" for the scenario's own workloads */
+	char dom0_load[256];     /* "off", "on", "on:tasks=12", or "" */
 	char metric[32];         /* "build_time", "throughput"; "" when no run had one */
 	char unit[16];
 	bool higher_better;
@@ -56,8 +57,10 @@ void report_add_value(struct report_cell *c, double v);
 /* Computes every cell's statistics and its comparison with column 0. */
 void report_compute(struct report_table *t);
 
-/* "make-xen, dom0 load on" style names used by the formats. */
+/* "make-xen dom0=on host:nodes=1" style names used by the formats. */
 void report_row_name(const struct report_row *r, char *buf, size_t len);
+/* The bench of a row: its workload (or metric) and " host:SETTING" if any. */
+void report_bench_name(const struct report_row *r, char *buf, size_t len);
 const char *report_dom0_name(const char *dom0_load);
 
 /*

@@ -41,7 +41,7 @@ void report_csv(FILE *f, const struct report_table *t)
 	if (t->compare)
 		fputs("file,", f);
 	fputs("label,scheduler,workload,dom0_load,unit,n,mean,stddev,median,"
-	      "ci95_low,ci95_high,delta_pct,p_value\n", f);
+	      "ci95_low,ci95_high,delta_pct,p_value,host\n", f);
 	for (int r = 0; r < t->nrows; r++)
 		for (int c = 0; c < t->ncols; c++) {
 			const struct report_row *row = &t->rows[r];
@@ -75,6 +75,8 @@ void report_csv(FILE *f, const struct report_table *t)
 			csv_number(f, cell->has_cmp ? cell->delta_pct : NAN);
 			fputc(',', f);
 			csv_number(f, cell->has_cmp ? cell->mwu.p : NAN);
+			fputc(',', f);
+			csv_string(f, row->host);
 			fputc('\n', f);
 		}
 }
@@ -93,6 +95,8 @@ static void json_cell(struct json *j, const struct report_table *t, int r, int c
 	json_object_begin(j, NULL);
 	json_string(j, "label", cell->label);
 	json_string(j, "scheduler", cell->scheduler);
+	if (row->host[0])
+		json_string(j, "host", row->host);
 	json_string(j, "workload", row->workload);
 	json_string(j, "dom0_load", row->dom0_load);
 	json_string(j, "metric", row->metric);

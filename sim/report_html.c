@@ -103,6 +103,7 @@ void html_report_from_experiment(struct html_report *h, const struct experiment 
 		int b = bench_domain(r);
 
 		snprintf(o->label, sizeof(o->label), "%s", r->label);
+		snprintf(o->host, sizeof(o->host), "%s", r->host);
 		snprintf(o->workload, sizeof(o->workload), "%s", r->workload);
 		snprintf(o->dom0_load, sizeof(o->dom0_load), "%s", r->dom0_load);
 		snprintf(o->check_error, sizeof(o->check_error), "%s", r->check_error);
@@ -158,7 +159,8 @@ static int jstring(const struct jload *L, const struct jval *o, const char *key,
 
 /*
  * The summary as a table: columns in order of first appearance of each
- * label, rows of each (workload, dom0 load), the values of each cell.
+ * label, rows of each (host setting, workload, dom0 load), the values of
+ * each cell (results without a host axis have no "host").
  * The writer puts them row by row, so the order is the experiment's.
  */
 static int load_summary(const struct jload *L, const struct jval *sum, struct report_table *t)
@@ -194,8 +196,9 @@ static int load_summary(const struct jload *L, const struct jval *sum, struct re
 		    jstring(L, s, "better", better, sizeof(better), what))
 			goto fail;
 		row.higher_better = !strcmp(better, "higher");
+		snprintf(row.host, sizeof(row.host), "%s", jval_get_string(s, "host", ""));
 		for (r = 0; r < nrows; r++)
-			if (!strcmp(rows[r].workload, row.workload) &&
+			if (!strcmp(rows[r].host, row.host) && !strcmp(rows[r].workload, row.workload) &&
 			    !strcmp(rows[r].dom0_load, row.dom0_load))
 				break;
 		if (r == nrows) {
@@ -300,6 +303,7 @@ static int load_runs(const struct jload *L, const struct jval *runs, struct html
 		if (jstring(L, r, "label", o->label, sizeof(o->label), what))
 			return -1;
 		h->nruns++;
+		snprintf(o->host, sizeof(o->host), "%s", jval_get_string(r, "host", ""));
 		snprintf(o->workload, sizeof(o->workload), "%s", jval_get_string(r, "workload", ""));
 		snprintf(o->dom0_load, sizeof(o->dom0_load), "%s", jval_get_string(r, "dom0_load", ""));
 		snprintf(o->check_error, sizeof(o->check_error), "%s",
@@ -627,7 +631,10 @@ static void metric_label(char *buf, size_t len, const struct report_row *row)
 		 row->higher_better ? "higher" : "lower");
 }
 
-/* One bar chart per workload: its rows are the groups, the configurations the bars. */
+/*
+ * One bar chart per benchmark (a workload on a host setting): its rows are
+ * the groups, the configurations the bars.
+ */
 static void figure_charts(FILE *f, const struct report_table *t)
 {
 	bool *done = xcalloc((size_t)t->nrows + 1, sizeof(*done));
@@ -641,14 +648,14 @@ static void figure_charts(FILE *f, const struct report_table *t)
 	fputs("<h2 id=\"plots\">Plots</h2>\n<div class=\"figs\">\n", f);
 	for (int r0 = 0; r0 < t->nrows; r0++) {
 		const struct report_row *row = &t->rows[r0];
-		char title[96], ylabel[96];
+		char title[2 * EXP_NAME_MAX + 16], ylabel[96];
 		int ng = 0;
 		bool any = false;
 
 		if (done[r0])
 			continue;
 		for (int r = r0; r < t->nrows; r++) {
-			if (strcmp(t->rows[r].workload, row->workload))
+			if (strcmp(t->rows[r].workload, row->workload) || strcmp(t->rows[r].host, row->host))
 				continue;
 			done[r] = true;
 			groups[ng] = dom0_words(t->rows[r].dom0_load);
@@ -665,7 +672,11 @@ static void figure_charts(FILE *f, const struct report_table *t)
 			}
 			ng++;
 		}
-		snprintf(title, sizeof(title), "%s", row->workload[0] ? row->workload : "the scenario's workloads");
+		if (row->workload[0])
+			report_bench_name(row, title, sizeof(title));
+		else
+			snprintf(title, sizeof(title), "the scenario's workloads%s%s",
+				 row->host[0] ? " host:" : "", row->host);
 		if (!any) {
 			fputs("<p class=\"note\">", f);
 			text(f, title);
@@ -704,7 +715,7 @@ static void latency_charts(FILE *f, const struct html_report *h)
 	fputs("<h2 id=\"latency\">Wake-to-run latency</h2>\n<div class=\"figs\">\n", f);
 	for (int r = 0; r < t->nrows; r++) {
 		const struct report_row *row = &t->rows[r];
-		char title[160], bench[80] = "";
+		char title[4 * EXP_NAME_MAX], bench[80] = "";
 		const char *panels[2];
 		bool any = false;
 
@@ -713,7 +724,8 @@ static void latency_charts(FILE *f, const struct html_report *h)
 			const struct html_run *run = &h->runs[k];
 			int c;
 
-			if (strcmp(run->workload, row->workload) || strcmp(run->dom0_load, row->dom0_load))
+			if (strcmp(run->workload, row->workload) || strcmp(run->dom0_load, row->dom0_load) ||
+			    strcmp(run->host, row->host))
 				continue;
 			for (c = 0; c < nc && strcmp(t->cols[c], run->label); c++)
 				;
@@ -765,8 +777,10 @@ static void runs_table(FILE *f, const struct html_report *h)
 	fprintf(f, "<h2 id=\"runs\">Runs</h2>\n<details>\n<summary>%d runs, in the order of the "
 		"JSON <code>runs</code> array</summary>\n<p class=\"note\">One run is repeated "
 		"alone by its configuration, benchmark and seed: <code>schedsim --sched=LABEL "
-		"--workload=W --dom0-load=D --seed=SEED</code> with the scenario of the experiment.</p>\n"
-		"<table>\n<tr><th>#</th><th>configuration</th><th>workload</th><th>dom0 load</th>"
+		"--workload=W --dom0-load=D --host=H --seed=SEED</code> with the scenario of the "
+		"experiment (no <code>--host</code> where the host is the scenario's).</p>\n"
+		"<table>\n<tr><th>#</th><th>configuration</th><th>host</th><th>workload</th>"
+		"<th>dom0 load</th>"
 		"<th>iteration</th><th>seed</th><th>figure</th><th>invariant check</th></tr>\n",
 		h->nruns);
 	for (int i = 0; i < h->nruns; i++) {
@@ -775,6 +789,8 @@ static void runs_table(FILE *f, const struct html_report *h)
 		fprintf(f, "<tr><td>%d</td><td><code>", i);
 		text(f, r->label);
 		fputs("</code></td><td>", f);
+		text(f, r->host[0] ? r->host : "-");
+		fputs("</td><td>", f);
 		text(f, r->workload[0] ? r->workload : "-");
 		fputs("</td><td>", f);
 		text(f, r->dom0_load[0] ? r->dom0_load : "-");

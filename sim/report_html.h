@@ -28,7 +28,8 @@
 
 /* One run as the report shows it. */
 struct html_run {
-	char label[512], workload[32], dom0_load[8];
+	char label[512];
+	char host[EXP_NAME_MAX], workload[EXP_NAME_MAX], dom0_load[EXP_NAME_MAX];  /* "": the scenario's */
 	int iteration;
 	uint64_t seed;
 	bool has_metric;

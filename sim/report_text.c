@@ -90,9 +90,9 @@ static void fmt_value(char *buf, size_t len, double v)
 /* ---------------------------------------------------------------- boxes */
 
 struct box_layout {
-	char (*workloads)[32];
+	char (*workloads)[600];  /* the benches: workload spec and host setting */
 	int nw;
-	char (*loads)[8];
+	char (*loads)[256];
 	int nd;
 	int *row_of;             /* [d * nw + w] -> table row, or -1 */
 };
@@ -104,8 +104,10 @@ static void box_layout_build(const struct report_table *t, struct box_layout *b)
 	b->nw = b->nd = 0;
 	for (int r = 0; r < t->nrows; r++) {
 		const struct report_row *row = &t->rows[r];
-		const char *w = row->workload[0] ? row->workload : row->metric;
+		char w[600];
 		int i;
+
+		report_bench_name(row, w, sizeof(w));
 
 		for (i = 0; i < b->nw && strcmp(b->workloads[i], w); i++)
 			;
@@ -121,8 +123,10 @@ static void box_layout_build(const struct report_table *t, struct box_layout *b)
 		b->row_of[i] = -1;
 	for (int r = 0; r < t->nrows; r++) {
 		const struct report_row *row = &t->rows[r];
-		const char *w = row->workload[0] ? row->workload : row->metric;
+		char w[600];
 		int wi = 0, di = 0;
+
+		report_bench_name(row, w, sizeof(w));
 
 		while (strcmp(b->workloads[wi], w))
 			wi++;
@@ -146,9 +150,12 @@ static void box_header(char *buf, size_t len, const char *name)
 
 	if (!name[0])
 		name = "metric";
-	for (; *name && j + 1 < len; name++)
+	/* The workload's name in capitals (MAKEXEN), its parameters and host as given. */
+	for (; *name && *name != ':' && *name != ' ' && j + 1 < len; name++)
 		if (*name != '-' && *name != '_')
 			buf[j++] = (char)(*name >= 'a' && *name <= 'z' ? *name - 'a' + 'A' : *name);
+	for (; *name && j + 1 < len; name++)
+		buf[j++] = *name;
 	buf[j] = 0;
 }
 

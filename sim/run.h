@@ -47,8 +47,9 @@ struct domain_result {
 struct run_result {
 	char scheduler[64];      /* registered name */
 	char label[512];         /* the spec as given ("credit2:runqueue=core") */
-	char workload[32];       /* experiment axis value, "" for the scenario's own */
-	char dom0_load[8];       /* "off", "on", or "" */
+	char host[256];          /* experiment axis value (--host), "" for the scenario's */
+	char workload[256];      /* experiment axis value, "" for the scenario's own */
+	char dom0_load[256];     /* "off", "on", "on:tasks=12", or "" */
 	int iteration;
 	uint64_t seed;
 	stime_t sim_ns;          /* simulated time at the end */

@@ -74,6 +74,8 @@ void run_result_json(struct json *j, const struct run_result *r)
 	json_string(j, "scheduler", r->scheduler);
 	json_string(j, "label", r->label);
 	json_uint(j, "seed", r->seed);
+	if (r->host[0])
+		json_string(j, "host", r->host);
 	if (r->workload[0])
 		json_string(j, "workload", r->workload);
 	if (r->dom0_load[0])

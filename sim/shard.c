@@ -107,8 +107,13 @@ uint64_t shard_run_cost(const char *workload, const char *dom0_load)
 {
 	const char *d = dom0_load && *dom0_load ? dom0_load : "off";
 
+	size_t n = workload ? strcspn(workload, ":") : 0;   /* the name of a spec */
+
 	for (size_t k = 0; workload && k < sizeof(cost_table) / sizeof(cost_table[0]); k++)
-		if (!strcmp(cost_table[k].workload, workload) && !strcmp(cost_table[k].dom0, d))
+		if (strlen(cost_table[k].workload) == n &&
+		    !strncmp(cost_table[k].workload, workload, n) &&
+		    !strncmp(cost_table[k].dom0, d, strcspn(d, ":")) &&
+		    strlen(cost_table[k].dom0) == strcspn(d, ":"))
 			return cost_table[k].cost;
 	return 500;     /* unknown: a middling run */
 }
@@ -182,25 +187,7 @@ static int axis_len(int n)
 
 int shard_total(const struct experiment *x)
 {
-	return x->nscheds * axis_len(x->nworkloads) * axis_len(x->ndom0) * x->iterations;
-}
-
-/* The inverse of experiment_index(). */
-void shard_coords(const struct experiment *x, int k, int *s, int *w, int *d, int *i)
-{
-	int nw = axis_len(x->nworkloads), nd = axis_len(x->ndom0);
-
-	*i = k % x->iterations;
-	k /= x->iterations;
-	*d = k % nd;
-	k /= nd;
-	*w = k % nw;
-	*s = k / nw;
-}
-
-static const char *workload_of(const struct experiment *x, int w)
-{
-	return x->nworkloads ? x->workloads[w] : "";
+	return experiment_total(x);
 }
 
 static const char *dom0_of(const struct experiment *x, int d)
@@ -236,22 +223,18 @@ int shard_file_digest(const char *path, char *out, struct err *e)
 	return 0;
 }
 
-/* Every workload / dom0-load value must apply, as experiment_run checks. */
+/* Every bench / dom0-load value must apply, as experiment_run checks. */
 static int check_axes(const struct experiment *x, struct err *e)
 {
-	if (!x->apply_axes || !(x->nworkloads || x->ndom0))
+	if (!x->apply_axes)
 		return 0;
-	for (int w = 0; w < axis_len(x->nworkloads); w++)
+	for (int b = 0; b < experiment_nbench(x); b++)
 		for (int d = 0; d < axis_len(x->ndom0); d++) {
 			struct scenario sc;
-			int rc;
 
-			scenario_copy(&sc, x->base);
-			rc = x->apply_axes(&sc, x->nworkloads ? x->workloads[w] : NULL,
-					   x->ndom0 ? x->dom0_loads[d] : NULL, e);
-			scenario_free(&sc);
-			if (rc)
+			if (experiment_scenario(x, b, d, &sc, e))
 				return -1;
+			scenario_free(&sc);
 		}
 	return 0;
 }
@@ -276,10 +259,9 @@ static void choose_runs(struct shard_cli *c, const struct experiment *x)
 
 		owner = xcalloc((size_t)c->total + 1, sizeof(*owner));
 		for (int k = 0; k < c->total; k++) {
-			int s, w, d, i;
+			struct experiment_coords at = experiment_coords(x, k);
 
-			shard_coords(x, k, &s, &w, &d, &i);
-			cost[k] = shard_run_cost(workload_of(x, w), dom0_of(x, d));
+			cost[k] = shard_run_cost(experiment_workload(x, at.b), dom0_of(x, at.d));
 		}
 		shard_assign(cost, c->total, c->count, owner);
 		for (int k = 0; k < c->total; k++)
@@ -293,12 +275,13 @@ static void choose_runs(struct shard_cli *c, const struct experiment *x)
 static void list_runs(const struct shard_cli *c, const struct experiment *x, FILE *f)
 {
 	for (int j = 0; j < c->nonly; j++) {
-		int k = c->only[j], s, w, d, i;
+		int k = c->only[j];
+		struct experiment_coords at = experiment_coords(x, k);
+		const char *h = experiment_host(x, at.b), *w = experiment_workload(x, at.b);
 
-		shard_coords(x, k, &s, &w, &d, &i);
-		fprintf(f, "%d\t%s\t%s\t%s\t%d\t%llu\n", k, x->scheds[s].text,
-			x->nworkloads ? x->workloads[w] : "-", x->ndom0 ? x->dom0_loads[d] : "-",
-			i, (unsigned long long)experiment_seed(x->seed, i));
+		fprintf(f, "%d\t%s\t%s\t%s\t%d\t%llu\t%s\n", k, x->scheds[at.s].text,
+			w ? w : "-", x->ndom0 ? x->dom0_loads[at.d] : "-", at.i,
+			(unsigned long long)experiment_seed(x->seed, at.i), h ? h : "-");
 	}
 }
 
@@ -307,8 +290,8 @@ int shard_prepare(struct shard_cli *c, struct experiment *x, const struct scenar
 {
 	if (x->nscheds < 1 || x->iterations < 1)
 		return err_set(e, "experiment: need at least one scheduler and one iteration");
-	if ((long long)x->nscheds * axis_len(x->nworkloads) * axis_len(x->ndom0) *
-	    x->iterations > INT32_MAX / 2)
+	if ((long long)x->nscheds * axis_len(x->nhosts) * axis_len(x->nworkloads) *
+	    axis_len(x->ndom0) * x->iterations > INT32_MAX / 2)
 		return err_set(e, "the matrix has too many runs");
 	c->total = shard_total(x);
 	if (c->run_set && c->run >= c->total)
@@ -424,6 +407,10 @@ static void matrix_json(struct json *j, const struct shard_cli *c, const struct 
 	json_array_begin(j, "schedulers");
 	for (int s = 0; s < x->nscheds; s++)
 		json_string(j, NULL, x->scheds[s].text);
+	json_array_end(j);
+	json_array_begin(j, "hosts");
+	for (int h = 0; h < x->nhosts; h++)
+		json_string(j, NULL, x->hosts[h]);
 	json_array_end(j);
 	json_array_begin(j, "workloads");
 	for (int w = 0; w < x->nworkloads; w++)

@@ -9,7 +9,8 @@
  *                 the same assignment in every process for the same matrix
  *   --run=K       run K of the matrix alone (K as in --list-runs)
  *   --list-runs   one line per run: "K<TAB>label<TAB>workload<TAB>dom0-load
- *                 <TAB>iteration<TAB>seed" (of the slice, with --shard)
+ *                 <TAB>iteration<TAB>seed<TAB>host" (of the slice, with
+ *                 --shard; "-" for an axis not given)
  *
  * A run keeps its index, and so its seed, whichever slice it lands in.  The
  * part a slice writes is the usual experiment JSON (its own runs and their
@@ -92,11 +93,9 @@ void shard_cli_free(struct shard_cli *c);
  * slice with the least cost so far (ties: lower slice).
  */
 void shard_assign(const uint64_t *cost, int m, int n, int *owner);
-/* Expected cost of one run of a workload / dom0-load cell (relative units). */
+/* Expected cost of one run of a workload (spec) / dom0-load cell (relative units). */
 uint64_t shard_run_cost(const char *workload, const char *dom0_load);
-/* Run k of the matrix: its scheduler, workload, dom0 and iteration positions. */
-void shard_coords(const struct experiment *x, int k, int *s, int *w, int *d, int *i);
-/* Number of runs of the matrix. */
+/* Number of runs of the matrix (experiment_total()). */
 int shard_total(const struct experiment *x);
 
 /* Base64 (RFC 4648, with padding): out holds 4 * ((len + 2) / 3) + 1 bytes. */

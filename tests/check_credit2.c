@@ -1244,6 +1244,45 @@ START_TEST(era_presets)
 }
 END_TEST
 
+/*
+ * A new domain draws from the run's random stream only where Xen's
+ * alloc_domdata calls cpumask_any(): for the cap replenishment timer, since
+ * ad4b3e1e9d (Sep 2017).  A draw the tree does not make shifts every later
+ * cpumask_any, which places vCPUs in 2015 and 2016 (before pick_bias): the
+ * 2016 model took one and sat vCPUs on other pCPUs than Xen's 2016 trees.
+ */
+START_TEST(era_domain_draws_only_with_caps)
+{
+	static const struct {
+		const char *era;
+		bool draws;
+	} t[] = {
+		{ "2015", false }, { "2016", false }, { "2016-socket", false },
+		{ "2016-p20", false }, { "2016-full", false }, { "4.17", true }, { "current", true },
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char spec[64];
+		struct host h;
+		struct rng before, after_one;
+		void *dd;
+
+		snprintf(spec, sizeof(spec), "credit2:era=%s", t[i].era);
+		h = mk(host4, "<domain name=\"a\" vcpus=\"1\"/>", spec);
+		before = after_one = h.s->rng;
+		rng_next(&after_one);
+		dd = h.ops->ops->alloc_domdata(h.ops, h.s->domains[0]);
+		ck_assert_msg(memcmp(&h.s->rng, t[i].draws ? &after_one : &before,
+				     sizeof(before)) == 0,
+			      "era %s: alloc_domdata should draw %s", t[i].era,
+			      t[i].draws ? "once" : "nothing");
+		h.ops->ops->free_domdata(h.ops, dd);
+		sim_destroy(h.s);
+	}
+}
+END_TEST
+
 /* --- wake, sleep, context_saved --- */
 
 START_TEST(delayed_runq_add_and_load)
@@ -1704,6 +1743,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, era_2015_insert_in_place);
 	tcase_add_test(tc, era_2016_int_credit_wraps);
 	tcase_add_test(tc, era_presets);
+	tcase_add_test(tc, era_domain_draws_only_with_caps);
 	suite_add_tcase(s, tc);
 	return s;
 }

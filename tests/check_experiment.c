@@ -138,9 +138,10 @@ END_TEST
 START_TEST(test_pack_bytes)
 {
 	static const unsigned char want[] = {
-		'S', 'S', 'R', 'R', 4, 0, 0, 0,                 /* magic, version 4 */
+		'S', 'S', 'R', 'R', 5, 0, 0, 0,                 /* magic, version 5 */
 		2, 0, 0, 0, 'c', '2',                           /* scheduler */
 		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
+		Z4,                                             /* host "" */
 		Z4,                                             /* workload "" */
 		2, 0, 0, 0, 'o', 'n',                           /* dom0_load */
 		2, 0, 0, 0,                                     /* iteration */
@@ -257,7 +258,7 @@ START_TEST(test_pack_bytes)
 		buf[4] = 2;
 		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
 		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
-		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 4"), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 5"), "%s", e.msg);
 	}
 	free(buf);
 }

@@ -111,6 +111,10 @@ START_TEST(test_costs)
 	ck_assert_uint_gt(shard_run_cost("iperf", "on"), shard_run_cost("make-xen", "off"));
 	ck_assert_uint_eq(shard_run_cost("iperf", ""), shard_run_cost("iperf", "off"));
 	ck_assert_uint_gt(shard_run_cost("", ""), 0);
+	/* A workload spec costs as its workload. */
+	ck_assert_uint_eq(shard_run_cost("iperf:tcp_rmem_max=1048576", "on"),
+			  shard_run_cost("iperf", "on"));
+	ck_assert_uint_eq(shard_run_cost("iperfx", "on"), shard_run_cost("", ""));
 }
 END_TEST
 
@@ -118,7 +122,8 @@ START_TEST(test_coords)
 {
 	struct experiment x;
 	char w[3][EXP_NAME_MAX] = { "a", "b", "c" }, d[2][EXP_NAME_MAX] = { "off", "on" };
-	int seen[2 * 3 * 2 * 4] = { 0 };
+	char h[2][EXP_NAME_MAX] = { "nodes=1", "nodes=2" };
+	int seen[2 * 2 * 3 * 2 * 4] = { 0 };
 
 	memset(&x, 0, sizeof(x));
 	x.nscheds = 2;
@@ -129,17 +134,35 @@ START_TEST(test_coords)
 	x.iterations = 4;
 	ck_assert_int_eq(shard_total(&x), 48);
 	for (int k = 0; k < 48; k++) {
-		int s, wi, di, i;
+		struct experiment_coords c = experiment_coords(&x, k);
 
-		shard_coords(&x, k, &s, &wi, &di, &i);
-		ck_assert_int_eq(experiment_index(&x, s, wi, di, i), k);
+		ck_assert_int_eq(experiment_index(&x, c.s, c.b, c.d, c.i), k);
+		ck_assert_ptr_null(experiment_host(&x, c.b));
+		ck_assert_str_eq(experiment_workload(&x, c.b), w[c.b]);
 		seen[k]++;
 	}
 	for (int k = 0; k < 48; k++)
 		ck_assert_int_eq(seen[k], 1);
+	/* A host axis: benches are host x workload, the workload varying fastest. */
+	x.hosts = h;
+	x.nhosts = 2;
+	ck_assert_int_eq(shard_total(&x), 96);
+	ck_assert_int_eq(experiment_nbench(&x), 6);
+	for (int k = 0; k < 96; k++) {
+		struct experiment_coords c = experiment_coords(&x, k);
+
+		ck_assert_int_eq(experiment_index(&x, c.s, c.b, c.d, c.i), k);
+		ck_assert_str_eq(experiment_host(&x, c.b), h[c.b / 3]);
+		ck_assert_str_eq(experiment_workload(&x, c.b), w[c.b % 3]);
+		seen[k]++;
+	}
+	for (int k = 0; k < 96; k++)
+		ck_assert_int_eq(seen[k], k < 48 ? 2 : 1);
+	x.nhosts = 0;
 	x.nworkloads = 0;       /* the scenario's own workloads: an axis of one */
 	x.ndom0 = 0;
 	ck_assert_int_eq(shard_total(&x), 8);
+	ck_assert_ptr_null(experiment_workload(&x, 0));
 }
 END_TEST
 

@@ -5,13 +5,95 @@
  * guest when the scenario has none, so a file can describe an unusual host
  * and still be run through the whole matrix.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/host_axis.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
+
+/* An axis value split: the name before the first ':', then key=value pairs. */
+struct axis_spec {
+	char name[32];
+	struct kvlist params;     /* line 0: from the command line */
+};
+
+/* True when s starts "key=" with key in [a-z0-9_-] and a letter first. */
+static bool starts_key(const char *s)
+{
+	if (!islower((unsigned char)*s))
+		return false;
+	while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-' || *s == '_')
+		s++;
+	return *s == '=';
+}
+
+/* opt names the option in messages ("--workload"). */
+static int axis_spec_parse(const char *opt, const char *text, struct axis_spec *out,
+			   struct err *e)
+{
+	size_t n = strcspn(text, ":");
+	const char *p;
+
+	memset(out, 0, sizeof(*out));
+	if (n >= sizeof(out->name))
+		return err_set(e, "%s=%s: name too long", opt, text);
+	memcpy(out->name, text, n);
+	out->name[n] = '\0';
+	for (p = text[n] ? text + n + 1 : text + n; *p;) {
+		const char *eq = strchr(p, '='), *end;
+		char *key, *value;
+
+		if (!starts_key(p) || !eq) {
+			kvlist_free(&out->params);
+			return err_set(e, "%s=%s: expected key=value at '%s'", opt, text, p);
+		}
+		for (end = eq + 1; *end && !(*end == ':' && starts_key(end + 1)); end++)
+			;
+		key = xmalloc((size_t)(eq - p) + 1);
+		memcpy(key, p, (size_t)(eq - p));
+		key[eq - p] = '\0';
+		value = xmalloc((size_t)(end - eq));
+		memcpy(value, eq + 1, (size_t)(end - eq - 1));
+		value[end - eq - 1] = '\0';
+		kvlist_add(&out->params, key, value, 0);
+		free(key);
+		free(value);
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* The parameters must be the workload's, with values it takes. */
+static int axis_spec_check(const char *opt, const char *text, const struct axis_spec *a,
+			   struct err *e)
+{
+	struct err why = { "" };
+
+	if (a->params.n && workload_check_params(workload_find(a->name), &a->params, &why) < 0)
+		return err_set(e, "%s=%s: %s", opt, text, why.msg);
+	return 0;
+}
+
+/* Sets (replacing the file's value, if any) each of a's parameters on w. */
+static void set_params(struct workload_spec *w, const struct axis_spec *a)
+{
+	for (int k = 0; k < a->params.n; k++) {
+		const struct kv *p = &a->params.v[k];
+		struct kvlist kept = { NULL, 0 };
+
+		for (int i = 0; i < w->params.n; i++)
+			if (strcmp(w->params.v[i].key, p->key))
+				kvlist_add(&kept, w->params.v[i].key, w->params.v[i].value,
+					   w->params.v[i].line);
+		kvlist_add(&kept, p->key, p->value, 0);
+		kvlist_free(&w->params);
+		w->params = kept;
+	}
+}
 
 static bool is_benchmark(const char *type)
 {
@@ -108,8 +190,9 @@ static stime_t iperf_length(const struct workload_spec *w)
 /* make-xen ends the run itself; this is only a bound for a stuck build. */
 #define MAKEXEN_RUN_LIMIT SEC(3600)
 
-static void apply_workload(struct scenario *sc, const char *type)
+static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
 {
+	const char *type = spec->name;
 	struct domain_spec *d = NULL;
 	struct workload_spec *w;
 	stime_t need;
@@ -136,40 +219,65 @@ static void apply_workload(struct scenario *sc, const char *type)
 				k--;
 		}
 	w = &d->workloads[k];
+	set_params(w, spec);
 	need = !strcmp(type, "iperf") ? iperf_length(w) :
 	       !strcmp(type, "make-xen") ? MAKEXEN_RUN_LIMIT : 0;
 	if (need > sc->duration)
 		sc->duration = need;
 }
 
-int workload_axes_apply(struct scenario *sc, const char *workload,
+int workload_axes_apply(struct scenario *sc, const char *host, const char *workload,
 			const char *dom0_load, struct err *e)
 {
 	bool set_load = dom0_load && *dom0_load, load_on = false;
+	struct axis_spec ws = { "", { NULL, 0 } }, ls = { "", { NULL, 0 } };
+	int rc = -1;
 
-	if (workload && *workload &&
-	    (!workload_find(workload) || !strcmp(workload, "dom0-load")))
-		return err_set(e, "--workload=%s: unknown benchmark (make-xen, iperf, "
-			       "or another of --list-workloads)", workload);
+	if (host && *host && host_axis_apply(sc, host, e) < 0)
+		return -1;
+	if (workload && *workload) {
+		if (axis_spec_parse("--workload", workload, &ws, e) < 0)
+			return -1;
+		if (!workload_find(ws.name) || !strcmp(ws.name, "dom0-load")) {
+			err_set(e, "--workload=%s: unknown benchmark (make-xen, iperf, "
+				"or another of --list-workloads)", workload);
+			goto out;
+		}
+		if (axis_spec_check("--workload", workload, &ws, e) < 0)
+			goto out;
+	}
 	if (set_load) {
-		if (!strcmp(dom0_load, "on"))
+		if (axis_spec_parse("--dom0-load", dom0_load, &ls, e) < 0)
+			goto out;
+		if (!strcmp(ls.name, "on"))
 			load_on = true;
-		else if (strcmp(dom0_load, "off"))
-			return err_set(e, "--dom0-load=%s: expected off or on", dom0_load);
+		else if (strcmp(ls.name, "off") || ls.params.n) {
+			err_set(e, "--dom0-load=%s: expected off, on or on:key=value...", dom0_load);
+			goto out;
+		}
+		snprintf(ls.name, sizeof(ls.name), "dom0-load");
+		if (axis_spec_check("--dom0-load", dom0_load, &ls, e) < 0)
+			goto out;
 	}
 	if (sc->ndoms == 0)
 		add_domain(sc, "Domain-0", host_cpus(sc));
 	if (workload && *workload)
-		apply_workload(sc, workload);
+		apply_workload(sc, &ws);
 	if (set_load) {
 		struct domain_spec *d0 = &sc->doms[0];
 
 		remove_if(d0, load_on ? other_type : any_type, "dom0-load");
 		if (load_on && !d0->nworkloads)
 			add_workload(d0, "dom0-load");
+		if (load_on)
+			set_params(&d0->workloads[0], &ls);
 	} else if (workload && *workload) {
 		/* A benchmark's dom0 runs back ends, and a dom0 load if the file has one. */
 		remove_if(&sc->doms[0], other_type, "dom0-load");
 	}
-	return 0;
+	rc = 0;
+out:
+	kvlist_free(&ws.params);
+	kvlist_free(&ls.params);
+	return rc;
 }

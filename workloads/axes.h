@@ -22,6 +22,14 @@
  *    ends the run itself when the build is done, iperf after its own time).
  *
  * A NULL or empty axis value leaves that part of the scenario as it is.
+ *
+ * An axis value may carry parameters, as a scheduler spec does:
+ * "iperf:tcp_rmem_max=1048576:segment=16384" sets them on the benchmark
+ * (over the file's), "on:tasks=12:run=5ms" on dom0's dom0-load workload.
+ * A value holds ':' when what follows is not another "key=" (so
+ * "compile=lognormal:362ms:0.8" is one parameter).  Unknown parameters and
+ * bad values are refused here, before anything runs.  The host setting
+ * (--host, sim/host_axis.h) is applied first.
  */
 #ifndef SCHEDSIM_AXES_H
 #define SCHEDSIM_AXES_H
@@ -33,7 +41,7 @@
 #define AXES_GUEST_NAME "guest"
 
 /* Rewrites sc in place; -1 with a one-line error for unknown values. */
-int workload_axes_apply(struct scenario *sc, const char *workload,
+int workload_axes_apply(struct scenario *sc, const char *host, const char *workload,
 			const char *dom0_load, struct err *e);
 
 #endif

@@ -66,14 +66,14 @@ struct iperf_config {
 
 /*
  * The calibration (doc/workloads.md): the costs above were set on the
- * full-speed machine; with the hardware model the stream on the default
- * host, Credit1, no dom0 load, is slower, so its work is scaled once to
- * keep that cell where the full-speed machine has it (11.50 Gbit/s, 15
- * iterations, after issue 15's TCP limits: the model gave 10.85 with the
- * scale set before them, 0.9904, and 11.50 with this one).
+ * full-speed machine; with the hardware model the work is scaled once so
+ * that the stream on the default host (the 2016 test host) under the
+ * Credit1 of that time (credit1:era=2016), no dom0 load, gives the real
+ * 11.793 Gbit/s (real-measurements.md section 1; doc/validation.md: 0.9904
+ * gave 10.91 Gbit/s, 0.9162 11.79).
  */
-#define IPERF_MODEL_SCALE 0.9349
-#define IPERF_MODEL_SCALE_TEXT "0.9349"
+#define IPERF_MODEL_SCALE 0.9162
+#define IPERF_MODEL_SCALE_TEXT "0.9162"
 
 static const struct param_def iperf_params[] = {
 	{ "segment", PARAM_INT, "65536", NULL, 1024, 65536,
@@ -722,11 +722,9 @@ const struct workload_ops iperf_ops = {
 	.setup = iperf_setup,
 	.hw = { 0.55, 512 << 10, 0.5 },
 	.hw_source = "memory copies: smt_speed at the low end of hardware.md's 0.55 to 0.75 (memory-"
-		     "bound code gains little from a second thread); working set about 512 KiB: "
-		     "iperf's 128 KiB buffer, the 256 KiB of skbs TCP Small Queues keeps in flight "
-		     "(tcp_limit_output_bytes) and the stack's own data, a modelling choice; "
-		     "mem_intensity 0.5: copies wait on memory about half the time, a modelling "
-		     "choice",
+		     "bound code gains little from a second thread); working set: the 512 KiB window "
+		     "of bytes in flight; mem_intensity 0.5: copies wait on memory about half the "
+		     "time, a modelling choice",
 	.metric = iperf_metric,
 	.breakdown = iperf_breakdown,
 	.destroy = iperf_destroy,

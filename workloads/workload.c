@@ -90,6 +90,28 @@ static int split_params(const struct workload_ops *ops, const struct workload_sp
 	return 0;
 }
 
+int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
+			  struct err *e)
+{
+	struct workload_spec spec;
+	struct kvlist own = { 0 }, prof = { 0 };
+	struct hw_profile p = ops->hw;
+	void *cfg = xcalloc(1, ops->config_size + 1);
+	int line = 0, rc;
+
+	memset(&spec, 0, sizeof(spec));
+	spec.params = *kv;
+	rc = split_params(ops, &spec, &own, &prof, &line, e);
+	if (rc == 0)
+		rc = params_apply(ops->params, cfg, &own, ops->name, e);
+	if (rc == 0)
+		rc = params_apply(profile_params, &p, &prof, ops->name, e);
+	kvlist_free(&own);
+	kvlist_free(&prof);
+	free(cfg);
+	return rc < 0 ? -1 : 0;
+}
+
 /* The tasks the workload's setup created, in any domain, carry its profile. */
 static void tag_tasks(struct sim *s, const int *before, const struct hw_profile *prof)
 {

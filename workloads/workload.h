@@ -75,5 +75,8 @@ struct workload *workload_create(struct sim *s, struct domain *d,
 				 const struct workload_spec *spec, const char *source,
 				 uint64_t seed, struct err *e);
 void workload_destroy(struct workload *w);
+/* Checks parameters given as key=value (its own and the hardware profile's). */
+int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
+			  struct err *e);
 
 #endif

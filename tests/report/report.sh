@@ -38,6 +38,19 @@ for s in doc["summary"]:
     assert (">%s<" % txt) in html, (s["label"], s["workload"], s["dom0_load"], txt)
 PY
 
+# A host axis: a chart per workload and host setting, each run's host in the
+# runs table, and the report from the JSON keeps the rows apart.
+run_ok --sched=credit1,credit2 --workload=iperf --dom0-load=on --host='ipi-latency={1us,5us}' \
+	--iterations=2 --jobs=2 --duration=2s --format=json --output="$tmp/h.json" \
+	--report="$tmp/h.html" > /dev/null
+python3 "$check" "$tmp/h.html" 2 2 2 || fail "the report of a host axis"
+run_ok report "$tmp/h.json" --output="$tmp/hj.html"
+python3 "$check" "$tmp/hj.html" 2 2 2 || fail "the report from the JSON of a host axis"
+for h in ipi-latency=1us ipi-latency=5us; do
+	grep -q "<figcaption>iperf host:$h:" "$tmp/hj.html" || fail "no chart of iperf on host $h"
+	[ "$(grep -c "<td>$h</td>" "$tmp/hj.html")" -eq 4 ] || fail "not 4 runs on host $h in the runs table"
+done
+
 # A --plot-free single configuration with the scenario's own workloads, and a seed.
 run_ok --sched=null --iterations=2 --seed=77 --duration=200ms --report="$tmp/one.html" > /dev/null
 grep -q '<tr><th>Seed</th><td>77</td>' "$tmp/one.html" || fail "the seed is not in the report"

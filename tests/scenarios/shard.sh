@@ -44,7 +44,7 @@ done
 # default matrix is credit1 make-xen dom0 on, iteration 2, the seed of iteration 2.
 line5=$(run_ok --iterations=3 --list-runs | sed -n 6p)
 seed2=$(run_ok --iterations=3 --list-runs | awk -F'\t' '$5 == 2 { print $6; exit }')
-[ "$line5" = "$(printf '5\tcredit1\tmake-xen\ton\t2\t%s' "$seed2")" ] || fail "run 5 is '$line5'"
+[ "$line5" = "$(printf '5\tcredit1\tmake-xen\ton\t2\t%s\t-' "$seed2")" ] || fail "run 5 is '$line5'"
 for n in 2 3 5; do
 	run_ok --iterations=3 --list-runs --shard=0/$n > /dev/null
 	got=$(i=0; while [ $i -lt $n ]; do "$SCHEDSIM" --iterations=3 --list-runs --shard=$i/$n; i=$((i + 1)); done | grep "^5	")
@@ -236,21 +236,21 @@ expect_error "is another run's" merge "$tmp"/p0.json "$tmp"/p1.json "$tmp"/p2.js
 json_edit "$tmp/p3.json" "$tmp/far.json" "doc['shard']['runs'][0] = 24"
 expect_error "not a run of this matrix (0 to 23)" merge "$tmp"/p0.json "$tmp"/far.json
 json_edit "$tmp/p3.json" "$tmp/enc.json" "doc['matrix']['result_encoding'] = 0"
-expect_error "enc.json: results in encoding 0, this schedsim reads 4" merge "$tmp"/enc.json
+expect_error "enc.json: results in encoding 0, this schedsim reads 5" merge "$tmp"/enc.json
 json_edit "$tmp/p3.json" "$tmp/flip.json" "
 t = doc['shard']['results'][1]
 k = len(t) // 2
 doc['shard']['results'][1] = t[:k] + ('A' if t[k] != 'A' else 'B') + t[k + 1:]"
 expect_error "is damaged (checksum does not match" merge "$tmp"/p0.json "$tmp"/p1.json "$tmp"/p2.json "$tmp"/flip.json
 # The results are the documented encoding (sim/experiment.c), checked here
-# by another implementation: magic, version 4, the labels as texts of
+# by another implementation: magic, version 5, the labels as texts of
 # little-endian lengths, the FNV-1a 64 of the rest as the trailer.
 python3 -c "
 import base64, json, struct, sys
 doc = json.load(open(sys.argv[1]))
 for k, t in zip(doc['shard']['runs'], doc['shard']['results']):
     b = base64.b64decode(t)
-    assert b[:8] == b'SSRR\\x04\\0\\0\\0', b[:8]
+    assert b[:8] == b'SSRR\\x05\\0\\0\\0', b[:8]
     h = 0xcbf29ce484222325
     for c in b[:-8]:
         h = ((h ^ c) * 0x100000001b3) % 2 ** 64

@@ -122,6 +122,15 @@ run_ok --sched=credit2 --duration=100ms --format=json \
 json_check "$tmp/kvm.json" '
 d0 = doc["runs"][0]["domains"][0]
 assert d0["name"] == "dom0" and len(d0["vcpus"]) == 2, len(d0["vcpus"])'
+# A CPU map and host settings together: two --host, the settings an axis over the map.
+run_ok --sched=credit2 --workload=iperf --dom0-load=off --iterations=1 --duration=1s \
+	--format=json --host=lscpu:"$data/host/kvm-2cpu.lscpu" --host='ipi-latency={1us,2us}' \
+	> "$tmp/kvm-axis.json"
+json_check "$tmp/kvm-axis.json" '
+assert sorted(s["host"] for s in doc["summary"]) == ["ipi-latency=1us", "ipi-latency=2us"]
+for r in doc["runs"]:
+    assert len(r["domains"][0]["vcpus"]) == 2, r["host"]
+'
 # And through the --check of every scheduler on this build machine's own lscpu -p.
 for s in credit1 credit2 null; do
 	run_ok --sched=$s --duration=200ms --check --host=lscpu:"$data/host/kvm-2cpu.lscpu" > /dev/null

@@ -69,12 +69,16 @@ static int resolve(struct pair *p, const char *where, struct err *e)
 	return 0;
 }
 
-/* The pairs of the open file f (named path); on an error, what was read stays in *out. */
-static int pairs_read(FILE *f, const char *path, struct pair **out, int *n, struct err *e)
+int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
 {
+	FILE *f = fopen(path, "r");
 	char line[1024], where[300];
 	int lineno = 0, cap = 0;
 
+	if (!f)
+		return err_set(e, "%s: %s", path, strerror(errno));
+	*out = NULL;
+	*n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		char model[PAIR_SPEC_MAX], xen[PAIR_SPEC_MAX], tree[64], need[32], flags[128], extra[8];
 		char why[200];
@@ -83,16 +87,18 @@ static int pairs_read(FILE *f, const char *path, struct pair **out, int *n, stru
 
 		lineno++;
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (!strchr(line, '\n') && !feof(f))
-			return err_set(e, "%s: line too long", where);
+		if (!strchr(line, '\n') && !feof(f)) {
+			err_set(e, "%s: line too long", where);
+			goto fail;
+		}
 		line[strcspn(line, "#\n")] = '\0';
 		flags[0] = '\0';
 		k = sscanf(line, "%255s %255s %63s %31s %127s %7s", model, xen, tree, need, flags, extra);
 		if (k <= 0)
 			continue;
 		if (k < 4 || k > 5) {
-			return err_set(e, "%s: want MODEL XEN TREE MIN%% [FLAGS], got %d field(s)",
-				       where, k);
+			err_set(e, "%s: want MODEL XEN TREE MIN%% [FLAGS], got %d field(s)", where, k);
+			goto fail;
 		}
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
@@ -113,37 +119,34 @@ static int pairs_read(FILE *f, const char *path, struct pair **out, int *n, stru
 			char *end;
 
 			p->need = strtod(need, &end);
-			if (end == need || (*end && strcmp(end, "%") != 0) || p->need < 0 || p->need > 100)
-				return err_set(e, "%s: MIN%% '%s' is not a percentage (0 to 100)", where, need);
+			if (end == need || (*end && strcmp(end, "%") != 0) || p->need < 0 || p->need > 100) {
+				err_set(e, "%s: MIN%% '%s' is not a percentage (0 to 100)", where, need);
+				goto fail;
+			}
 		}
-		if (pair_flags_parse(k == 5 ? flags : "-", &p->flags, why, sizeof(why)) < 0)
-			return err_set(e, "%s: %s", where, why);
+		if (pair_flags_parse(k == 5 ? flags : "-", &p->flags, why, sizeof(why)) < 0) {
+			err_set(e, "%s: %s", where, why);
+			goto fail;
+		}
 		if (resolve(p, where, e) < 0)
-			return -1;
+			goto fail;
 		(*n)++;
 	}
-	if (!*n)
-		return err_set(e, "%s: no pairs", path);
-	return 0;
-}
+	fclose(f);
+	if (*n)
+		return 0;
+	err_set(e, "%s: no pairs", path);
+	free(*out);
+	*out = NULL;
+	return -1;
 
-int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
-{
-	FILE *f = fopen(path, "r");
-	int rc;
-
-	if (!f)
-		return err_set(e, "%s: %s", path, strerror(errno));
+fail:
+	/* Nothing of a table with an error is kept. */
+	fclose(f);
+	free(*out);
 	*out = NULL;
 	*n = 0;
-	rc = pairs_read(f, path, out, n, e);
-	fclose(f);
-	if (rc < 0) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
-	return rc;
+	return -1;
 }
 
 const char *pair_flags_format(unsigned flags, char *buf, size_t len)

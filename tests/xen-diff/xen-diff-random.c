@@ -544,6 +544,8 @@ int main(int argc, char **argv)
 		}
 		if (!j) {
 			fprintf(stderr, "xen-diff-random: --only=%s: no pair matches\n", o.only);
+			if (pairs != &adhoc)
+				free(pairs);
 			return 2;
 		}
 		npairs = j;
