@@ -50,6 +50,7 @@ struct domain_spec {
 	int nvcpu_over;
 	struct workload_spec *workloads;
 	int nworkloads;
+	char pool[64];                /* <domain pool="NAME"> (xl's pool=); "": Pool-0 */
 	int line, affinity_line;
 };
 
@@ -57,6 +58,17 @@ struct host_spec {
 	int sockets, cores_per_socket, threads_per_core, nodes;
 	stime_t ipi_latency, context_switch;
 	struct kvlist hw;             /* hardware attributes (sim/hw.h), each with its line */
+	int line;
+};
+
+/*
+ * A cpupool (<pool name=".." cpus=".." sched="..">, as xl cpupool-create
+ * makes one): pCPUs taken out of Pool-0 with a scheduler of their own.
+ */
+struct pool_spec {
+	char name[64];
+	char *cpus;                   /* cpu list (xl syntax) */
+	char *sched;                  /* scheduler spec, gran= included; NULL: --sched's */
 	int line;
 };
 
@@ -73,6 +85,7 @@ struct minor_frame_spec {
 };
 
 struct arinc653_spec {
+	char pool[64];                /* the cpupool it is for; "": the one running arinc653 */
 	stime_t major_frame;          /* 0 when not given: the sum of the runtimes */
 	struct minor_frame_spec *frames;
 	int nframes;
@@ -86,6 +99,8 @@ struct scenario {
 	struct host_spec host;
 	struct domain_spec *doms;
 	int ndoms;
+	struct pool_spec *pools;      /* besides Pool-0 */
+	int npools;
 	struct arinc653_spec arinc653;
 	int line;
 };
@@ -110,10 +125,13 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_WORKLOAD_PARAMS 32
 #define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
 #define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
+#define SCENARIO_MAX_POOLS 256
 void scenario_free(struct scenario *sc);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);
 /* Finds a domain by name, or NULL. */
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name);
+/* Finds a <pool> by name, or NULL (Pool-0 is none). */
+struct pool_spec *scenario_pool(struct scenario *sc, const char *name);
 
 #endif
