@@ -334,6 +334,9 @@ int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_
 		pc->idle_unit->sched_priv = sch->ops->alloc_udata(sch, pc->idle_unit, NULL);
 		if (sch->ops->init_pdata)
 			sch->ops->init_pdata(sch, (int)cpu);
+		/* Every thread reaches its resource's data (get_sched_res(cpu)->sched_priv). */
+		for (k = 1; k < pc->res->nr_cpus; k++)
+			s->pcpus[pc->res->cpus[k]].sched_priv = pc->sched_priv;
 	}
 	return 0;
 }
