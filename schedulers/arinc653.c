@@ -249,7 +249,7 @@ static void a653sched_do_schedule(struct scheduler *ops, struct vcpu *prev, stim
 {
 	struct a653sched_priv *prv = a653_priv(ops);
 	int cpu = ops->sim->this_cpu;
-	struct vcpu *idle = ops->sim->pcpus[cpu].idle;
+	struct vcpu *idle = sched_idle_unit(ops->sim, cpu);
 	struct vcpu *new_task;
 
 	if (prv->era == A653_ERA_4_17)
@@ -281,7 +281,7 @@ static void a653sched_do_schedule(struct scheduler *ops, struct vcpu *prev, stim
 /* Its current pCPU if in the pool, else the pool's first. */
 static int a653sched_pick_resource(struct scheduler *ops, struct vcpu *v)
 {
-	const struct cpumask *online = ops->sim->online;
+	const struct cpumask *online = cpupool_domain_master_cpumask(v->dom);
 	unsigned cpu = cpumask_first(online);
 
 	if (cpumask_test(online, (unsigned)v->processor) || cpu >= online->nbits)

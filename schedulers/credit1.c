@@ -271,6 +271,7 @@ struct csched_private {
 	struct sim *sim;
 	struct cpumask *idlers;
 	struct cpumask *cpus;
+	const struct cpumask *res_valid;   /* its pool's (Xen's c->res_valid) */
 	int *balance_bias;             /* per node */
 	unsigned runq_sort;
 	unsigned ncpus;
@@ -473,7 +474,7 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 	int step;
 
 	cpumask_zero(mask);
-	cpumask_and(idle_mask, prv->idlers, s->online);
+	cpumask_and(idle_mask, prv->idlers, cpupool_domain_master_cpumask(v->dom));
 	idlers_empty = cpumask_empty(idle_mask);
 
 	if ((new->flags & CSCHED_FLAG_UNIT_PINNED) &&
@@ -575,7 +576,7 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 
 	for_each_affinity_balance_step(step) {
 		affinity_balance_cpumask(v, step, cpus);
-		cpumask_and(cpus, cpus, s->online);
+		cpumask_and(cpus, cpus, cpupool_domain_master_cpumask(v->dom));
 		if (step == BALANCE_SOFT_AFFINITY &&
 		    (!csched_has_soft(prv, v) || cpumask_empty(cpus)))
 			continue;
@@ -734,7 +735,7 @@ static void csched_unit_insert(struct scheduler *sch, struct vcpu *v)
 
 	/* Before 9f358ddd69 a new vCPU stays where it was created. */
 	if (prv->b.insert_pick)
-		v->processor = csched_res_pick(sch, v);
+		sched_set_res(prv->sim, v, csched_res_pick(sch, v));
 	if (!__unit_on_runq(svc) && vcpu_runnable(v) && !v->is_running)
 		runq_insert(prv, svc);
 }
@@ -1070,7 +1071,7 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 			if (TRACING(s))
 				trace_csched_stolen(s, cpu, peer_cpu, v);
 			runq_remove(prv, speer);
-			v->processor = cpu;
+			sched_set_res(s, v, cpu);
 			inc_nr_runnable(prv, cpu);
 			return speer;
 		}
@@ -1102,7 +1103,7 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 	int node = t->cpu_node[cpu];
 	int bstep;
 
-	if (!cpumask_test(s->online, (unsigned)cpu))
+	if (!cpumask_test(prv->res_valid, (unsigned)cpu))
 		goto out;
 	if (!TRACING(s)) {
 		if (snext->pri == CSCHED_PRI_IDLE)
@@ -1119,7 +1120,7 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 		do {
 			int first_cpu, peer_cpu;
 
-			cpumask_andnot(workers, s->online, prv->idlers);
+			cpumask_andnot(workers, prv->res_valid, prv->idlers);
 			cpumask_and(workers, workers, t->node_mask[peer_node]);
 			cpumask_clear_cpu(workers, (unsigned)cpu);
 
@@ -1151,7 +1152,7 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 				}
 				if (TRACING(s))
 					trace_csched_steal_check(s, cpu, peer_cpu, true);
-				speer = cpumask_test(s->online, (unsigned)peer_cpu) ?
+				speer = cpumask_test(prv->res_valid, (unsigned)peer_cpu) ?
 					csched_runq_steal(prv, peer_cpu, cpu, snext->pri, bstep) :
 					NULL;
 				if (speer) {
@@ -1232,7 +1233,7 @@ static void csched_schedule(struct scheduler *sch, struct vcpu *curr, stime_t no
 		if (tasklet_work_scheduled) {
 			if (TRACING(prv->sim))
 				trace_words(prv->sim, cpu, TRC_CSCHED_SCHED_TASKLET, 0, NULL);
-			snext = CSCHED_UNIT(prv->sim->pcpus[cpu].idle);
+			snext = CSCHED_UNIT(sched_idle_unit(prv->sim, cpu));
 			snext->pri = CSCHED_PRI_TS_BOOST;
 		}
 		/* Nothing good here: try to steal better work from busy pCPUs. */
@@ -1334,6 +1335,7 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->sim = s;
 	prv->idlers = cpumask_alloc(n);
 	prv->cpus = cpumask_alloc(n);
+	prv->res_valid = sched_res_valid(sch);
 	prv->balance_bias = xcalloc((size_t)(s->topo.nr_nodes > 0 ? s->topo.nr_nodes : 1),
 				    sizeof(int));
 	prv->t_mask = cpumask_alloc(n);
@@ -1370,13 +1372,13 @@ static void csched_deinit(struct scheduler *sch)
 {
 	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct sim *s;
-	int cpu;
+	unsigned cpu;
 
 	if (!prv)
 		return;
 	s = prv->sim;
 	timer_stop(&s->q, &prv->master_ticker);
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+	for_each_cpu(cpu, prv->cpus) {
 		struct csched_pcpu *spc = s->pcpus[cpu].sched_priv;
 
 		if (!spc || spc->prv != prv)
@@ -1461,7 +1463,7 @@ static void csched_dump(struct scheduler *sch, FILE *f)
 	struct sim *s = prv->sim;
 	char buf[256];
 	struct clist *i, *j;
-	int cpu;
+	unsigned cpu;
 
 	fprintf(f, "credit1: ncpus=%u master=%d credit=%u balance=%d weight=%u "
 		"runq_sort=%u tslice=%lldms ratelimit=%lldus\n",
@@ -1469,15 +1471,15 @@ static void csched_dump(struct scheduler *sch, FILE *f)
 		prv->runq_sort, (long long)(prv->tslice / MSEC(1)),
 		(long long)(prv->ratelimit / USEC(1)));
 	fprintf(f, "idlers: %s\n", cpumask_format(prv->idlers, buf, sizeof(buf)));
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+	for_each_cpu(cpu, prv->cpus) {
 		struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
 		int n = 0;
 
-		fprintf(f, "CPU[%02d] nr_run=%u sort=%u\n", cpu, spc->nr_runnable,
+		fprintf(f, "CPU[%02u] nr_run=%u sort=%u\n", cpu, spc->nr_runnable,
 			spc->runq_sort_last);
-		if (!is_idle_vcpu(curr_on(s, cpu))) {
+		if (!is_idle_vcpu(curr_on(s, (int)cpu))) {
 			fputs("\trun: ", f);
-			csched_dump_unit(f, CSCHED_UNIT(curr_on(s, cpu)));
+			csched_dump_unit(f, CSCHED_UNIT(curr_on(s, (int)cpu)));
 		}
 		for (i = spc->runq.next; i != &spc->runq; i = i->next) {
 			fprintf(f, "\t%3d: ", ++n);

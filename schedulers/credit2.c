@@ -244,13 +244,13 @@ static struct csched2_unit *idle_svc(struct scheduler *ops, int cpu)
 {
 	struct csched2_unit *idle = csched2_priv(ops)->pcpu[cpu].idle_svc;
 
-	idle->unit = c2sim(ops)->pcpus[cpu].idle;
+	idle->unit = sched_idle_unit(c2sim(ops), cpu);
 	return idle;
 }
 
 static struct csched2_unit *curr_svc(struct scheduler *ops, int cpu)
 {
-	return csched2_unit(ops, c2sim(ops)->pcpus[cpu].curr);
+	return csched2_unit(ops, curr_on(c2sim(ops), cpu));
 }
 
 static bool is_idle_unit(const struct csched2_unit *svc)
@@ -283,7 +283,7 @@ static bool c2_in_soft(struct scheduler *ops, const struct vcpu *v, int cpu)
 /* v's hard affinity, or every pCPU before credit2 had hard affinity (b6fa4c81b2). */
 static const struct cpumask *c2_hard(struct scheduler *ops, const struct vcpu *v)
 {
-	return csched2_priv(ops)->hard_affinity ? v->hard : c2sim(ops)->online;
+	return csched2_priv(ops)->hard_affinity ? v->hard : cpupool_domain_master_cpumask(v->dom);
 }
 
 static int test_or_cycle(int cpu, const struct cpumask *m)
@@ -795,7 +795,7 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 		goto lowest_elsewhere;
 	}
 
-	cpumask_and(aff, c2_hard(ops, new->unit), s->online);
+	cpumask_and(aff, c2_hard(ops, new->unit), cpupool_domain_master_cpumask(new->unit->dom));
 	if (prv->smt_idle) {
 		if (prv->cfg.smt_power_savings)
 			cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
@@ -886,7 +886,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 			continue;
 		affinity_balance_cpumask(v, (enum balance_step)bs, aff);
 		if (bs == BALANCE_HARD_AFFINITY && !prv->hard_affinity)
-			cpumask_copy(aff, s->online);
+			cpumask_copy(aff, cpupool_domain_master_cpumask(v->dom));
 
 		/* A fully idle core first (9bb9c73884; smt_idle=off skips it). */
 		if (prv->smt_idle) {
@@ -894,7 +894,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 				cpumask_andnot(mask, rqd->idle, rqd->smt_idle);
 			else
 				cpumask_copy(mask, rqd->smt_idle);
-			cpumask_and(mask, mask, s->online);
+			cpumask_and(mask, mask, cpupool_domain_master_cpumask(v->dom));
 			cpumask_and(mask, mask, aff);
 			i = test_or_cycle(cpu, mask);
 			if (i < s->nr_cpus) {
@@ -904,7 +904,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		}
 
 		cpumask_andnot(mask, rqd->idle, rqd->tickled);
-		cpumask_and(aff, aff, s->online);
+		cpumask_and(aff, aff, cpupool_domain_master_cpumask(v->dom));
 		cpumask_and(mask, mask, aff);
 		i = test_or_cycle(cpu, mask);
 		if (i < s->nr_cpus) {
@@ -969,7 +969,7 @@ static void reset_credit(struct scheduler *ops, int cpu, stime_t now,
 		int64_t credit;
 
 		/* Before 4fa4f8a3cd (2017) a running vCPU's run since start_time is forgiven. */
-		if (prv->reset_burn && c2sim(ops)->pcpus[svc_cpu].curr == svc->unit) {
+		if (prv->reset_burn && curr_on(c2sim(ops), svc_cpu) == svc->unit) {
 			burn_credits(ops, rqd, svc, now);
 			if (svc->budget <= 0)
 				tickle_cpu(ops, svc_cpu, rqd);
@@ -1101,7 +1101,7 @@ static int get_fallback_cpu(struct scheduler *ops, struct csched2_unit *svc)
 		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
 			continue;
 		affinity_balance_cpumask(v, (enum balance_step)bs, m);
-		cpumask_and(m, m, c2sim(ops)->online);
+		cpumask_and(m, m, cpupool_domain_master_cpumask(v->dom));
 		if (cpumask_test(m, (unsigned)cpu))
 			return cpu;
 		if (svc->rqd && cpumask_intersects(m, svc->rqd->active)) {
@@ -1153,7 +1153,7 @@ static int res_pick(struct scheduler *ops, struct vcpu *v,
 	bool has_soft;
 	int new_cpu, r;
 
-	cpumask_and(hard, c2_hard(ops, v), c2sim(ops)->online);
+	cpumask_and(hard, c2_hard(ops, v), cpupool_domain_master_cpumask(v->dom));
 
 	if (svc->flags & CSFLAG_runq_migrate_request) {
 		svc->flags &= ~CSFLAG_runq_migrate_request;
@@ -1298,9 +1298,9 @@ static void migrate(struct scheduler *ops, struct csched2_unit *svc,
 			on_runq = true;
 		}
 		_runq_deassign(svc);
-		cpumask_and(m, c2_hard(ops, v), c2sim(ops)->online);
+		cpumask_and(m, c2_hard(ops, v), cpupool_domain_master_cpumask(v->dom));
 		cpumask_and(m, m, trqd->active);
-		v->processor = pick_in(ops, trqd, m);
+		sched_set_res(c2sim(ops), v, pick_in(ops, trqd, m));
 		_runq_assign(svc, trqd);
 		if (on_runq) {
 			update_load(ops, svc->rqd, own, 1, now);
@@ -1315,7 +1315,7 @@ static bool unit_is_migrateable(struct scheduler *ops, const struct csched2_unit
 {
 	struct cpumask *m = csched2_priv(ops)->scratch;
 
-	cpumask_and(m, c2_hard(ops, svc->unit), c2sim(ops)->online);
+	cpumask_and(m, c2_hard(ops, svc->unit), cpupool_domain_master_cpumask(svc->unit->dom));
 	return !(svc->flags & CSFLAG_runq_migrate_request) && cpumask_intersects(m, rqd->active);
 }
 
@@ -1458,7 +1458,7 @@ static struct csched2_unit *runq_candidate(struct scheduler *ops,
 		if (!cpumask_test(m, (unsigned)cpu)) {
 			cpumask_and(m, m, rqd->idle);
 			cpumask_andnot(m, m, rqd->tickled);
-			soft_aff_preempt = cpumask_intersects(m, s->online);
+			soft_aff_preempt = cpumask_intersects(m, cpupool_domain_master_cpumask(scurr->unit->dom));
 		}
 	}
 
@@ -1656,7 +1656,7 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 		snext->tickled_cpu = -1;
 		if (snext->unit->processor != cpu) {
 			snext->credit += CSCHED2_MIGRATE_COMPENSATION;
-			snext->unit->processor = cpu;
+			sched_set_res(s, snext->unit, cpu);
 			migrated = true;
 		}
 	} else {
@@ -1685,7 +1685,7 @@ static void csched2_unit_sleep(struct scheduler *ops, struct vcpu *v)
 {
 	struct csched2_unit *svc = v->sched_priv;
 
-	if (c2sim(ops)->pcpus[v->processor].curr == v) {
+	if (curr_on(c2sim(ops), v->processor) == v) {
 		poke_cpu(ops, v->processor, svc->rqd);
 	} else if (unit_on_runq(svc)) {
 		update_load(ops, svc->rqd, svc, -1, sim_now(c2sim(ops)));
@@ -1700,7 +1700,7 @@ static void csched2_unit_wake(struct scheduler *ops, struct vcpu *v)
 	struct csched2_unit *svc = v->sched_priv;
 	stime_t now;
 
-	if (c2sim(ops)->pcpus[v->processor].curr == v || unit_on_runq(svc))
+	if (curr_on(c2sim(ops), v->processor) == v || unit_on_runq(svc))
 		return;
 	/* Not yet off its old pCPU: context_saved will queue it. */
 	if (svc->flags & CSFLAG_scheduled) {
@@ -1755,7 +1755,7 @@ static void csched2_unit_migrate(struct scheduler *ops, struct vcpu *v, int new_
 	if (trqd != svc->rqd)
 		migrate(ops, svc, trqd, sim_now(c2sim(ops)));
 	else if (csched2_priv(ops)->hard_affinity)
-		v->processor = new_cpu;     /* before b6fa4c81b2 it stayed where it was */
+		sched_set_res(c2sim(ops), v, new_cpu);     /* before b6fa4c81b2 it stayed where it was */
 }
 
 /* --- domains: weight and cap (Xen's csched2_dom_cntl putinfo) --- */
@@ -1765,8 +1765,8 @@ static void set_budget_quotas(struct csched2_dom *sdom)
 	struct domain *d = sdom->dom;
 	int i;
 
-	for (i = 0; i < d->nr_vcpus; i++) {
-		struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+	for (i = 0; i < d->nr_units; i++) {
+		struct csched2_unit *svc = d->units[i] ? d->units[i]->sched_priv : NULL;
 		stime_t quota;
 
 		if (!svc)
@@ -1795,8 +1795,8 @@ static void csched2_set_cap(struct scheduler *ops, struct csched2_dom *sdom, int
 	sdom->budget = sdom->tot_budget;
 	sdom->next_repl = sim_now(s) + prv->bdgt_repl_period;
 	timer_set(&s->q, &sdom->repl_timer, sdom->next_repl);
-	for (i = 0; i < d->nr_vcpus; i++) {
-		struct vcpu *v = d->vcpus[i];
+	for (i = 0; i < d->nr_units; i++) {
+		struct vcpu *v = d->units[i];
 		struct csched2_unit *svc = v ? v->sched_priv : NULL;
 
 		if (!svc)
@@ -1822,8 +1822,8 @@ static void csched2_clear_cap(struct scheduler *ops, struct csched2_dom *sdom)
 
 	c2_list_init(&parked);
 	timer_stop(&c2sim(ops)->q, &sdom->repl_timer);
-	for (i = 0; i < d->nr_vcpus; i++) {
-		struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+	for (i = 0; i < d->nr_units; i++) {
+		struct csched2_unit *svc = d->units[i] ? d->units[i]->sched_priv : NULL;
 
 		if (svc) {
 			svc->budget = STIME_MAX;
@@ -1845,8 +1845,8 @@ static void csched2_dom_cntl(struct scheduler *ops, struct domain *d)
 		int old_weight = sdom->weight;
 
 		sdom->weight = d->weight;
-		for (i = 0; i < d->nr_vcpus; i++) {
-			struct csched2_unit *svc = d->vcpus[i] ? d->vcpus[i]->sched_priv : NULL;
+		for (i = 0; i < d->nr_units; i++) {
+			struct csched2_unit *svc = d->units[i] ? d->units[i]->sched_priv : NULL;
 
 			if (!svc)
 				continue;
@@ -1878,7 +1878,7 @@ static void *csched2_alloc_domdata(struct scheduler *ops, struct domain *d)
 	 * cpumask_any (the 2015 and 2016 trees place vCPUs with it).
 	 */
 	if (csched2_priv(ops)->caps)
-		sdom->repl_cpu = sim_cpumask_any(c2sim(ops), c2sim(ops)->online);
+		sdom->repl_cpu = sim_cpumask_any(c2sim(ops), cpupool_domain_master_cpumask(d));
 	c2_list_init(&sdom->parked_units);
 	return sdom;
 }
@@ -1959,7 +1959,7 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	 */
 	/* Before 9f358ddd69 (Jul 2016) a vCPU joined its initial pCPU's runqueue. */
 	if (csched2_priv(ops)->insert_pick)
-		v->processor = res_pick(ops, v, c2rqd(ops, v->processor));
+		sched_set_res(c2sim(ops), v, res_pick(ops, v, c2rqd(ops, v->processor)));
 	runq_assign(ops, v);
 	sdom->nr_units++;
 	csched2_aff_cntl(ops, v);
@@ -1970,7 +1970,7 @@ static void csched2_unit_insert(struct scheduler *ops, struct vcpu *v)
 	 * then it has Xen's default weight and no cap): a cap set vCPU by vCPU
 	 * would start the domain with the budget of a smaller cap.
 	 */
-	if (v->vcpu_id == sdom->dom->nr_vcpus - 1)
+	if (v == sdom->dom->units[sdom->dom->nr_units - 1])
 		csched2_dom_cntl(ops, sdom->dom);
 }
 
@@ -2106,7 +2106,7 @@ static void csched2_init_pdata(struct scheduler *ops, int cpu)
 	struct csched2_runqueue_data *rqd = cpu_add_to_runqueue(ops, cpu);
 
 	spc->rqd = rqd;
-	spc->idle_svc->unit = c2sim(ops)->pcpus[cpu].idle;
+	spc->idle_svc->unit = sched_idle_unit(c2sim(ops), cpu);
 	init_cpu_runqueue(ops, cpu, rqd);
 }
 

@@ -113,7 +113,7 @@ static bool unit_check_affinity(struct scheduler *s, const struct vcpu *v, int c
 	struct cpumask *m = null_priv(s)->scratch;
 
 	affinity_balance_cpumask(v, step, m);
-	cpumask_and(m, m, s->sim->online);
+	cpumask_and(m, m, cpupool_domain_master_cpumask(v->dom));
 	return cpumask_test(m, (unsigned)cpu);
 }
 
@@ -134,10 +134,13 @@ static int null_init(struct scheduler *s, struct err *e)
 static void null_deinit(struct scheduler *s)
 {
 	struct null_private *prv = null_priv(s);
-	int cpu;
+	unsigned cpu;
 
-	for (cpu = 0; cpu < s->sim->nr_cpus; cpu++)
+	/* Only its own pool's pCPUs hold its data. */
+	for_each_cpu(cpu, sched_res_valid(s)) {
 		free(s->sim->pcpus[cpu].sched_priv);
+		s->sim->pcpus[cpu].sched_priv = NULL;
+	}
 	cpumask_free(prv->cpus_free);
 	cpumask_free(prv->scratch);
 	free(prv);
@@ -174,7 +177,7 @@ static int pick_res(struct scheduler *s, const struct vcpu *v)
 		if (step == BALANCE_SOFT_AFFINITY && !has_soft_affinity(s->sim, v))
 			continue;
 		affinity_balance_cpumask(v, step, m);
-		cpumask_and(m, m, s->sim->online);
+		cpumask_and(m, m, cpupool_domain_master_cpumask(v->dom));
 		if ((!npc->unit || npc->unit == v) && cpumask_test(m, (unsigned)cpu))
 			return cpu;
 		cpumask_and(m, m, prv->cpus_free);
@@ -183,14 +186,14 @@ static int pick_res(struct scheduler *s, const struct vcpu *v)
 			return (int)new_cpu;
 	}
 	/* No free pCPU: any pCPU of the hard affinity (Xen's cpumask_any is random). */
-	cpumask_and(m, s->sim->online, v->hard);
+	cpumask_and(m, cpupool_domain_master_cpumask(v->dom), v->hard);
 	return sim_cpumask_any(s->sim, m);
 }
 
 static void unit_assign(struct scheduler *s, struct vcpu *v, int cpu)
 {
 	null_pcpu(s, cpu)->unit = v;
-	v->processor = cpu;
+	sched_set_res(s->sim, v, cpu);
 	cpumask_clear_cpu(null_priv(s)->cpus_free, (unsigned)cpu);
 }
 
@@ -225,12 +228,12 @@ static void null_insert_unit(struct scheduler *s, struct vcpu *v)
 	for (;;) {
 		int cpu = pick_res(s, v);
 
-		v->processor = cpu;
+		sched_set_res(s->sim, v, cpu);
 		if (!null_pcpu(s, cpu)->unit) {
 			unit_assign(s, v, cpu);
 			return;
 		}
-		cpumask_and(prv->scratch, v->hard, s->sim->online);
+		cpumask_and(prv->scratch, v->hard, cpupool_domain_master_cpumask(v->dom));
 		if (!cpumask_intersects(prv->cpus_free, prv->scratch)) {
 			waitq_add_tail(prv, null_unit(v));
 			return;
@@ -270,7 +273,7 @@ static void null_wake(struct scheduler *s, struct vcpu *v)
 		return;
 	}
 	waitq_add_tail(prv, nvc);
-	cpumask_and(prv->scratch, v->hard, s->sim->online);
+	cpumask_and(prv->scratch, v->hard, cpupool_domain_master_cpumask(v->dom));
 	cpumask_and(prv->scratch, prv->scratch, prv->cpus_free);
 	for_each_cpu(c, prv->scratch)
 		cpu_raise_softirq(s->sim, (int)c);
@@ -317,7 +320,7 @@ static void null_migrate(struct scheduler *s, struct vcpu *v, int new_cpu)
 	} else if (!nvc->in_waitq) {
 		waitq_add_tail(prv, nvc);
 	}
-	v->processor = new_cpu;
+	sched_set_res(s->sim, v, new_cpu);
 }
 
 static void null_do_schedule(struct scheduler *s, struct vcpu *prev, stime_t now,
@@ -348,7 +351,7 @@ found:
 	if (!next && !tasklet)
 		cpumask_set(prv->cpus_free, (unsigned)cpu);
 	if (!next || !vcpu_runnable(next))
-		next = s->sim->pcpus[cpu].idle;
+		next = sched_idle_unit(s->sim, cpu);
 	out->next = next;
 	out->time_slice = -1;
 	out->migrated = false;
@@ -359,14 +362,14 @@ static void null_dump(struct scheduler *s, FILE *f)
 	struct null_private *prv = null_priv(s);
 	struct null_unit *w;
 	char buf[256];
-	int cpu;
+	unsigned cpu;
 
 	fprintf(f, "null: cpus_free=%s\n", cpumask_format(prv->cpus_free, buf, sizeof(buf)));
-	for (cpu = 0; cpu < s->sim->nr_cpus; cpu++) {
-		struct vcpu *u = null_pcpu(s, cpu)->unit;
+	for_each_cpu(cpu, sched_res_valid(s)) {
+		struct vcpu *u = null_pcpu(s, (int)cpu)->unit;
 
 		if (u)
-			fprintf(f, "  pCPU %d <- d%dv%d\n", cpu, u->dom->domid, u->vcpu_id);
+			fprintf(f, "  pCPU %u <- d%dv%d\n", cpu, u->dom->domid, u->vcpu_id);
 	}
 	fprintf(f, "  waitq:");
 	for (w = prv->waitq_head; w; w = w->wq_next)

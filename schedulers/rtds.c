@@ -245,7 +245,7 @@ static int rt_res_pick(struct rt_private *prv, const struct vcpu *v)
 {
 	struct cpumask *cpus = prv->scratch;
 
-	cpumask_and(cpus, prv->sim->online, v->hard);
+	cpumask_and(cpus, cpupool_domain_master_cpumask(v->dom), v->hard);
 	return (int)test_or_cycle(v->processor, cpus);
 }
 
@@ -344,7 +344,7 @@ static void rt_unit_insert(struct scheduler *ops, struct vcpu *v)
 	struct rt_unit *svc = rt_unit(v);
 	stime_t now = sim_now(prv->sim);
 
-	v->processor = rt_res_pick(prv, v);
+	sched_set_res(prv->sim, v, rt_res_pick(prv, v));
 	if (now >= svc->cur_deadline)
 		rt_update_deadline(now, svc);
 	if (!unit_on_q(svc) && vcpu_runnable(v)) {
@@ -402,7 +402,7 @@ static struct rt_unit *runq_pick(struct rt_private *prv, int cpu)
 		struct rt_unit *svc = q_elem(iter);
 
 		if (cpumask_test(svc->v->hard, (unsigned)cpu) &&
-		    cpumask_test(prv->sim->online, (unsigned)cpu))
+		    cpumask_test(cpupool_domain_master_cpumask(svc->v->dom), (unsigned)cpu))
 			return svc;
 	}
 	return NULL;
@@ -414,7 +414,7 @@ static void rt_schedule(struct scheduler *ops, struct vcpu *curr, stime_t now,
 	struct rt_private *prv = rt_priv(ops);
 	int cpu = prv->sim->this_cpu;
 	struct rt_unit *const scurr = rt_unit(curr);
-	struct rt_unit *const sidle = rt_unit(prv->sim->pcpus[cpu].idle);
+	struct rt_unit *const sidle = rt_unit(sched_idle_unit(prv->sim, cpu));
 	struct rt_unit *snext;
 	bool migrated = false;
 
@@ -457,7 +457,7 @@ static void rt_schedule(struct scheduler *ops, struct vcpu *curr, stime_t now,
 			snext->flags |= RTDS_scheduled;
 		}
 		if (snext->v->processor != cpu) {
-			snext->v->processor = cpu;
+			sched_set_res(prv->sim, snext->v, cpu);
 			migrated = true;
 		}
 		out->time_slice = snext->cur_budget;
@@ -478,7 +478,7 @@ static void runq_tickle(struct rt_private *prv, struct rt_unit *new)
 
 	if (!new || is_idle_vcpu(new->v))
 		return;
-	cpumask_and(not_tickled, s->online, new->v->hard);
+	cpumask_and(not_tickled, cpupool_domain_master_cpumask(new->v->dom), new->v->hard);
 	cpumask_andnot(not_tickled, not_tickled, prv->tickled);
 
 	/* An idle pCPU, its own first (for the cache); meanwhile the lowest priority running. */
@@ -634,9 +634,9 @@ static void rt_dom_cntl(struct scheduler *ops, struct domain *d)
 	struct rt_private *prv = rt_priv(ops);
 	int i;
 
-	for (i = 0; i < d->nr_vcpus; i++) {
-		struct rt_unit *svc = rt_unit(d->vcpus[i]);
-		const struct rt_params *p = &d->vcpus[i]->rt;
+	for (i = 0; i < d->nr_units; i++) {
+		struct rt_unit *svc = rt_unit(d->units[i]);
+		const struct rt_params *p = &d->units[i]->rt;
 		bool had_extratime = has_extratime(svc);
 
 		rt_apply_params(svc, p);

@@ -1,8 +1,12 @@
 /*
  * The scheduler interface: one ops table per scheduler, mirroring Xen's
- * struct scheduler (xen/common/sched/private.h) with sched-gran=cpu, so a
- * Xen "unit" is a struct vcpu here.  The core (sim/core.c) calls these
- * hooks at the moments Xen's core.c does:
+ * struct scheduler (xen/common/sched/private.h).  A scheduler schedules
+ * units on scheduling resources: a Xen "unit" is a struct vcpu here (the
+ * vCPU itself with sched-gran=cpu, a unit of several with core or socket:
+ * see sim/sim.h), a resource is named by its master pCPU.  Each instance
+ * serves one cpupool (scheduler->pool) and sees only that pool's
+ * resources (its res_valid) and domains.  The core (sim/core.c) calls
+ * these hooks at the moments Xen's core.c does:
  *
  *   insert_unit    a vCPU joins (after alloc_udata); not running yet
  *   remove_unit    a vCPU leaves
@@ -108,6 +112,7 @@ struct sched_ops {
 struct scheduler {
 	const struct sched_ops *ops;
 	struct sim *sim;
+	struct cpupool *pool;   /* the pool it serves (Xen's scheduler->cpupool) */
 	void *config;     /* filled from ops->params */
 	void *priv;
 };
@@ -118,9 +123,18 @@ const struct sched_ops *sched_find(const char *name);
 const struct sched_ops *sched_lookup(const char *name, struct err *e);
 /* NULL-terminated list. */
 const struct sched_ops *const *sched_all(void);
-/* Creates an instance from a spec: validates parameters, calls init. */
-struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e);
+/*
+ * Creates pool's instance from a spec (gran= already taken out: see
+ * sim/cpupool.h): validates parameters, calls init.
+ */
+struct scheduler *sched_create(struct sim *s, struct cpupool *pool,
+			       const struct sched_spec *spec, struct err *e);
 void sched_destroy(struct scheduler *sch);
+/* The pCPUs sch sees: one per scheduling resource of its pool (Xen's cpupool->res_valid). */
+static inline const struct cpumask *sched_res_valid(const struct scheduler *sch)
+{
+	return sch->pool->res_valid;
+}
 /* Prints every scheduler and its parameters. */
 void sched_list(FILE *f);
 
@@ -130,7 +144,7 @@ enum balance_step { BALANCE_SOFT_AFFINITY = 0, BALANCE_HARD_AFFINITY = 1 };
 #define for_each_affinity_balance_step(step) \
 	for ((step) = BALANCE_SOFT_AFFINITY; (step) <= BALANCE_HARD_AFFINITY; (step)++)
 
-/* soft_aff_effective and the pool is not inside soft. */
+/* soft_aff_effective and v's pool (the pCPUs its scheduler sees) is not inside soft. */
 bool has_soft_affinity(const struct sim *s, const struct vcpu *v);
 /* SOFT: soft ∩ hard (hard if that is empty); HARD: hard.  Written into mask. */
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,

@@ -10,7 +10,9 @@
 
 bool has_soft_affinity(const struct sim *s, const struct vcpu *v)
 {
-	return v->soft_aff_effective && !cpumask_subset(s->online, v->soft);
+	(void)s;
+	return v->soft_aff_effective &&
+	       !cpumask_subset(cpupool_domain_master_cpumask(v->dom), v->soft);
 }
 
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
@@ -114,7 +116,8 @@ const struct sched_ops *sched_lookup(const char *name, struct err *e)
 	return NULL;
 }
 
-struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, struct err *e)
+struct scheduler *sched_create(struct sim *s, struct cpupool *pool,
+			       const struct sched_spec *spec, struct err *e)
 {
 	const struct sched_ops *ops = sched_lookup(spec->name, e);
 	struct scheduler *sch;
@@ -124,6 +127,7 @@ struct scheduler *sched_create(struct sim *s, const struct sched_spec *spec, str
 	sch = xcalloc(1, sizeof(*sch));
 	sch->ops = ops;
 	sch->sim = s;
+	sch->pool = pool;
 	sch->config = xcalloc(1, ops->config_size ? ops->config_size : 1);
 	if (params_apply(ops->params, sch->config, &spec->params, ops->name, e) < 0 ||
 	    (ops->init && ops->init(sch, e) < 0)) {
@@ -158,6 +162,9 @@ void sched_list(FILE *f)
 		else
 			fprintf(f, "    (no parameters)\n");
 	}
+	fputs("\nEvery scheduler also takes gran=cpu|core|socket: Xen's sched-gran= (4.13 and later, "
+	      "per cpupool): vCPUs scheduled\n    in units of one per thread of a core (socket), "
+	      "gang-scheduled on its threads (doc/pools.md).\n", f);
 	/* real-measurements.md section 2; doc/eras.md has the whole table. */
 	fputs("\nThe configurations of the 2016 series' table (\"Credit1 and Credit2 "
 	      "improvements... and soft-affinity for Credit2!\"):\n"

@@ -1,13 +1,16 @@
 /*
  * sim_build(): from a scenario and a scheduler spec to a ready struct sim.
- * The order follows Xen's boot and domain creation: pCPUs join the
- * scheduler with their idle vCPUs, then each domain gets its scheduler data,
- * its vCPUs are placed (vCPU 0 on the first pCPU, each next one on the
- * following pCPU, as sched_select_initial_cpu does) and inserted, and then
- * the configured affinities are set as xl does after creation.  vCPUs
- * start halted; the guest layer wakes those with work.  Once every domain
- * exists, a scenario's ARINC 653 schedule is installed as the toolstack's
- * XEN_SYSCTL_SCHEDOP_putinfo would (schedulers without one ignore it).
+ * The order follows Xen's boot and domain creation: the cpupools are made
+ * (sim/cpupool.c: Pool-0 under the spec's scheduler, each <pool> under its
+ * own) and their pCPUs join their schedulers with their idle units, then
+ * each domain gets its pool's scheduler data, its vCPUs are placed (vCPU 0
+ * on the first pCPU of the pool, each next one on the following pCPU, as
+ * sched_select_initial_cpu does), grouped into units of the pool's
+ * granularity and the units inserted, and then the configured affinities
+ * are set as xl does after creation.  vCPUs start halted; the guest layer
+ * wakes those with work.  Once every domain exists, a scenario's ARINC 653
+ * schedule is installed as the toolstack's XEN_SYSCTL_SCHEDOP_putinfo
+ * would, in the pool that runs arinc653.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +18,19 @@
 #include "schedulers/sched.h"
 #include "sim/build.h"
 #include "sim/numa_place.h"
+#include "sim/cpupool.h"
 #include "sim/xalloc.h"
 #include "workloads/guest.h"
 #include "workloads/workload.h"
 
 
-static struct vcpu *vcpu_new(struct sim *s, struct domain *d, int id)
+struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id)
 {
 	struct vcpu *v = xcalloc(1, sizeof(*v));
 
 	v->vcpu_id = id;
 	v->dom = d;
+	v->unit = v;
 	v->hard = cpumask_alloc((unsigned)s->nr_cpus);
 	v->soft = cpumask_alloc((unsigned)s->nr_cpus);
 	cpumask_fill(v->hard);
@@ -37,7 +42,7 @@ static struct vcpu *vcpu_new(struct sim *s, struct domain *d, int id)
 	return v;
 }
 
-static void vcpu_free(struct vcpu *v)
+void sim_vcpu_free(struct vcpu *v)
 {
 	cpumask_free(v->hard);
 	cpumask_free(v->soft);
@@ -127,13 +132,20 @@ static struct rt_params rt_params_of(const struct domain_spec *ds, int id)
 /*
  * Xen's sched_select_initial_cpu for a new domain (node affinity still
  * "all"): vCPU 0 on the first pCPU of the pool, each next vCPU on the
- * pCPU after its predecessor's.
+ * pCPU after its predecessor's.  The first vCPU of a unit places the unit
+ * (sched_set_res on that pCPU's resource: cpupool_domain_units).
  */
 static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 {
+	const struct cpumask *cpus = d->pool->cpu_valid;
+	int cpu;
+
 	if (v->vcpu_id == 0)
-		return (int)cpumask_first(s->online);
-	return (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, s->online);
+		return (int)cpumask_first(cpus);
+	cpu = (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, cpus);
+	if (v->vcpu_id % d->pool->sched_gran == 0)
+		cpu = sched_get_resource_cpu(s, cpu);
+	return cpu;
 }
 
 /*
@@ -212,33 +224,90 @@ static int place_memory(struct sim *s, const struct scenario *sc, const struct d
 }
 
 /*
- * Creates the domain the way Xen and xl do: every vCPU is inserted into
- * the scheduler with default affinities, then the configured affinities
- * are set (hard, then soft), each setting migrating the vCPU so that the
- * scheduler places it anew.  A scheduler that leaves a vCPU outside its
+ * With sched-gran > 1 the vCPUs of a unit share one hard and one soft
+ * affinity (Xen keeps them in the unit: setting one vCPU's sets the
+ * unit's) and one set of RTDS parameters (putvcpuinfo on one sets the
+ * unit's).  A scenario that gives them different ones cannot be run as
+ * written, and is refused.
+ */
+static int unit_params_agree(struct sim *s, const struct scenario *sc,
+			     const struct domain_spec *ds, const struct cpupool *pool, struct err *e)
+{
+	struct cpumask *hard = cpumask_alloc((unsigned)s->nr_cpus);
+	struct cpumask *soft = cpumask_alloc((unsigned)s->nr_cpus);
+	struct cpumask *hard0 = cpumask_alloc((unsigned)s->nr_cpus);
+	struct cpumask *soft0 = cpumask_alloc((unsigned)s->nr_cpus);
+	int i, ret = 0;
+
+	for (i = 0; i < ds->vcpus && ret == 0; i++) {
+		int first = i - i % pool->sched_gran;
+		struct rt_params p = rt_params_of(ds, i), p0 = rt_params_of(ds, first);
+
+		if (first == i) {
+			ret = parse_affinities(s, ds, i, hard0, soft0, sc->source, e);
+			continue;
+		}
+		ret = parse_affinities(s, ds, i, hard, soft, sc->source, e);
+		if (ret == 0 && (!cpumask_equal(hard, hard0) || !cpumask_equal(soft, soft0)))
+			ret = err_set(e, "%s:%d: %s vCPUs %d and %d form one scheduling unit "
+				      "(sched-gran=%s), so they need the same hard and soft affinity",
+				      sc->source, ds->affinity_line ? ds->affinity_line : ds->line,
+				      ds->name, first, i, sched_gran_name(pool->gran));
+		else if (ret == 0 && (p.period != p0.period || p.budget != p0.budget ||
+				      p.extratime != p0.extratime))
+			ret = err_set(e, "%s:%d: %s vCPUs %d and %d form one scheduling unit "
+				      "(sched-gran=%s), so they need the same period, budget and "
+				      "extratime", sc->source, ds->line, ds->name, first, i,
+				      sched_gran_name(pool->gran));
+	}
+	cpumask_free(hard);
+	cpumask_free(soft);
+	cpumask_free(hard0);
+	cpumask_free(soft0);
+	return ret;
+}
+
+/*
+ * Creates the domain the way Xen and xl do: in its pool, every vCPU is
+ * made and the units of the pool's granularity inserted into the pool's
+ * scheduler with default affinities; then the configured affinities are
+ * set (hard, then soft), each setting migrating the unit so that the
+ * scheduler places it anew.  A scheduler that leaves a unit outside its
  * new hard affinity (arinc653 keeps vCPUs where they were created) cannot
  * run the scenario as written: that is refused.  The RTDS parameters are
- * in place before the scheduler allocates the vCPU (see rtds.c).
+ * in place before the scheduler allocates the unit (see rtds.c).
  * Then its memory is placed (which may set the soft affinities as xl's
  * NUMA placement does).
  */
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			int domid, struct err *e)
 {
-	struct scheduler *sch = s->sched;
 	struct domain *d = domain_new(domid, ds->name, ds->vcpus);
 	struct cpumask *hard = cpumask_alloc((unsigned)s->nr_cpus);
 	struct cpumask *soft = cpumask_alloc((unsigned)s->nr_cpus);
-	char hb[128];
+	struct scheduler *sch;
+	char hb[128], pb[128];
 	int i, ret = 0;
 
 	d->weight = ds->weight;
 	d->cap = ds->cap;
+	d->pool = cpupool_find(s, ds->pool);
 	s->domains[s->nr_domains++] = d;
+	if (!d->pool) {
+		d->pool = s->pools[0];
+		ret = err_set(e, "%s:%d: domain %s is in cpupool '%s', which the scenario does not "
+			      "have", sc->source, ds->line, ds->name, ds->pool);
+		goto out;
+	}
+	sch = d->pool->sched;
+	if (d->pool->sched_gran > 1 && (ret = unit_params_agree(s, sc, ds, d->pool, e)) < 0)
+		goto out;
+	cpupool_domain_units_alloc(d);
 	if (sch->ops->alloc_domdata)
 		d->sched_priv = sch->ops->alloc_domdata(sch, d);
+	/* vCPU by vCPU, each placed after its predecessor's unit was inserted (sched_init_vcpu). */
 	for (i = 0; i < d->nr_vcpus; i++) {
-		struct vcpu *v = vcpu_new(s, d, i);
+		struct vcpu *v = sim_vcpu_new(s, d, i), *u;
 
 		d->vcpus[i] = v;
 		vcpu_update_soft_effective(v);
@@ -246,12 +315,15 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 		v->pause_flags = VPF_BLOCKED;
 		v->runstate = RUNSTATE_BLOCKED;
 		v->rt = rt_params_of(ds, i);
-		v->sched_priv = sch->ops->alloc_udata(sch, v, d->sched_priv);
+		u = cpupool_vcpu_unit(s, d, v);
+		if (!u)
+			continue;
+		u->sched_priv = sch->ops->alloc_udata(sch, u, d->sched_priv);
 		if (sch->ops->insert_unit)
-			sch->ops->insert_unit(sch, v);
+			sch->ops->insert_unit(sch, u);
 	}
 	for (i = 0; i < d->nr_vcpus && ret == 0; i++) {
-		struct vcpu *v = d->vcpus[i];
+		struct vcpu *v = d->vcpus[i], *u = v->unit;
 
 		ret = parse_affinities(s, ds, i, hard, soft,
 				       ds->affinity_source ? ds->affinity_source : sc->source, e);
@@ -259,19 +331,25 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 			break;
 		if (!cpumask_full(hard) &&
 		    vcpu_set_affinity(s, v, hard, NULL) < 0)
-			ret = err_set(e, "%s:%d: hard affinity of %s vCPU %d holds no pCPU of the host",
+			ret = err_set(e, "%s:%d: hard affinity %s of %s vCPU %d holds no pCPU "
+				      "that %s's scheduler sees (%s%s)",
 				      ds->affinity_source ? ds->affinity_source : sc->source,
-				      ds->affinity_source ? ds->affinity_line : ds->line, ds->name, i);
-		else if (!cpumask_test(v->hard, (unsigned)v->processor))
+				      ds->affinity_line ? ds->affinity_line : ds->line,
+				      cpumask_format(hard, hb, sizeof(hb)), ds->name, i, d->pool->name,
+				      cpumask_format(cpupool_domain_master_cpumask(d), pb, sizeof(pb)),
+				      d->pool->sched_gran > 1 ?
+				      ": the first thread of each scheduling resource" : "");
+		else if (!cpumask_test(u->hard, (unsigned)u->processor))
 			ret = err_set(e, "%s:%d: the %s scheduler leaves %s vCPU %d on pCPU %d, outside "
 				      "its hard affinity %s (it does not honour hard affinity)",
 				      ds->affinity_source ? ds->affinity_source : sc->source,
 				      ds->affinity_line ? ds->affinity_line : ds->line,
 				      sch->ops->name, ds->name, i, v->processor,
-				      cpumask_format(v->hard, hb, sizeof(hb)));
+				      cpumask_format(u->hard, hb, sizeof(hb)));
 		if (ret == 0 && !cpumask_full(soft))
 			vcpu_set_affinity(s, v, NULL, soft);
 	}
+out:
 	cpumask_free(hard);
 	cpumask_free(soft);
 	if (ret == 0)
@@ -280,18 +358,58 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 }
 
 /*
+ * The pool a scenario's <arinc653> is for: the one it names, else the
+ * one whose scheduler takes a schedule (NULL: none does, and the
+ * schedule is ignored, as schedulers without one ignore it).
+ */
+static int arinc653_pool(struct sim *s, const struct scenario *sc, struct cpupool **out,
+			 struct err *e)
+{
+	const struct arinc653_spec *a = &sc->arinc653;
+	int i;
+
+	*out = NULL;
+	if (a->pool[0]) {
+		struct cpupool *c = cpupool_find(s, a->pool);
+
+		if (!c)
+			return err_set(e, "%s:%d: <arinc653> is for cpupool '%s', which the scenario "
+				       "does not have", sc->source, a->line, a->pool);
+		if (c->sched->ops->adjust_global)
+			*out = c;
+		return 0;
+	}
+	for (i = 0; i < s->nr_pools; i++) {
+		if (!s->pools[i]->sched->ops->adjust_global)
+			continue;
+		if (*out)
+			return err_set(e, "%s:%d: cpupools %s and %s both run a scheduler that takes "
+				       "an ARINC 653 schedule: say which with <arinc653 pool=\"...\">",
+				       sc->source, a->line, (*out)->name, s->pools[i]->name);
+		*out = s->pools[i];
+	}
+	return 0;
+}
+
+/*
  * The scenario's <arinc653> as XEN_SYSCTL_SCHEDOP_putinfo carries it,
- * domains by domid, installed through the scheduler's adjust_global.
+ * domains by domid, installed through the pool's scheduler's
+ * adjust_global; each minor frame's domain must be in that pool.
  */
 static int install_arinc653(struct sim *s, const struct scenario *sc, struct err *e)
 {
 	const struct arinc653_spec *a = &sc->arinc653;
 	struct arinc653_schedule sched;
 	struct sched_global_op op = { &sched };
+	struct cpupool *pool;
 	stime_t total = 0;
 	int i, d;
 
-	if (!a->line || !s->sched->ops->adjust_global)
+	if (!a->line)
+		return 0;
+	if (arinc653_pool(s, sc, &pool, e) < 0)
+		return -1;
+	if (!pool)
 		return 0;
 	memset(&sched, 0, sizeof(sched));
 	if (a->nframes > ARINC653_MAX_DOMAINS_PER_SCHEDULE)
@@ -306,6 +424,11 @@ static int install_arinc653(struct sim *s, const struct scenario *sc, struct err
 		if (d == s->nr_domains || f->vcpu >= s->domains[d]->nr_vcpus)
 			return err_set(e, "%s:%d: <minor-frame> names %s vCPU %d, which does not exist",
 				       sc->source, f->line, f->domain, f->vcpu);
+		if (s->domains[d]->pool != pool)
+			return err_set(e, "%s:%d: <minor-frame> names %s, which is in cpupool %s, "
+				       "not in %s (whose arinc653 scheduler takes the schedule)",
+				       sc->source, f->line, f->domain, s->domains[d]->pool->name,
+				       pool->name);
 		sched.entries[i].domid = s->domains[d]->domid;
 		sched.entries[i].vcpu_id = f->vcpu;
 		sched.entries[i].runtime = f->runtime;
@@ -313,7 +436,7 @@ static int install_arinc653(struct sim *s, const struct scenario *sc, struct err
 	}
 	sched.num_sched_entries = a->nframes;
 	sched.major_frame = a->major_frame ? a->major_frame : total;
-	if (s->sched->ops->adjust_global(s->sched, &op, e) < 0)
+	if (pool->sched->ops->adjust_global(pool->sched, &op, e) < 0)
 		return err_prefix(e, "%s:%d", sc->source, a->line);
 	return 0;
 }
@@ -353,7 +476,7 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 	s->idle_domain = domain_new(DOMID_IDLE, "idle", s->nr_cpus);
 	s->idle_domain->is_idle = true;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct vcpu *idle = vcpu_new(s, s->idle_domain, cpu);
+		struct vcpu *idle = sim_vcpu_new(s, s->idle_domain, cpu);
 
 		sim_core_init_pcpu(s, cpu);
 		idle->processor = cpu;
@@ -363,16 +486,8 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 		s->pcpus[cpu].idle = s->pcpus[cpu].curr = idle;
 	}
 
-	s->sched = sched_create(s, spec, e);
-	if (!s->sched)
+	if (cpupools_build(s, sc, spec, e) < 0)
 		goto fail;
-	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
-		struct vcpu *idle = s->pcpus[cpu].idle;
-
-		idle->sched_priv = s->sched->ops->alloc_udata(s->sched, idle, NULL);
-		if (s->sched->ops->init_pdata)
-			s->sched->ops->init_pdata(s->sched, cpu);
-	}
 
 	for (i = 0; i < sc->ndoms; i++) {
 		const struct domain_spec *ds = &sc->doms[i];
@@ -414,16 +529,22 @@ int sim_workloads(struct sim *s, struct workload ***out)
 	return s->nr_workloads;
 }
 
+/* The unit's scheduler data, freed by the scheduler that made it. */
+static void unit_free_udata(struct scheduler *sch, struct vcpu *u)
+{
+	if (sch && u->sched_priv && sch->ops->free_udata)
+		sch->ops->free_udata(sch, u->sched_priv);
+	u->sched_priv = NULL;
+}
+
 void sim_destroy(struct sim *s)
 {
-	struct scheduler *sch;
 	int d, i;
 
 	if (!s)
 		return;
 	/* Disarm every timer first, while everything that embeds one still exists. */
 	evq_free(&s->q);
-	sch = s->sched;
 	for (i = 0; i < s->nr_workloads; i++)
 		workload_destroy(s->workloads[i]);
 	free(s->workloads);
@@ -431,34 +552,34 @@ void sim_destroy(struct sim *s)
 	hw_free(s->hw);
 	for (d = 0; d < s->nr_domains; d++) {
 		struct domain *dom = s->domains[d];
+		struct scheduler *sch = dom->pool->sched;
 
-		for (i = 0; i < dom->nr_vcpus; i++) {
-			if (!dom->vcpus[i])
-				continue;
-			if (sch && dom->vcpus[i]->sched_priv && sch->ops->free_udata)
-				sch->ops->free_udata(sch, dom->vcpus[i]->sched_priv);
-			vcpu_free(dom->vcpus[i]);
-		}
+		for (i = 0; dom->units && i < dom->nr_units; i++)
+			if (dom->units[i])
+				unit_free_udata(sch, dom->units[i]);
+		cpupool_domain_units_free(dom);
+		for (i = 0; i < dom->nr_vcpus; i++)
+			if (dom->vcpus[i])
+				sim_vcpu_free(dom->vcpus[i]);
 		if (sch && dom->sched_priv && sch->ops->free_domdata)
 			sch->ops->free_domdata(sch, dom->sched_priv);
 		free(dom->vcpus);
 		free(dom);
 	}
 	free(s->domains);
+	for (i = 0; i < s->nr_cpus; i++)
+		if (s->pcpus[i].idle_unit && s->pcpus[i].res_idx == 0)
+			unit_free_udata(s->pcpus[i].sched, s->pcpus[i].idle_unit);
+	for (i = 0; i < s->nr_pools; i++)
+		sched_destroy(s->pools[i]->sched);
+	cpupools_free(s);
 	if (s->idle_domain) {
-		for (i = 0; i < s->idle_domain->nr_vcpus; i++) {
-			struct vcpu *idle = s->idle_domain->vcpus[i];
-
-			if (!idle)
-				continue;
-			if (sch && idle->sched_priv && sch->ops->free_udata)
-				sch->ops->free_udata(sch, idle->sched_priv);
-			vcpu_free(idle);
-		}
+		for (i = 0; i < s->idle_domain->nr_vcpus; i++)
+			if (s->idle_domain->vcpus[i])
+				sim_vcpu_free(s->idle_domain->vcpus[i]);
 		free(s->idle_domain->vcpus);
 		free(s->idle_domain);
 	}
-	sched_destroy(sch);
 	free(s->pcpus);
 	cpumask_free(s->online);
 	topology_free(&s->topo);

@@ -3,8 +3,10 @@
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, and each vCPU's runstate times add
- * up to the simulated time; then the guest layer's own checks (a hook) and
- * the hardware model's.
+ * up to the simulated time; with sched-gran=core (socket) a thread runs
+ * only its resource's unit's vCPU or its idle vCPU, so that no two
+ * domains ever run on threads of one core (socket) at the same instant;
+ * then the guest layer's own checks (a hook) and the hardware model's.
  * The first violation is kept in s->check_error; later ones are not
  * looked for.
  */
@@ -39,6 +41,38 @@ static bool check_vcpu(struct sim *s, struct vcpu *v)
 }
 
 /*
+ * sched-gran > 1 (Xen's core scheduling): what runs on cpu is the vCPU of
+ * its resource's unit for that thread or the idle vCPU, and no thread of
+ * the same core (socket) runs a vCPU of another domain.
+ */
+static bool check_gran(struct sim *s, int cpu)
+{
+	const struct pcpu *pc = &s->pcpus[cpu];
+	const struct cpupool *pool = pc->res->pool;
+	const struct vcpu *c = pc->curr;
+	const struct cpumask *share = pool->gran == SCHED_GRAN_CORE ? s->topo.sibling_mask[cpu] :
+				      s->topo.core_mask[cpu];
+	unsigned t;
+
+	if (pc->unit != pc->res->curr)
+		return fail(s, "thread's unit is not its resource's", c, cpu);
+	if (is_idle_vcpu(c))
+		return true;
+	if (c->unit != pc->unit || pc->unit->members[pc->res_idx] != c)
+		return fail(s, "vCPU runs on a thread of a resource running another unit", c, cpu);
+	for_each_cpu(t, share) {
+		const struct vcpu *o = s->pcpus[t].curr;
+
+		if (!is_idle_vcpu(o) && o->dom != c->dom)
+			return fail(s, pool->gran == SCHED_GRAN_CORE ?
+				    "two domains run on threads of one core under sched-gran=core" :
+				    "two domains run on threads of one socket under sched-gran=socket",
+				    c, cpu);
+	}
+	return true;
+}
+
+/*
  * Every pCPU's current vCPU is running there (processor == that pCPU), and
  * every running vCPU is current on its processor: together they mean a
  * vCPU runs on at most one pCPU, in O(pCPUs + vCPUs).
@@ -62,6 +96,8 @@ bool sim_check_invariants(struct sim *s)
 		if (!is_idle_vcpu(c) && !cpumask_test(c->hard, (unsigned)cpu))
 			return fail(s, "vCPU runs outside its hard affinity", c, cpu);
 		if (!check_vcpu(s, s->pcpus[cpu].idle))
+			return false;
+		if (s->pcpus[cpu].res->nr_cpus > 1 && !check_gran(s, cpu))
 			return false;
 	}
 	for (d = 0; d < s->nr_domains; d++)

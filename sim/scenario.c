@@ -50,6 +50,13 @@ void scenario_free(struct scenario *sc)
 	free(sc->doms);
 	sc->doms = NULL;
 	sc->ndoms = 0;
+	for (int i = 0; i < sc->npools; i++) {
+		free(sc->pools[i].cpus);
+		free(sc->pools[i].sched);
+	}
+	free(sc->pools);
+	sc->pools = NULL;
+	sc->npools = 0;
 	free(sc->arinc653.frames);
 	memset(&sc->arinc653, 0, sizeof(sc->arinc653));
 	kvlist_free(&sc->host.hw);
@@ -106,6 +113,14 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));
 	for (int i = 0; i < src->ndoms; i++)
 		domain_copy(&dst->doms[i], &src->doms[i]);
+	dst->pools = NULL;
+	if (src->npools)
+		dst->pools = xcalloc((size_t)src->npools, sizeof(*dst->pools));
+	for (int i = 0; i < src->npools; i++) {
+		dst->pools[i] = src->pools[i];
+		dst->pools[i].cpus = dup_or_null(src->pools[i].cpus);
+		dst->pools[i].sched = dup_or_null(src->pools[i].sched);
+	}
 	dst->arinc653.frames = NULL;
 	if (src->arinc653.nframes) {
 		dst->arinc653.frames = xcalloc((size_t)src->arinc653.nframes,
@@ -127,5 +142,13 @@ struct domain_spec *scenario_domain(struct scenario *sc, const char *name)
 	for (int i = 0; i < sc->ndoms; i++)
 		if (strcmp(sc->doms[i].name, name) == 0)
 			return &sc->doms[i];
+	return NULL;
+}
+
+struct pool_spec *scenario_pool(struct scenario *sc, const char *name)
+{
+	for (int i = 0; i < sc->npools; i++)
+		if (strcmp(sc->pools[i].name, name) == 0)
+			return &sc->pools[i];
 	return NULL;
 }

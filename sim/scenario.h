@@ -51,6 +51,7 @@ struct domain_spec {
 	int nvcpu_over;
 	struct workload_spec *workloads;
 	int nworkloads;
+	char pool[64];                /* <domain pool="NAME"> (xl's pool=); "": Pool-0 */
 	int line, affinity_line;
 	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
 					 when an xl config gave them; NULL: the scenario */
@@ -74,6 +75,17 @@ struct host_spec {
 };
 
 /*
+ * A cpupool (<pool name=".." cpus=".." sched="..">, as xl cpupool-create
+ * makes one): pCPUs taken out of Pool-0 with a scheduler of their own.
+ */
+struct pool_spec {
+	char name[64];
+	char *cpus;                   /* cpu list (xl syntax) */
+	char *sched;                  /* scheduler spec, gran= included; NULL: --sched's */
+	int line;
+};
+
+/*
  * The ARINC 653 schedule (<arinc653>): what the toolstack installs with
  * XEN_SYSCTL_SCHEDOP_putinfo.  Minor frames run in order, each giving one
  * vCPU its runtime; the major frame repeats them.
@@ -86,6 +98,7 @@ struct minor_frame_spec {
 };
 
 struct arinc653_spec {
+	char pool[64];                /* the cpupool it is for; "": the one running arinc653 */
 	stime_t major_frame;          /* 0 when not given: the sum of the runtimes */
 	struct minor_frame_spec *frames;
 	int nframes;
@@ -102,6 +115,8 @@ struct scenario {
 	struct host_spec host;
 	struct domain_spec *doms;
 	int ndoms;
+	struct pool_spec *pools;      /* besides Pool-0 */
+	int npools;
 	struct arinc653_spec arinc653;
 	int line;
 };
@@ -127,6 +142,7 @@ extern const char scenario_schema_rng[];
 #define SCENARIO_MAX_WORKLOAD_PARAMS 32
 #define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
 #define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
+#define SCENARIO_MAX_POOLS 256
 void scenario_free(struct scenario *sc);
 /* Frees what one domain owns (its lists, overrides, workloads). */
 void scenario_free_domain(struct domain_spec *d);
@@ -134,5 +150,7 @@ void scenario_free_domain(struct domain_spec *d);
 void scenario_copy(struct scenario *dst, const struct scenario *src);
 /* Finds a domain by name, or NULL. */
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name);
+/* Finds a <pool> by name, or NULL (Pool-0 is none). */
+struct pool_spec *scenario_pool(struct scenario *sc, const char *name);
 
 #endif

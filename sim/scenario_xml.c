@@ -65,6 +65,7 @@ struct loader {
 	bool xml_at_eof, xml_end_seen;
 	struct scenario *sc;
 	int total_vcpus;
+	char pool_names[400];      /* "p1, p2", for messages */
 };
 
 /* ---- errors ---- */
@@ -367,6 +368,21 @@ static int attr_name(struct loader *l, const xmlNode *n, const char *name, char 
 	return ret;
 }
 
+/* pool="NAME" (optional): "Pool-0" is stored as "", the default. */
+static int attr_pool(struct loader *l, const xmlNode *n, char *out, size_t size)
+{
+	char *v = attr(n, "pool");
+
+	if (!v)
+		return 0;
+	xmlFree(v);
+	if (attr_name(l, n, "pool", out, size) < 0)
+		return -1;
+	if (strcmp(out, "Pool-0") == 0)
+		out[0] = '\0';
+	return 0;
+}
+
 static char *attr_dup(const xmlNode *n, const char *name)
 {
 	char *v = attr(n, name), *s;
@@ -560,7 +576,7 @@ static int domain_xl(struct loader *l, const xmlNode *n, struct domain_spec *d,
 static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
 	static const char *const valid[] = { "name", "xl", "vcpus", "weight", "cap", "memory",
-					     "numa-nodes", "period", "budget", "extratime", NULL };
+					     "numa-nodes", "period", "budget", "extratime", "pool", NULL };
 	struct domain_spec *other;
 	char *xl = NULL;
 	int ret;
@@ -570,6 +586,8 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 	ret = domain_xl(l, n, d, &xl);
 	if (ret == 0 && (!xl || xmlHasProp(n, BAD_CAST "name")))
 		ret = attr_name(l, n, "name", d->name, sizeof(d->name));
+	if (ret == 0)
+		ret = attr_pool(l, n, d->pool, sizeof(d->pool));
 	if (ret == 0 && !d->name[0])
 		ret = fail(l, d->line, "<domain xl=\"%s\"> has no name: the file gives no name= "
 			   "and the element no name attribute", xl);
@@ -696,7 +714,7 @@ static int load_minor_frame(struct loader *l, const xmlNode *n, struct arinc653_
 /* <arinc653 major-frame=".."> with its <minor-frame> children, in order. */
 static int load_arinc653(struct loader *l, const xmlNode *n)
 {
-	static const char *const valid[] = { "major-frame", NULL };
+	static const char *const valid[] = { "major-frame", "pool", NULL };
 	struct arinc653_spec *a = &l->sc->arinc653;
 	stime_t total = 0;
 	char t[32], m[32];
@@ -704,7 +722,7 @@ static int load_arinc653(struct loader *l, const xmlNode *n)
 	if (a->line)
 		return fail(l, line_of(n), "second <arinc653> (the first is at line %d)", a->line);
 	a->line = (int)line_of(n);
-	if (check_attrs(l, n, valid) < 0 ||
+	if (check_attrs(l, n, valid) < 0 || attr_pool(l, n, a->pool, sizeof(a->pool)) < 0 ||
 	    attr_duration(l, n, "major-frame", 1, MAX_DURATION, &a->major_frame) < 0)
 		return -1;
 	for (const xmlNode *c = n->children; c; c = c->next) {
@@ -727,6 +745,56 @@ static int load_arinc653(struct loader *l, const xmlNode *n)
 	if (total > MAX_DURATION)
 		return fail(l, a->line, "<arinc653> minor frames add up to more than %s",
 			    format_duration(MAX_DURATION, m, sizeof(m)));
+	return 0;
+}
+
+/*
+ * <pool name=".." cpus=".." sched="..">: a cpupool besides Pool-0 (its cpu
+ * list needs the topology: sim/cpupool.c checks it).
+ */
+static int load_pool(struct loader *l, const xmlNode *n)
+{
+	static const char *const valid[] = { "name", "cpus", "sched", NULL };
+	struct scenario *sc = l->sc;
+	struct pool_spec *p, *other;
+
+	if (sc->npools == SCENARIO_MAX_POOLS)
+		return fail(l, line_of(n), "more than %d <pool>s", SCENARIO_MAX_POOLS);
+	sc->pools = xreallocarray(sc->pools, (size_t)sc->npools + 1, sizeof(*sc->pools));
+	p = &sc->pools[sc->npools++];
+	memset(p, 0, sizeof(*p));
+	p->line = (int)line_of(n);
+	if (check_attrs(l, n, valid) < 0 || no_children(l, n) < 0 ||
+	    attr_name(l, n, "name", p->name, sizeof(p->name)) < 0)
+		return -1;
+	if (strcmp(p->name, "Pool-0") == 0)
+		return fail(l, p->line, "<pool> name 'Pool-0' is taken: Pool-0 holds the pCPUs no "
+			    "<pool> takes");
+	other = scenario_pool(sc, p->name);
+	if (other != p)
+		return fail(l, p->line, "duplicate pool name '%s' (the first is at line %d)",
+			    p->name, other->line);
+	p->cpus = attr_dup(n, "cpus");
+	p->sched = attr_dup(n, "sched");
+	if (!p->cpus)
+		return fail(l, p->line, "<pool> is missing the required attribute 'cpus'");
+	return 0;
+}
+
+/* Once every pool is known: each domain's pool and the schedule's exist. */
+static int check_pools(struct loader *l)
+{
+	struct scenario *sc = l->sc;
+
+	for (int i = 0; i < sc->ndoms; i++)
+		if (sc->doms[i].pool[0] && !scenario_pool(sc, sc->doms[i].pool))
+			return fail(l, sc->doms[i].line, "domain '%s' is in pool '%s', which the "
+				    "scenario does not have (valid: Pool-0%s%s)", sc->doms[i].name,
+				    sc->doms[i].pool, sc->npools ? ", " : "", l->pool_names);
+	if (sc->arinc653.pool[0] && !scenario_pool(sc, sc->arinc653.pool))
+		return fail(l, sc->arinc653.line, "<arinc653> is for pool '%s', which the scenario "
+			    "does not have (valid: Pool-0%s%s)", sc->arinc653.pool,
+			    sc->npools ? ", " : "", l->pool_names);
 	return 0;
 }
 
@@ -910,13 +978,21 @@ static int load_scenario(struct loader *l, const xmlNode *root)
 			ret = load_domain(l, c);
 		else if (is(c, "arinc653"))
 			ret = load_arinc653(l, c);
+		else if (is(c, "pool"))
+			ret = load_pool(l, c);
 		else
-			ret = stray_child(l, root, c, "host, domain, arinc653");
+			ret = stray_child(l, root, c, "host, pool, domain, arinc653");
 		if (ret < 0)
 			return -1;
 	}
 	if (sc->ndoms == 0)
 		return fail(l, sc->line, "<scenario> has no <domain>");
+	for (int i = 0; i < sc->npools; i++)
+		snprintf(l->pool_names + strlen(l->pool_names),
+			 sizeof(l->pool_names) - strlen(l->pool_names), "%s%s", i ? ", " : "",
+			 sc->pools[i].name);
+	if (check_pools(l) < 0)
+		return -1;
 	return check_arinc653(l);
 }
 

@@ -4,9 +4,20 @@
  * schedsim is global, so a test or an experiment can build many.
  *
  * The vCPU and pCPU state mirrors what Xen's scheduling core keeps
- * (xen/common/sched/core.c, with sched-gran=cpu, so a "unit" is a vCPU):
- * v->processor, v->is_running, pause flags, runstates, and the
- * state_entry_time that both credit schedulers' ratelimits read.
+ * (xen/common/sched/core.c, private.h, cpupool.c): v->processor,
+ * v->is_running, pause flags, runstates, and the state_entry_time that
+ * both credit schedulers' ratelimits read.
+ *
+ * Schedulers schedule units on scheduling resources, as Xen's do.  With
+ * sched-gran=cpu (the default) a unit is a vCPU and a resource a pCPU:
+ * the same struct vcpu and struct pcpu serve both.  With sched-gran=core
+ * or socket (Xen 4.13 and later, per cpupool) a unit is a struct vcpu of
+ * its own holding one vCPU per thread of a core (socket), and a resource
+ * the threads of one core (socket); the scheduler sees the unit and the
+ * resource's first pCPU (its master) only, and the core (sim/core.c) runs
+ * the unit's vCPUs on the threads together.  The pCPUs are split into
+ * cpupools, each with its own scheduler instance and granularity
+ * (sim/cpupool.c).
  */
 #ifndef SCHEDSIM_SIM_H
 #define SCHEDSIM_SIM_H
@@ -24,6 +35,8 @@
 #include "sim/topology.h"
 
 struct scheduler;
+struct cpupool;
+struct sched_resource;
 struct guest;
 struct guest_vcpu;
 struct tracer;
@@ -67,7 +80,7 @@ struct vcpu_stats {
 };
 
 struct vcpu {
-	int vcpu_id;                   /* within its domain */
+	int vcpu_id;                   /* within its domain (a unit: its first vCPU's, Xen's unit_id) */
 	struct domain *dom;
 	int processor;                 /* pCPU it is assigned to */
 	bool is_running;               /* on a pCPU now */
@@ -83,6 +96,22 @@ struct vcpu {
 	struct guest_vcpu *guest;      /* the guest layer's per-vCPU data */
 	struct hw_vcpu hw;             /* where its cached lines are (sim/hw.c) */
 	struct vcpu_stats st;
+	/*
+	 * Scheduling unit (Xen's struct sched_unit).  A vCPU of a pool with
+	 * sched-gran=cpu is its own unit (unit == the vCPU, members NULL).
+	 * With a larger granularity, unit points to a struct vcpu that is the
+	 * unit: members lists its vCPUs in the order of the resource's threads
+	 * (idle units: the threads' idle vCPUs), its pause state summarises
+	 * theirs (core.c keeps it: runnable when one of them is, VPF_* set
+	 * when set in all), its processor is the resource's master, and its
+	 * hard and soft affinities are what the scheduler reads (each member
+	 * holds them widened to every thread of the resources they name).
+	 */
+	struct vcpu *unit;
+	struct vcpu **members;
+	int nr_members;
+	bool force_context_switch;     /* gran > 1: its thread must switch alone */
+	enum runstate new_state;       /* gran > 1: set for a unit about to run */
 };
 
 struct domain {
@@ -91,6 +120,10 @@ struct domain {
 	int weight, cap;
 	int nr_vcpus;
 	struct vcpu **vcpus;
+	/* Its scheduling units (Xen's for_each_sched_unit): vcpus itself with sched-gran=cpu. */
+	int nr_units;
+	struct vcpu **units;
+	struct cpupool *pool;          /* NULL for the idle domain */
 	void *sched_priv;
 	struct guest *guest;
 	struct hw_domain hw;           /* where its memory is (sim/hw.c) */
@@ -101,10 +134,59 @@ struct pcpu {
 	struct sim *sim;
 	int id;
 	struct vcpu *curr;             /* running vCPU (its idle vCPU when idle) */
-	struct vcpu *idle;
-	void *sched_priv;
-	struct timer s_timer;          /* end of the current slice */
+	struct vcpu *idle;             /* its idle vCPU */
+	/*
+	 * What the scheduler sees of the pCPU (on every thread of a
+	 * resource alike): the unit its resource runs (Xen's curr_on_cpu())
+	 * and the resource's idle unit; with sched-gran=cpu, curr and idle.
+	 */
+	struct vcpu *unit;
+	struct vcpu *idle_unit;
+	struct sched_resource *res;
+	int res_idx;                   /* its place among res's threads */
+	struct scheduler *sched;       /* its pool's scheduler */
+	void *sched_priv;              /* the scheduler's, on a resource's master */
+	struct timer s_timer;          /* end of the current slice (the master's serves its resource) */
 	struct timer softirq;          /* delivery of a raised SCHEDULE_SOFTIRQ */
+	/* sched-gran > 1: Xen's SCHED_SLAVE_SOFTIRQ and the rendezvous */
+	struct timer slave;
+	bool in_rendezvous;            /* waits for the other threads of its resource */
+	bool guest_stopped;            /* its vCPU runs no guest code meanwhile */
+	bool schedule_deferred;        /* SCHEDULE_SOFTIRQ raised while waiting */
+};
+
+/* Xen's sched-gran= (cpupool.c): the pCPUs of one scheduling resource. */
+enum sched_gran { SCHED_GRAN_CPU, SCHED_GRAN_CORE, SCHED_GRAN_SOCKET };
+
+/*
+ * A scheduling resource (Xen's struct sched_resource): the pCPUs one
+ * decision of the scheduler covers, all threads of a core (socket) under
+ * sched-gran=core (socket), one pCPU otherwise.
+ */
+struct sched_resource {
+	struct cpupool *pool;
+	int nr_cpus;                   /* the pool's granularity */
+	int *cpus;                     /* its pCPUs, master (the lowest) first */
+	struct vcpu *curr;             /* the unit it runs */
+	struct vcpu *idle;             /* its idle unit */
+	int rendezvous_in;             /* threads yet to join the rendezvous under way, or 0 */
+};
+
+/*
+ * A cpupool (Xen's struct cpupool): pCPUs with their own scheduler
+ * instance and granularity.  Pool-0 (id 0) holds every pCPU that no other
+ * pool of the scenario takes, and its scheduler is the one --sched names.
+ */
+struct cpupool {
+	int id;
+	char name[64];
+	struct scheduler *sched;
+	enum sched_gran gran;
+	int sched_gran;                /* pCPUs per resource */
+	struct cpumask *cpu_valid;     /* its pCPUs */
+	struct cpumask *res_valid;     /* the master of each of its resources */
+	int nr_res;
+	struct sched_resource *res;
 };
 
 /*
@@ -140,7 +222,7 @@ struct tracer {
 struct sim {
 	struct evq q;
 	struct topology topo;
-	struct cpumask *online;        /* the pCPUs of the (single) cpupool */
+	struct cpumask *online;        /* every pCPU of the host (cpu_online_map) */
 	struct rng rng;                /* core randomness */
 	uint64_t seed;
 	int nr_cpus;
@@ -148,7 +230,9 @@ struct sim {
 	int nr_domains;
 	struct domain **domains;
 	struct domain *idle_domain;
-	struct scheduler *sched;
+	int nr_pools;
+	struct cpupool **pools;        /* Pool-0 first */
+	struct scheduler *sched;       /* Pool-0's: the one --sched names */
 	struct hw *hw;                 /* how fast running vCPUs work (sim/hw.h) */
 	struct workload **workloads;   /* attached by sim_build */
 	int nr_workloads;
@@ -167,6 +251,7 @@ static inline stime_t sim_now(const struct sim *s)
 	return s->q.now;
 }
 
+/* For a unit: one of its vCPUs is runnable (Xen's unit_runnable). */
 static inline bool vcpu_runnable(const struct vcpu *v)
 {
 	return !v->pause_flags && !v->pause_count;
@@ -177,9 +262,34 @@ static inline bool is_idle_vcpu(const struct vcpu *v)
 	return v->dom->is_idle;
 }
 
+/* The unit cpu's scheduling resource runs (Xen's curr_on_cpu). */
 static inline struct vcpu *curr_on(const struct sim *s, int cpu)
 {
-	return s->pcpus[cpu].curr;
+	return s->pcpus[cpu].unit;
+}
+
+/* The idle unit of cpu's scheduling resource (Xen's sched_idle_unit). */
+static inline struct vcpu *sched_idle_unit(const struct sim *s, int cpu)
+{
+	return s->pcpus[cpu].idle_unit;
+}
+
+/* The master of cpu's scheduling resource (Xen's sched_get_resource_cpu). */
+static inline int sched_get_resource_cpu(const struct sim *s, int cpu)
+{
+	return s->pcpus[cpu].res->cpus[0];
+}
+
+/* The pCPUs d's scheduler sees: one per resource (Xen's cpupool_domain_master_cpumask). */
+static inline const struct cpumask *cpupool_domain_master_cpumask(const struct domain *d)
+{
+	return d->pool->res_valid;
+}
+
+/* v runs guest code now: it is current on its pCPU, not held in a rendezvous. */
+static inline bool vcpu_in_guest(const struct sim *s, const struct vcpu *v)
+{
+	return s->pcpus[v->processor].curr == v && !s->pcpus[v->processor].guest_stopped;
 }
 
 static inline void sim_trace(struct sim *s, int cpu, uint32_t event, int n,
@@ -211,14 +321,46 @@ void vcpu_unblock(struct sim *s, struct vcpu *v);
 void vcpu_yield(struct sim *s, struct vcpu *v);
 void vcpu_pause_nosync(struct sim *s, struct vcpu *v);
 void vcpu_unpause(struct sim *s, struct vcpu *v);
-/* Set and clear pause flags without side effects (Xen's sched_set_pause_flags). */
+/* Recomputes unit u's pause state from its vCPUs' (sched-gran > 1). */
+void unit_pause_sync(struct vcpu *u);
+/* Sets or clears f on every vCPU of unit u (sched-gran > 1). */
+void unit_change_pause_flags(struct vcpu *u, unsigned f, bool set);
+/*
+ * Set and clear pause flags without side effects (Xen's
+ * sched_set_pause_flags): on a unit, on each of its vCPUs.
+ */
 static inline void sched_set_pause_flags(struct vcpu *v, unsigned f)
 {
+	if (v->members) {
+		unit_change_pause_flags(v, f, true);
+		return;
+	}
 	v->pause_flags |= f;
+	if (v->unit != v)
+		unit_pause_sync(v->unit);
 }
 static inline void sched_clear_pause_flags(struct vcpu *v, unsigned f)
 {
+	if (v->members) {
+		unit_change_pause_flags(v, f, false);
+		return;
+	}
 	v->pause_flags &= ~f;
+	if (v->unit != v)
+		unit_pause_sync(v->unit);
+}
+/* Assigns unit u its vCPUs' threads on the resource of master cpu (sched-gran > 1). */
+void unit_set_res_members(struct sim *s, struct vcpu *u);
+/*
+ * Xen's sched_set_res: unit u is assigned to the scheduling resource
+ * whose master is cpu; with sched-gran > 1 its vCPUs to that resource's
+ * threads, in order.  Schedulers move units with it.
+ */
+static inline void sched_set_res(struct sim *s, struct vcpu *u, int cpu)
+{
+	u->processor = cpu;
+	if (u->members)
+		unit_set_res_members(s, u);
 }
 /*
  * Moves v: flags it VPF_MIGRATING; once it is off its pCPU the scheduler's
@@ -228,7 +370,8 @@ void vcpu_migrate(struct sim *s, struct vcpu *v);
 /*
  * Changes affinities (masks sized nr_cpus; NULL leaves one unchanged) and,
  * as Xen does, migrates v so its placement is re-evaluated.  Fails when
- * hard holds no pCPU of the pool.
+ * hard holds no pCPU the pool's scheduler sees (with sched-gran > 1 the
+ * affinities are its unit's, and only masters count).
  */
 int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 		      const struct cpumask *soft);
@@ -237,6 +380,8 @@ void vcpu_update_soft_effective(struct vcpu *v);
 
 /* Sets up pCPU cpu's core state (its timers); sim_build calls it. */
 void sim_core_init_pcpu(struct sim *s, int cpu);
+/* Raise SCHED_SLAVE_SOFTIRQ on cpu (sched-gran > 1): at once when local, after an IPI otherwise. */
+void cpu_raise_slave_softirq(struct sim *s, int cpu);
 /* Runs the simulation until 'until'; returns events handled. */
 uint64_t sim_run_until(struct sim *s, stime_t until);
 /* Closes the runstate and work accounting at now (before reading statistics). */

@@ -716,9 +716,11 @@ int xlcfg_domain(const struct xlcfg *c, const char *name, struct domain_spec *d,
 
 		if (!p)
 			return -1;
-		if (strcmp(p, "Pool-0"))
-			return bad(&a, s->line, "pool: '%s': cpupools are not modelled yet; only the "
-				   "default pool, Pool-0, exists", p);
+		if (!valid_name(p) || strlen(p) >= sizeof(d->pool))
+			return bad(&a, s->line, "pool: '%s' is not a pool name schedsim takes (1 to %zu "
+				   "letters, digits, '_', '-', '.')", p, sizeof(d->pool) - 1);
+		/* Pool-0 is the default pool, stored as "" (a <pool> names the others) */
+		snprintf(d->pool, sizeof(d->pool), "%s", strcmp(p, "Pool-0") ? p : "");
 	}
 	/* vcpus below 1 is 1, as xl makes it */
 	if ((rc = number_of(&a, c, "vcpus", LONG_MIN, SCENARIO_MAX_VCPUS, &v)) < 0)
@@ -818,6 +820,12 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 	if (d.rt.period && rtds_check_params(d.rt.period, RTDS_DEFAULT_BUDGET, e) < 0) {
 		err_prefix(e, "%s:%d: period (with RTDS's default budget, xl.cfg having no "
 			   "budget key)", path, xlcfg_get(&c, "period")->line);
+		goto fail;
+	}
+	if (d.pool[0] && !scenario_pool(sc, d.pool)) {
+		err_set(e, "%s:%d: pool: '%s' is not a cpupool of the scenario (a <pool> "
+			"element makes one; Pool-0 is the default)", path,
+			xlcfg_get(&c, "pool")->line, d.pool);
 		goto fail;
 	}
 	other = scenario_domain(sc, d.name);

@@ -65,7 +65,7 @@ static void make_running(struct fx *f, struct vcpu *v, int cpu)
 	svc->start_time = sim_now(s);
 	svc->flags &= ~CSCHED_FLAG_UNIT_MIGRATING;
 	pc->idle->is_running = false;
-	pc->curr = v;
+	pc->curr = pc->unit = v;
 	inc_nr_runnable(f->prv, cpu);
 	if (!__unit_on_runq(isvc))
 		__runq_insert(f->prv, isvc);

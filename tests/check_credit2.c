@@ -95,7 +95,7 @@ static void run_on(struct host *h, struct vcpu *v, int cpu, int credit, stime_t 
 	v->processor = cpu;
 	v->is_running = true;
 	v->state_entry_time = now(h) - ran_for;
-	h->s->pcpus[cpu].curr = v;
+	h->s->pcpus[cpu].curr = h->s->pcpus[cpu].unit = v;
 	svc->flags |= CSFLAG_scheduled;
 	svc->credit = credit;
 	svc->start_time = now(h);
@@ -1334,7 +1334,7 @@ START_TEST(context_saved_blocked_drops_load)
 	load = rqd->load;
 	v->pause_flags = VPF_BLOCKED;
 	v->is_running = false;
-	h.s->pcpus[0].curr = h.s->pcpus[0].idle;
+	h.s->pcpus[0].curr = h.s->pcpus[0].unit = h.s->pcpus[0].idle;
 	h.ops->ops->context_saved(h.ops, v);
 	ck_assert_int_eq(rqd->load, load - 1);
 	ck_assert(!I->unit_on_runq(v->sched_priv));
@@ -1515,7 +1515,7 @@ START_TEST(cap_returned_budget_unparks)
 	run_on(&h, v1, 1, 5000000, MSEC(2));
 	s1->budget = MSEC(1);
 	v1->is_running = false;
-	h.s->pcpus[1].curr = h.s->pcpus[1].idle;
+	h.s->pcpus[1].curr = h.s->pcpus[1].unit = h.s->pcpus[1].idle;
 	s1->flags &= ~CSFLAG_scheduled;
 	h.ops->ops->context_saved(h.ops, v1);
 	ck_assert_int_eq(sdom->budget, MSEC(1) - USEC(10));

@@ -123,7 +123,7 @@ static void run_on(struct host *h, struct vcpu *v, int cpu, stime_t budget_left,
 	v->pause_flags = 0;
 	v->processor = cpu;
 	v->is_running = true;
-	h->s->pcpus[cpu].curr = v;
+	h->s->pcpus[cpu].curr = h->s->pcpus[cpu].unit = v;
 	svc->flags |= RTDS_scheduled;
 	svc->cur_budget = budget_left;
 	svc->cur_deadline = deadline;

@@ -127,6 +127,13 @@ START_TEST(scheduling_keys)
 	ck_assert_int_eq(d.affinity_line, 9);
 	ck_assert_str_eq(d.affinity_source, "g.cfg");
 	ck_assert_int_eq(d.nvcpu_over, 0);
+	ck_assert_str_eq(d.pool, "");        /* Pool-0, the default pool */
+	scenario_free_domain(&d);
+
+	/* pool= names the domain's cpupool, as xl create puts it there. */
+	msg = apply("name='b'\npool='batch'\n", &d);
+	ck_assert_msg(msg == NULL, "%s", msg);
+	ck_assert_str_eq(d.pool, "batch");
 	scenario_free_domain(&d);
 
 	/* Nothing but a name: xl's defaults (1 vCPU, weight 256, no cap, no affinity). */
@@ -335,9 +342,9 @@ START_TEST(bad_values)
 			 "g.cfg:3: cap: 201 is out of range 0..200");
 	ck_assert_str_eq(apply_error("name='a'\nmemory=1\nmemory+=2\n"),
 			 "g.cfg:3: memory: += does not apply to numbers");
-	ck_assert_str_eq(apply_error("name='a'\npool='batch'\n"),
-			 "g.cfg:2: pool: 'batch': cpupools are not modelled yet; only the default "
-			 "pool, Pool-0, exists");
+	ck_assert_str_eq(apply_error("name='a'\npool='batch pool'\n"),
+			 "g.cfg:2: pool: 'batch pool' is not a pool name schedsim takes (1 to 63 "
+			 "letters, digits, '_', '-', '.')");
 	ck_assert_str_eq(apply_error("name='a'\ntype='kvm'\n"),
 			 "g.cfg:2: type: 'kvm' is not a domain type (valid: pv, pvh, hvm)");
 	ck_assert_str_eq(apply_error("name='a'\ntype='pvh'\nbuilder='hvm'\n"),

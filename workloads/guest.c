@@ -967,7 +967,7 @@ static bool guest_check(struct sim *s)
 			if ((v->pause_flags & VPF_BLOCKED) &&
 			    (gv->curr || gv->irq_head || gv->nr_rq || gv->tq_head))
 				return check_fail(s, gv, "vCPU halted while its guest CPU has work");
-			if (gv->on_pcpu != (curr_on(s, v->processor) == v))
+			if (gv->on_pcpu != vcpu_in_guest(s, v))
 				return check_fail(s, gv, "guest's on-pCPU flag disagrees with Xen");
 			if (!gv->on_pcpu &&
 			    (timer_pending(&gv->work_timer) || timer_pending(&gv->upcall_timer)))

@@ -204,9 +204,16 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		.vcpu_migr_delay_us = cfg->vcpu_migr_delay_us,
 		.tick_suspend = cfg->tick_suspend == 1,
 	};
-	struct xs_sched *xs = xcalloc(1, sizeof(*xs));
+	struct xs_sched *xs;
 	char msg[256];
 
+	/* Xen's code here runs with every pCPU in one pool (cpu_online_map). */
+	if (s->pool->sched_gran > 1 || !cpumask_full(s->pool->cpu_valid))
+		return err_set(e, "%s: the shim runs Xen's scheduler in one cpupool of every pCPU "
+			       "with sched-gran=cpu, not in cpupool %s (%s); cpupools and sched-gran "
+			       "are in the models only", s->ops->name, s->pool->name,
+			       s->pool->sched_gran > 1 ? "sched-gran > cpu" : "a part of the pCPUs");
+	xs = xcalloc(1, sizeof(*xs));
 	xs->tree = t;
 	xs->ctx = t->ctx_new(t->modules[module], &h, &p, msg, sizeof(msg));
 	if (!xs->ctx) {
