@@ -157,26 +157,31 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 static int xl_place(struct sim *s, struct domain *d, long long memory_mb, bool *nodes)
 {
 	int n = s->topo.nr_nodes, *cpus = xcalloc((size_t)n, sizeof(int));
-	int *vcpus = xcalloc((size_t)n, sizeof(int));
+	int *pool_cpus = xcalloc((size_t)n, sizeof(int)), *vcpus = xcalloc((size_t)n, sizeof(int));
 	long long *free_mb = xcalloc((size_t)n, sizeof(long long));
-	struct cpumask *soft;
+	struct cpumask *soft = cpumask_alloc((unsigned)s->nr_cpus);
 
+	/* libxl's numa_place_domain considers only the pCPUs of the domain's pool */
 	for (int i = 0; i < n; i++) {
 		cpus[i] = (int)cpumask_weight(s->topo.node_mask[i]);
+		cpumask_and(soft, s->topo.node_mask[i], d->pool->cpu_valid);
+		pool_cpus[i] = (int)cpumask_weight(soft);
 		free_mb[i] = hw_node_free_mb(s->hw, i);
 	}
-	numa_vcpus_on_nodes(s, vcpus);
-	if (!numa_place_candidate(n, cpus, free_mb, vcpus, d->nr_vcpus, memory_mb, nodes)) {
+	numa_vcpus_on_nodes(s, d->pool->cpu_valid, vcpus);
+	cpumask_zero(soft);
+	if (!numa_place_candidate(n, cpus, pool_cpus, free_mb, vcpus, d->nr_vcpus, memory_mb,
+				  nodes)) {
 		memset(nodes, 1, (size_t)n * sizeof(*nodes));
 	} else {
-		soft = cpumask_alloc((unsigned)s->nr_cpus);
 		for (int i = 0; i < n; i++)
 			if (nodes[i])
 				cpumask_or(soft, soft, s->topo.node_mask[i]);
 		for (int i = 0; i < d->nr_vcpus; i++)
 			vcpu_set_affinity(s, d->vcpus[i], NULL, soft);
-		cpumask_free(soft);
 	}
+	cpumask_free(soft);
+	free(pool_cpus);
 	free(cpus);
 	free(vcpus);
 	free(free_mb);

@@ -45,24 +45,31 @@ static bool better(const struct cand *a, const struct cand *b)
 	return a->free_mb > b->free_mb;
 }
 
-int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const long long *free_mb,
-			 const int *vcpus_on_node, int vcpus, long long memory_mb, bool *chosen)
+int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const int *pool_cpus,
+			 const long long *free_mb, const int *vcpus_on_node, int vcpus,
+			 long long memory_mb, bool *chosen)
 {
-	int it[NUMA_PLACE_MAX_NODES], best[NUMA_PLACE_MAX_NODES], min_nodes = 1, found = 0;
+	int it[NUMA_PLACE_MAX_NODES], best[NUMA_PLACE_MAX_NODES], node[NUMA_PLACE_MAX_NODES];
+	int min_nodes = 1, found = 0, nr_suit = 0;
 	bool uniform = true;
 
 	memset(chosen, 0, (size_t)nr_nodes * sizeof(*chosen));
 	if (nr_nodes <= 1 || nr_nodes > NUMA_PLACE_MAX_NODES)
 		return 0;
+	/* The suitable nodes: those with a pCPU of the domain's pool. */
+	for (int i = 0; i < nr_nodes; i++)
+		if (!pool_cpus || pool_cpus[i] > 0)
+			node[nr_suit++] = i;
+	/* The host's pCPUs per node, if uniform, give the least number of nodes. */
 	for (int i = 1; i < nr_nodes; i++)
 		uniform = uniform && cpus_per_node[i] == cpus_per_node[0];
 	if (uniform && cpus_per_node[0] > 0)
 		min_nodes = (vcpus + cpus_per_node[0] - 1) / cpus_per_node[0];
-	if (min_nodes > nr_nodes)
-		min_nodes = nr_nodes;
+	if (min_nodes > nr_suit)
+		min_nodes = nr_suit;
 	if (min_nodes < 1)
 		min_nodes = 1;
-	for (int k = min_nodes; k <= nr_nodes && !found; k++) {
+	for (int k = min_nodes; k <= nr_suit && !found; k++) {
 		struct cand bc = { 0, 0 };
 
 		for (int i = 0; i < k; i++)
@@ -72,9 +79,11 @@ int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const long long
 			int cpus = 0;
 
 			for (int i = 0; i < k; i++) {
-				c.free_mb += free_mb[it[i]];
-				cpus += cpus_per_node[it[i]];
-				c.vcpus += vcpus_on_node[it[i]];
+				int n = node[it[i]];
+
+				c.free_mb += free_mb[n];
+				cpus += pool_cpus ? pool_cpus[n] : cpus_per_node[n];
+				c.vcpus += vcpus_on_node[n];
 			}
 			if ((memory_mb && c.free_mb < memory_mb) || (vcpus && cpus < vcpus))
 				continue;
@@ -83,16 +92,17 @@ int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const long long
 				bc = c;
 				memcpy(best, it, (size_t)k * sizeof(*it));
 			}
-		} while (comb_next(it, nr_nodes, k));
+		} while (comb_next(it, nr_suit, k));
 	}
 	for (int i = 0; i < found; i++)
-		chosen[best[i]] = true;
+		chosen[node[best[i]]] = true;
 	return found;
 }
 
-void numa_vcpus_on_nodes(const struct sim *s, int *counts)
+void numa_vcpus_on_nodes(const struct sim *s, const struct cpumask *suitable, int *counts)
 {
 	int n = s->topo.nr_nodes;
+	struct cpumask *where = cpumask_alloc((unsigned)s->nr_cpus);
 
 	memset(counts, 0, (size_t)n * sizeof(*counts));
 	for (int d = 0; d < s->nr_domains; d++) {
@@ -101,11 +111,19 @@ void numa_vcpus_on_nodes(const struct sim *s, int *counts)
 		if (!dom->hw.node_mb)
 			continue;
 		for (int i = 0; i < dom->nr_vcpus; i++)
-			for (int node = 0; node < n; node++)
-				if (dom->hw.remote[node] < 1.0 &&
-				    cpumask_intersects(dom->vcpus[i]->hard, s->topo.node_mask[node]))
+			for (int node = 0; node < n; node++) {
+				if (dom->hw.remote[node] >= 1.0)
+					continue;
+				/* a pCPU of the node, of the new domain's pool and of its own */
+				cpumask_and(where, dom->vcpus[i]->hard, s->topo.node_mask[node]);
+				cpumask_and(where, where, suitable);
+				if (dom->pool)
+					cpumask_and(where, where, dom->pool->cpu_valid);
+				if (!cpumask_empty(where))
 					counts[node]++;
+			}
 	}
+	cpumask_free(where);
 }
 
 void numa_node_affinity(const struct sim *s, const struct domain *d, bool *nodes)

@@ -26,24 +26,30 @@
 
 struct sim;
 struct domain;
+struct cpumask;
 
 /*
  * xl's choice for a domain of 'vcpus' vCPUs and memory_mb MiB on a host of
- * nr_nodes nodes: cpus_per_node[n] pCPUs, free_mb[n] MiB free and
- * vcpus_on_node[n] vCPUs of other domains able to run there.  Fills
- * chosen[] and returns the number of nodes in it; 0 when there is no
- * candidate.
+ * nr_nodes nodes: cpus_per_node[n] pCPUs, pool_cpus[n] of them in the
+ * domain's cpupool (NULL: all of them), free_mb[n] MiB free and
+ * vcpus_on_node[n] vCPUs of other domains able to run there.  As libxl's
+ * numa_place_domain and libxl__get_numa_candidate: only nodes with a pCPU
+ * of the pool are candidates, and a candidate's pCPUs are those of the
+ * pool.  Fills chosen[] and returns the number of nodes in it; 0 when
+ * there is no candidate.
  */
-int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const long long *free_mb,
-			 const int *vcpus_on_node, int vcpus, long long memory_mb, bool *chosen);
+int numa_place_candidate(int nr_nodes, const int *cpus_per_node, const int *pool_cpus,
+			 const long long *free_mb, const int *vcpus_on_node, int vcpus,
+			 long long memory_mb, bool *chosen);
 
 /*
  * The count libxl's nr_vcpus_on_nodes makes over the domains of s that
  * already have memory placed: for each of their vCPUs, each node of the
  * domain's memory (its node affinity) that holds a pCPU of the vCPU's hard
- * affinity.  counts has s->topo.nr_nodes entries.
+ * affinity which is also in 'suitable' (the new domain's pool) and in the
+ * vCPU's own pool.  counts has s->topo.nr_nodes entries.
  */
-void numa_vcpus_on_nodes(const struct sim *s, int *counts);
+void numa_vcpus_on_nodes(const struct sim *s, const struct cpumask *suitable, int *counts);
 
 /* Xen's node affinity of d from its vCPUs' masks (see above) into nodes[]. */
 void numa_node_affinity(const struct sim *s, const struct domain *d, bool *nodes);

@@ -351,27 +351,42 @@ START_TEST(xl_placement_candidates)
 	bool ch[4];
 
 	/* One node fits: the first of equals. */
-	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, dom0, 8, 32, ch), 1);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, NULL, free2, dom0, 8, 32, ch), 1);
 	ck_assert(ch[0] && !ch[1]);
 	/* Fewer vCPUs able to run there wins. */
-	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, busy0, 8, 32, ch), 1);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, NULL, free2, busy0, 8, 32, ch), 1);
 	ck_assert(!ch[0] && ch[1]);
 	/* Too many vCPUs or too much memory for a node: both. */
-	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 9, 32, ch), 2);
-	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 1, 8192, ch), 2);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, NULL, free2, none2, 9, 32, ch), 2);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, NULL, free2, none2, 1, 8192, ch), 2);
 	/* Nowhere enough memory: no candidate. */
-	ck_assert_int_eq(numa_place_candidate(2, cpus2, free2, none2, 1, 20000, ch), 0);
+	ck_assert_int_eq(numa_place_candidate(2, cpus2, NULL, free2, none2, 1, 20000, ch), 0);
 	/* One node: nothing to place. */
-	ck_assert_int_eq(numa_place_candidate(1, cpus2, free2, none2, 1, 32, ch), 0);
+	ck_assert_int_eq(numa_place_candidate(1, cpus2, NULL, free2, none2, 1, 32, ch), 0);
 	/*
 	 * 5 vCPUs on 4-pCPU nodes: pairs.  {0,2}, {1,2} and {2,3} have 4 vCPUs;
 	 * {1,2} and {2,3} 5000 MiB free, and the first found of equals stays.
 	 */
-	ck_assert_int_eq(numa_place_candidate(4, cpus4, free4, busy4, 5, 2000, ch), 2);
+	ck_assert_int_eq(numa_place_candidate(4, cpus4, NULL, free4, busy4, 5, 2000, ch), 2);
 	ck_assert(!ch[0] && ch[1] && ch[2] && !ch[3]);
 	free4[3] = 3001;
-	numa_place_candidate(4, cpus4, free4, busy4, 5, 2000, ch);
+	numa_place_candidate(4, cpus4, NULL, free4, busy4, 5, 2000, ch);
 	ck_assert(!ch[0] && !ch[1] && ch[2] && ch[3]);
+	/*
+	 * A pool of pCPUs of node 1 only (libxl passes the pool's cpumap): node 1,
+	 * though node 0 has more free memory; a pool holding 2 pCPUs of each node
+	 * gives a 3-vCPU domain both (2 pCPUs per node are too few).
+	 */
+	{
+		int pool1[] = { 0, 4 }, pool01[] = { 2, 2 };
+		long long freeb[] = { 9000, 6144 };
+
+		ck_assert_int_eq(numa_place_candidate(2, cpus2, pool1, freeb, none2, 1, 32, ch), 1);
+		ck_assert(!ch[0] && ch[1]);
+		ck_assert_int_eq(numa_place_candidate(2, cpus2, pool01, free2, none2, 3, 32, ch), 2);
+		ck_assert(ch[0] && ch[1]);
+		ck_assert_int_eq(numa_place_candidate(2, cpus2, pool1, free2, none2, 5, 32, ch), 0);
+	}
 }
 END_TEST
 

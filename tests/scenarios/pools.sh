@@ -92,4 +92,11 @@ for f in pools_makexen pools_makexen_dom0; do
 	done
 done
 
+# xl's NUMA placement inside a pool: only the pool's nodes are candidates.
+nodes_of() { echo "$dom | .numa_nodes" | sed "s/\$n/\"$1\"/"; }
+run credit2 "$dir/pools_numa.xml" &&
+expect "placement: a domain of a node-1 pool gets its memory on node 1" \
+	"$(nodes_of a) == [1]" "$(nodes_of a)" &&
+expect "placement: a Pool-0 domain still gets node 0" "$(nodes_of b) == [0]" "$(nodes_of b)"
+
 [ $fails = 0 ] || { echo "$fails failures"; exit 1; }
