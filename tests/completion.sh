@@ -85,13 +85,17 @@ expect_only "schedsim --sched=nu" null
 expect_only "schedsim --sched=credit1,cr" credit1,credit2 credit1,credit1 credit1,credit
 expect "schedsim --sched=credit2:" runqueue= ratelimit_us= era= soft_affinity=
 expect_only "schedsim --sched=credit2:runq" runqueue=
+expect "schedsim --sched=credit1:" gran= ratelimit_us=
+expect_only "schedsim --sched=credit2:gra" gran=
+expect_only "schedsim --sched=credit2:gran=" cpu core socket
+expect_only "schedsim --sched=null:gran=c" cpu core
 expect_only "schedsim --sched=credit2:runqueue=" auto cpu core socket node all
 expect_only "schedsim --sched=credit2:runqueue=so" socket
 expect_only "schedsim --sched=credit1,credit2:era=" 2015 2016 2016-socket 2016-p20 2016-p21 2016-full 4.17 4.22 current
 expect_only "schedsim --sched=credit:era=2" 2015-kick-bug 2015 2016-pre 2016 2017
 expect_only "schedsim --sched=credit2:ratelimit_us=" 
 expect_only "schedsim --sched=credit2:runqueue=core:tickle_" tickle_ratelimit= tickle_mark= tickle_idle_first=
-expect_only "schedsim --sched=null:" era= offline_deassign=
+expect_only "schedsim --sched=null:" era= gran= offline_deassign=
 
 # Workloads and the other value lists.
 expect_only "schedsim --workload=" cpu-hog phases make-xen iperf
