@@ -6,7 +6,6 @@
  */
 #include "sim/host_axis.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +28,6 @@ static void host_keys(char *buf, size_t len)
 
 	for (int i = 0; hw_host_params[i].name && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, ", %s", hw_host_params[i].name);
-}
-
-/* True when s starts "name=" with name in [a-z0-9_-] and a letter first. */
-static bool starts_key(const char *s)
-{
-	if (!islower((unsigned char)*s))
-		return false;
-	while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-' || *s == '_')
-		s++;
-	return *s == '=';
 }
 
 static int set_int(const char *setting, const char *key, const char *v, int *out,
@@ -117,14 +106,13 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 		char *key, *value;
 		int rc;
 
-		if (!starts_key(p) || !eq) {
+		if (!params_starts_key(p) || !eq) {
 			host_keys(keys, sizeof(keys));
 			return err_set(e, "--host=%s: expected key=value at '%s' (keys: %s)",
 				       setting, p, keys);
 		}
 		/* The value runs to the next ':' that starts another key=. */
-		for (end = eq + 1; *end && !(*end == ':' && starts_key(end + 1)); end++)
-			;
+		end = params_value_end(eq + 1);
 		if (end == eq + 1)
 			return err_set(e, "--host=%s: empty value for '%.*s'", setting,
 				       (int)(eq - p), p);

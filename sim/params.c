@@ -567,6 +567,22 @@ static int spec_param(const char *spec, const char *item, size_t n, struct sched
 	return 0;
 }
 
+bool params_starts_key(const char *s)
+{
+	if (!islower((unsigned char)*s))
+		return false;
+	while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-' || *s == '_')
+		s++;
+	return *s == '=';
+}
+
+const char *params_value_end(const char *v)
+{
+	while (*v && !(*v == ':' && params_starts_key(v + 1)))
+		v++;
+	return v;
+}
+
 int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e)
 {
 	const char *colon, *p;

@@ -93,6 +93,15 @@ int parse_bool(const char *s, bool *out, struct err *e);
 char *format_duration(stime_t t, char *buf, size_t len);
 
 /*
+ * "key=value:key=value..." option text whose values may hold ':' (the
+ * --host and --workload settings): true when s starts "key=", key being
+ * [a-z0-9_-] with a letter first; and where the value that starts at v
+ * ends: at the next ':' that starts another key=, or at the end.
+ */
+bool params_starts_key(const char *s);
+const char *params_value_end(const char *v);
+
+/*
  * A scheduler spec: "name[:key=value...]".  'text' keeps the spec as
  * written, used as the configuration's label.
  */

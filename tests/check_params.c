@@ -22,6 +22,23 @@
 
 /* ---- durations ---- */
 
+/* key=value:key=value text whose values hold ':' (--host, --workload settings). */
+START_TEST(test_settings_value_end)
+{
+	const char *t = "cstates=C1:1us:C3:20us:max-cstate=1";
+
+	ck_assert(params_starts_key("max-cstate=1"));
+	ck_assert(params_starts_key("a_1=x"));
+	ck_assert(!params_starts_key("C3:20us"));
+	ck_assert(!params_starts_key("1us"));
+	ck_assert(!params_starts_key("key"));
+	ck_assert(!params_starts_key(""));
+	ck_assert_str_eq(params_value_end(t + 8), ":max-cstate=1");
+	ck_assert_str_eq(params_value_end(strchr(t + 9, 'm') + 11), "");
+	ck_assert_str_eq(params_value_end("4M:window=1M"), ":window=1M");
+}
+END_TEST
+
 START_TEST(test_duration_good)
 {
 	static const struct { const char *s; stime_t ns; } tab[] = {
@@ -641,6 +658,7 @@ static Suite *suite(void)
 	Suite *s = suite_create("params");
 	TCase *t = tcase_create("parsers");
 
+	tcase_add_test(t, test_settings_value_end);
 	tcase_add_test(t, test_duration_good);
 	tcase_add_test(t, test_duration_bad);
 	tcase_add_test(t, test_duration_exponent);

@@ -5,12 +5,12 @@
  * guest when the scenario has none, so a file can describe an unusual host
  * and still be run through the whole matrix.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/host_axis.h"
+#include "sim/params.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
@@ -20,16 +20,6 @@ struct axis_spec {
 	char name[32];
 	struct kvlist params;     /* line 0: from the command line */
 };
-
-/* True when s starts "key=" with key in [a-z0-9_-] and a letter first. */
-static bool starts_key(const char *s)
-{
-	if (!islower((unsigned char)*s))
-		return false;
-	while (islower((unsigned char)*s) || isdigit((unsigned char)*s) || *s == '-' || *s == '_')
-		s++;
-	return *s == '=';
-}
 
 /* opt names the option in messages ("--workload"). */
 static int axis_spec_parse(const char *opt, const char *text, struct axis_spec *out,
@@ -47,12 +37,11 @@ static int axis_spec_parse(const char *opt, const char *text, struct axis_spec *
 		const char *eq = strchr(p, '='), *end;
 		char *key, *value;
 
-		if (!starts_key(p) || !eq) {
+		if (!params_starts_key(p) || !eq) {
 			kvlist_free(&out->params);
 			return err_set(e, "%s=%s: expected key=value at '%s'", opt, text, p);
 		}
-		for (end = eq + 1; *end && !(*end == ':' && starts_key(end + 1)); end++)
-			;
+		end = params_value_end(eq + 1);
 		key = xmalloc((size_t)(eq - p) + 1);
 		memcpy(key, p, (size_t)(eq - p));
 		key[eq - p] = '\0';
