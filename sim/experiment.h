@@ -105,7 +105,7 @@ void experiment_table(const struct experiment *x, struct report_table *t);
  * is described in experiment.c): no pointer or padding leaves the process,
  * and the bytes mean the same on any machine.
  */
-#define RUN_RESULT_ENCODING 5
+#define RUN_RESULT_ENCODING 6
 void run_result_pack(const struct run_result *r, char **buf, size_t *len);
 /*
  * Decodes into *r (overwritten).  Any truncated, damaged or foreign input

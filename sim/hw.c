@@ -1,8 +1,9 @@
 /*
  * The hardware performance model (see hw.h for what it models and how the
  * core and the guest layer use it).  Per core it keeps how many threads run
- * a non-idle vCPU (SMT) and how many bytes were brought into its private
- * cache; per socket the bytes brought into the last-level cache; per pCPU
+ * a non-idle vCPU (SMT; what each runs is its vCPU's profile) and how many
+ * bytes were brought into its private cache; per socket the bytes brought
+ * into the last-level cache and the memory traffic of its threads; per pCPU
  * when it went idle (C-states); per node the free memory; per vCPU where
  * its cached lines are; per domain where its memory is.  Everything is
  * O(1) per context switch and per rate query, except telling the other
@@ -10,6 +11,7 @@
  */
 #include "sim/hw.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +19,16 @@
 #include "sim/sim.h"
 #include "sim/xalloc.h"
 
-const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate" };
+const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate", "membw" };
 
 #define OFF(f) offsetof(struct hw_config, f)
 #define NEHALEM_CSTATES "C1:1:3us:6us,C1E:1:10us:20us,C3:2:20us:80us,C6:3:200us:800us"
 #define MAX_CSTATES 8       /* Xen's ACPI_PROCESSOR_MAX_POWER */
+#define LINE_BYTES 64.0     /* a cache line */
+#define FILL_BUFFERS 10.0   /* a Nehalem core's L1D fill buffers (Intel's optimization manual) */
+#define MAX_QUEUE_LOAD 0.95 /* beyond it the bandwidth, not the queue, bounds the time */
+#define LOAD_STEP 1e-2      /* memory-time change below which the threads are not re-told */
+#define PROFILE_CACHE 8     /* profiles whose derived figures hw keeps */
 
 const struct param_def hw_host_params[] = {
 	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
@@ -35,6 +42,8 @@ const struct param_def hw_host_params[] = {
 	  "GB/s at which a core refills its private cache from the LLC", OFF(llc_gbps) },
 	{ "memory-bandwidth", PARAM_DOUBLE, "7.9", NULL, 0.01, 100000,
 	  "GB/s at which a core refills from local memory", OFF(mem_gbps) },
+	{ "socket-memory-bandwidth", PARAM_DOUBLE, "32", NULL, 0.01, 100000,
+	  "GB/s a socket's memory controller serves to all its threads", OFF(socket_mem_gbps) },
 	{ "memory-per-node", PARAM_SIZE, "6GiB", NULL, 1 << 20, 1LL << 50,
 	  "host memory of each NUMA node, bytes", OFF(memory_per_node) },
 	{ "remote-penalty", PARAM_DOUBLE, "1.6", NULL, 1, 100,
@@ -58,6 +67,8 @@ static const char *const hw_sources[] = {
 	"2.8 GHz: AnandTech's Xeon X5570 measurements, 2010)",
 	"the same 10 fill buffers x 64 B / 81 ns local memory latency (AnandTech's "
 	"Xeon X5570 measurements, 2010)",
+	"Intel Xeon 5500 (Nehalem-EP) datasheet: three DDR3-1333 channels per socket, "
+	"3 x 10.67 GB/s",
 	"the 2016 test host: about 12 GB in 2 nodes (real-measurements.md section 1)",
 	"remote memory 1.5 to 1.7x the latency of local on 2010-2016 two-socket "
 	"Xeons (hardware.md)",
@@ -79,6 +90,12 @@ const struct hw_profile *hw_default_profile(void)
 	return &default_profile;
 }
 
+/* What a retold timer needs to find the threads to tell. */
+struct hw_retold_arg {
+	struct hw *hw;
+	int at;                    /* a core's: one of its threads; a socket's: the socket */
+};
+
 struct cstate {
 	char name[16];
 	int type;
@@ -90,6 +107,22 @@ struct hw {
 	struct hw_config c;
 	int nr_cores, nr_sockets, nr_nodes;
 	int *busy;                 /* per core: threads running a non-idle vCPU */
+	struct timer *retold;      /* per core: tells its threads a profile changed */
+	struct hw_retold_arg *retold_arg;
+	long long *cpu_demand;     /* per pCPU: MB/s of memory traffic of what it runs */
+	long long *socket_demand;  /* per socket: their sum */
+	double *socket_stretch;    /* per socket: the memory time its threads' speeds use */
+	struct timer *mem_retold;  /* per socket: tells its threads the load changed */
+	struct hw_retold_arg *mem_retold_arg;
+	double queue_per_load;     /* a line's service / its unloaded latency, over 2 */
+	struct profile_figures {   /* per profile, worked out once */
+		const struct hw_profile *p;
+		double pressure;       /* on its core's pipeline */
+		long long demand;      /* MB/s of memory traffic at full speed */
+		double alone;          /* memory time with its own traffic alone */
+		double per_alone;      /* its inverse */
+	} figures[PROFILE_CACHE];
+	int next_figures;
 	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
 	uint64_t *llc_fill;        /* per socket: bytes brought into its LLC */
 	stime_t *idle_since;       /* per pCPU: idle from, or awake from after a wake */
@@ -99,6 +132,9 @@ struct hw {
 	long long *free_mb;        /* per node */
 	double llc_ns_per_byte, mem_ns_per_byte, remote_extra;
 };
+
+static void retold_fire(struct timer *t, void *arg);
+static void mem_retold_fire(struct timer *t, void *arg);
 
 /* ------------------------------------------------------------ configuration */
 
@@ -202,8 +238,24 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	}
 	hw->nr_nodes = s->topo.nr_nodes;
 	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
+	hw->retold = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold));
+	hw->retold_arg = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold_arg));
+	for (int core = 0; core < hw->nr_cores; core++) {
+		hw->retold_arg[core].hw = hw;
+		timer_init(&hw->retold[core], retold_fire, &hw->retold_arg[core]);
+	}
 	hw->core_fill = xcalloc((size_t)hw->nr_cores, sizeof(*hw->core_fill));
 	hw->llc_fill = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->llc_fill));
+	hw->cpu_demand = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->cpu_demand));
+	hw->socket_demand = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_demand));
+	hw->socket_stretch = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_stretch));
+	hw->mem_retold = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold));
+	hw->mem_retold_arg = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold_arg));
+	for (int sk = 0; sk < hw->nr_sockets; sk++) {
+		hw->mem_retold_arg[sk].hw = hw;
+		hw->mem_retold_arg[sk].at = sk;
+		timer_init(&hw->mem_retold[sk], mem_retold_fire, &hw->mem_retold_arg[sk]);
+	}
 	hw->idle_since = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->idle_since));
 	hw->exit_latency = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->exit_latency));
 	hw->free_mb = xcalloc((size_t)hw->nr_nodes, sizeof(*hw->free_mb));
@@ -219,6 +271,15 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	hw->llc_ns_per_byte = 1.0 / c->llc_gbps;
 	hw->mem_ns_per_byte = 1.0 / c->mem_gbps;
 	hw->remote_extra = c->remote_penalty - 1;
+	/*
+	 * A line's service at the controller (64 B at the socket's bandwidth)
+	 * against its unloaded latency (a core's 10 fill buffers of 64 B at
+	 * memory-bandwidth: 81 ns), halved as an M/D/1 queue's wait is.
+	 */
+	hw->queue_per_load = (LINE_BYTES / c->socket_mem_gbps) /
+			     (FILL_BUFFERS * LINE_BYTES / c->mem_gbps) / 2;
+	for (int sk = 0; sk < hw->nr_sockets; sk++)
+		hw->socket_stretch[sk] = 1.0;
 	return hw;
 }
 
@@ -237,6 +298,13 @@ void hw_free(struct hw *hw)
 		dom->hw.remote = NULL;
 	}
 	free(hw->busy);
+	free(hw->retold);
+	free(hw->retold_arg);
+	free(hw->cpu_demand);
+	free(hw->socket_demand);
+	free(hw->socket_stretch);
+	free(hw->mem_retold);
+	free(hw->mem_retold_arg);
 	free(hw->core_fill);
 	free(hw->llc_fill);
 	free(hw->idle_since);
@@ -247,51 +315,225 @@ void hw_free(struct hw *hw)
 
 /* ------------------------------------------------------------------- SMT */
 
-/* The other threads of cpu's core that run a vCPU hear that their speed changed. */
-static void tell_siblings(struct hw *hw, int cpu)
+/*
+ * How hard a profile presses on its core's shared resources (issue slots,
+ * execution ports, the L1/L2 and their fill buffers), which is also how
+ * much it suffers when a sibling presses on them: sqrt(1/smt_speed - 1).
+ * A thread of profile a beside a busy thread of profile b takes
+ * 1 + pressure(a) * pressure(b) ns per unit of work, so two threads of the
+ * same profile run at exactly its smt_speed (kernbench's 0.65 for two
+ * compilers), a compute loop beside a memory-stalled thread (smt_speed
+ * near 1: it leaves the pipeline to its sibling) loses little, and
+ * beside an idle thread (Xen's idle vCPU: halted or in mwait) nothing.
+ */
+static double smt_pressure(const struct hw_profile *p)
+{
+	return sqrt(1.0 / p->smt_speed - 1.0);
+}
+
+static const struct hw_profile *profile_of(const struct vcpu *v)
+{
+	return v->hw.prof ? v->hw.prof : &default_profile;
+}
+
+/*
+ * The threads of cpu's core that run a vCPU, except 'except' (-1: none),
+ * hear that their speed changed.
+ */
+static void tell_core(struct hw *hw, int cpu, int except)
 {
 	struct sim *s = hw->s;
-	const struct cpumask *siblings = s->topo.sibling_mask[cpu];
+	const struct cpumask *threads = s->topo.sibling_mask[cpu];
 
 	if (!s->hooks.work_sync)
 		return;
-	for (unsigned i = cpumask_first(siblings); i < (unsigned)s->topo.nr_cpus;
-	     i = cpumask_next((int)i, siblings)) {
+	for (unsigned i = cpumask_first(threads); i < (unsigned)s->topo.nr_cpus;
+	     i = cpumask_next((int)i, threads)) {
 		struct vcpu *u = s->pcpus[i].curr;
 
-		if ((int)i != cpu && !is_idle_vcpu(u))
+		if ((int)i != except && !is_idle_vcpu(u))
 			s->hooks.work_sync(s, u);
 	}
 }
 
+/*
+ * A running vCPU's task changed profile: its siblings' speed changes too.
+ * They hear it in an event of its own, at the same time, not from inside
+ * the guest layer's accounting that asked for the new rate.
+ */
+static void retold_fire(struct timer *t, void *arg)
+{
+	struct hw_retold_arg *a = arg;
+
+	(void)t;
+	tell_core(a->hw, a->at, -1);
+}
+
+static void profile_changed(struct hw *hw, int cpu)
+{
+	int core = hw->s->topo.cpu_core[cpu];
+
+	if (hw->busy[core] < 2)
+		return;
+	hw->retold_arg[core].at = cpu;
+	if (!timer_pending(&hw->retold[core]))
+		timer_set(&hw->s->q, &hw->retold[core], sim_now(hw->s));
+}
+
+/* ------------------------------------------------------ memory bandwidth */
+
+/* MB/s of memory traffic a thread of profile p makes at full speed. */
+static long long mem_demand(const struct hw *hw, const struct hw_profile *p)
+{
+	return (long long)(p->mem_intensity * hw->c.mem_gbps * 1000 + 0.5);
+}
+
+/* A socket's load: its threads' demand over its controller's bandwidth. */
+static double load_of(const struct hw *hw, long long demand_mbps)
+{
+	return (double)demand_mbps / (hw->c.socket_mem_gbps * 1000);
+}
+
+/*
+ * Memory time at load rho, relative to an idle controller: a line waits
+ * as in an M/D/1 queue (rho / (2 (1 - rho)) services, small beside the
+ * unloaded latency until rho nears 1); at or beyond the bandwidth the
+ * traffic itself takes rho times as long.
+ */
+static double mem_stretch(const struct hw *hw, double rho)
+{
+	double q = rho < MAX_QUEUE_LOAD ? rho : MAX_QUEUE_LOAD;
+	double t = 1 + hw->queue_per_load * q / (1 - q);
+
+	return t > rho ? t : rho;
+}
+
+/* The threads of 'socket' that run a vCPU, except pCPU 'except', hear it. */
+static void tell_socket(struct hw *hw, int socket, int except)
+{
+	struct sim *s = hw->s;
+
+	if (!s->hooks.work_sync)
+		return;
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++) {
+		struct vcpu *u = s->pcpus[cpu].curr;
+
+		if (cpu != except && s->topo.cpu_socket[cpu] == socket && !is_idle_vcpu(u))
+			s->hooks.work_sync(s, u);
+	}
+}
+
+static void mem_retold_fire(struct timer *t, void *arg)
+{
+	struct hw_retold_arg *a = arg;
+
+	(void)t;
+	tell_socket(a->hw, a->at, -1);
+}
+
+/*
+ * pCPU cpu now runs code making 'demand' MB/s of memory traffic.  Its
+ * socket's threads hear of the new load when it moves their memory time by
+ * more than LOAD_STEP: at once from the core's switch (but for cpu, whose
+ * guest layer asks anew), in an event of its own from a rate query.
+ */
+static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switch)
+{
+	int socket = hw->s->topo.cpu_socket[cpu];
+	double rho, stretch;
+
+	if (demand == hw->cpu_demand[cpu])
+		return;
+	hw->socket_demand[socket] += demand - hw->cpu_demand[cpu];
+	hw->cpu_demand[cpu] = demand;
+	rho = load_of(hw, hw->socket_demand[socket]);
+	stretch = mem_stretch(hw, rho);
+	if (fabs(stretch - hw->socket_stretch[socket]) <= LOAD_STEP)
+		return;
+	hw->socket_stretch[socket] = stretch;
+	if (from_switch)
+		tell_socket(hw, socket, cpu);
+	else if (!timer_pending(&hw->mem_retold[socket]))
+		timer_set(&hw->s->q, &hw->mem_retold[socket], sim_now(hw->s));
+}
+
+/* p's pressure, memory demand and memory time alone, worked out once. */
+static const struct profile_figures *figures_of(struct hw *hw, const struct hw_profile *p)
+{
+	struct profile_figures *f;
+
+	for (int i = 0; i < PROFILE_CACHE; i++)
+		if (hw->figures[i].p == p)
+			return &hw->figures[i];
+	f = &hw->figures[hw->next_figures];
+	hw->next_figures = (hw->next_figures + 1) % PROFILE_CACHE;
+	f->p = p;
+	f->pressure = smt_pressure(p);
+	f->demand = mem_demand(hw, p);
+	f->alone = mem_stretch(hw, load_of(hw, f->demand));
+	f->per_alone = 1.0 / f->alone;
+	return f;
+}
+
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
 {
+	struct sim *s;
+	const struct cpumask *siblings;
+	const struct profile_figures *f;
 	const double *remote;
-	double smt = 0, numa = 0;
-	int cpu, others;
+	double smt = 0, numa = 0, membw = 0, own, alone, per_alone, lost;
+	int cpu;
 
 	if (!hw) {
 		r->rate = 1.0;
 		r->smt_share = 0;
+		r->membw_share = 0;
 		return;
 	}
+	s = hw->s;
 	if (!p)
 		p = &default_profile;
-	v->hw.prof = p;
 	cpu = v->processor;
-	others = hw->busy[hw->s->topo.cpu_core[cpu]] - 1;
-	if (others > 0)
-		smt = others * (1.0 / p->smt_speed - 1.0);
+	/* Copied: a sibling's look-up below may take f's place in the cache. */
+	f = figures_of(hw, p);
+	own = f->pressure;
+	alone = f->alone;
+	per_alone = f->per_alone;
+	if (v->hw.prof != p && v->is_running && s->pcpus[cpu].curr == v) {
+		v->hw.prof = p;
+		profile_changed(hw, cpu);
+		set_demand(hw, cpu, f->demand, false);
+	}
+	v->hw.prof = p;
+	if (hw->busy[s->topo.cpu_core[cpu]] > 1) {
+		siblings = s->topo.sibling_mask[cpu];
+		for (unsigned i = cpumask_first(siblings); i < (unsigned)s->topo.nr_cpus;
+		     i = cpumask_next((int)i, siblings)) {
+			const struct vcpu *u = s->pcpus[i].curr;
+
+			if ((int)i != cpu && !is_idle_vcpu(u))
+				smt += own * figures_of(hw, profile_of(u))->pressure;
+		}
+	}
 	remote = v->dom->hw.remote;
 	if (remote && p->mem_intensity > 0)
-		numa = p->mem_intensity * remote[hw->s->topo.cpu_node[cpu]] * hw->remote_extra;
-	if (smt + numa <= 0) {
+		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
+	if (p->mem_intensity > 0) {
+		double now = hw->socket_stretch[s->topo.cpu_socket[cpu]];
+
+		if (now > alone)
+			membw = p->mem_intensity * (now * per_alone - 1);
+	}
+	lost = smt + membw + numa;
+	if (lost <= 0) {
 		r->rate = 1.0;
 		r->smt_share = 0;
+		r->membw_share = 0;
 		return;
 	}
-	r->rate = 1.0 / (1.0 + smt + numa);
-	r->smt_share = smt / (smt + numa);
+	r->rate = 1.0 / (1.0 + lost);
+	r->smt_share = smt / lost;
+	r->membw_share = membw / lost;
 }
 
 /* ---------------------------------------------------------------- caches */
@@ -414,8 +656,12 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 		cache_leave(hw, prev, cpu, now);
 	if (was_busy != busy) {
 		hw->busy[hw->s->topo.cpu_core[cpu]] += busy ? 1 : -1;
-		tell_siblings(hw, cpu);
+		tell_core(hw, cpu, cpu);
+	} else if (busy && profile_of(prev) != profile_of(next) &&
+		   hw->busy[hw->s->topo.cpu_core[cpu]] > 1) {
+		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
+	set_demand(hw, cpu, busy ? figures_of(hw, profile_of(next))->demand : 0, true);
 	if (!busy) {
 		hw->idle_since[cpu] = now;
 		hw->exit_latency[cpu] = 0;
@@ -556,5 +802,23 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 			ok = false;
 		}
 	free(busy);
+	for (int sk = 0; sk < hw->nr_sockets && ok; sk++) {
+		long long sum = 0;
+
+		for (int cpu = 0; cpu < hw->s->topo.nr_cpus; cpu++)
+			if (hw->s->topo.cpu_socket[cpu] == sk)
+				sum += hw->cpu_demand[cpu];
+		if (sum != hw->socket_demand[sk]) {
+			snprintf(msg, len, "hw: socket %d's threads make %lld MB/s of memory traffic, "
+				 "the model counts %lld", sk, sum, hw->socket_demand[sk]);
+			ok = false;
+		}
+	}
+	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
+		if (is_idle_vcpu(hw->s->pcpus[cpu].curr) && hw->cpu_demand[cpu]) {
+			snprintf(msg, len, "hw: idle pCPU %d counts %lld MB/s of memory traffic", cpu,
+				 hw->cpu_demand[cpu]);
+			ok = false;
+		}
 	return ok;
 }

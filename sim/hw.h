@@ -10,10 +10,18 @@
  * table, sim/hw.c, and in doc/hardware.md):
  *
  *  - SMT: a thread runs slower while other threads of its core run
- *    non-idle vCPUs.  A task's profile gives its speed beside one busy
- *    sibling (smt_speed; compilers 0.65, the kernbench figure of
- *    real-measurements.md section 3); each busy sibling adds the same
- *    stretch, 1/smt_speed - 1, to the time a unit of work takes.
+ *    non-idle vCPUs, by what both run.  A task's profile gives its speed
+ *    beside a busy sibling running the same code (smt_speed; compilers
+ *    0.65, the kernbench figure of real-measurements.md section 3); its
+ *    pressure on the core's shared pipeline, sqrt(1/smt_speed - 1), is
+ *    both what it takes from a sibling and what it loses to one: beside a
+ *    sibling of profile b a unit of work takes 1 + pressure(a) *
+ *    pressure(b) ns, summed over the busy siblings.
+ *  - Memory bandwidth: a socket's memory controller serves the memory
+ *    traffic of every thread running on it (mem_intensity of the time
+ *    at full speed, streaming at memory-bandwidth); the queueing delay
+ *    as the socket's demand nears socket-memory-bandwidth, or the
+ *    bandwidth itself beyond it, stretches each thread's memory time.
  *  - Caches: a vCPU whose working set is not warm where it starts first
  *    refills it: private-cache lines from the socket's last-level cache,
  *    the rest from memory, at the host's refill bandwidths.  Its work
@@ -30,9 +38,9 @@
  *    whose target residency its idle time reached, so wake-to-run latency
  *    includes it, as in Xen's mwait_idle / acpi_processor_idle.
  *
- * The stretches add: a unit of work takes 1 + s + m ns of run time, s from
- * SMT and m from NUMA, and the time lost is split between them in that
- * proportion.  With mode "ideal" every vCPU runs at full speed, memory is
+ * The stretches add: a unit of work takes 1 + s + b + m ns of run time, s
+ * from SMT, b from memory bandwidth and m from NUMA, and the time lost is
+ * split between them in that proportion.  With mode "ideal" every vCPU runs at full speed, memory is
  * uniform and pCPUs wake at once: the machine of the first schedsim.
  *
  * The data flow is one way: the core tells hw when a pCPU switches
@@ -58,14 +66,15 @@ struct domain;
 
 /* What a task's code asks of the hardware (workloads/workload.c sets it). */
 struct hw_profile {
-	double smt_speed;        /* speed beside one busy sibling thread, (0, 1] */
+	double smt_speed;        /* speed beside a sibling thread of the same profile, (0, 1] */
 	long long working_set;   /* bytes it keeps hot in the caches */
 	double mem_intensity;    /* share of its full-speed time waiting on memory, [0, 1] */
 };
 
 /* Where run time that did no work went; cstate is wake-to-run time instead. */
-enum hw_loss { HW_LOST_SMT, HW_LOST_CACHE, HW_LOST_NUMA, HW_LOST_CSTATE, HW_NR_LOST };
-extern const char *const hw_loss_names[HW_NR_LOST];   /* "smt", "cache", ... */
+enum hw_loss { HW_LOST_SMT, HW_LOST_CACHE, HW_LOST_NUMA, HW_LOST_CSTATE, HW_LOST_MEMBW,
+	       HW_NR_LOST };
+extern const char *const hw_loss_names[HW_NR_LOST];   /* "smt", "cache", ..., "membw" */
 
 /* Per vCPU, in struct vcpu_stats. */
 struct hw_stats {
@@ -94,7 +103,8 @@ struct hw_domain {
 /* A vCPU's speed as the guest layer keeps it between changes. */
 struct hw_rate {
 	double rate;                    /* work per ns run (1: full speed) */
-	double smt_share;               /* share of the lost time due to SMT; NUMA the rest */
+	double smt_share;               /* share of the lost time due to SMT, */
+	double membw_share;             /* to the socket's memory traffic; NUMA the rest */
 };
 
 enum hw_mode { HW_MODEL, HW_IDEAL };
@@ -104,6 +114,7 @@ struct hw_config {
 	int mode;                       /* enum hw_mode */
 	long long l2_size, llc_size;
 	double llc_gbps, mem_gbps;      /* refill bandwidths, GB/s = bytes per ns */
+	double socket_mem_gbps;         /* a socket's memory controller, GB/s */
 	long long memory_per_node;
 	double remote_penalty;          /* remote / local time of a memory access */
 	char cstates[PARAM_STRING_MAX]; /* name:type:exit-latency:target-residency,... */
@@ -167,7 +178,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 /* Work done in d ns run at rate r; the time lost is charged to st. */
 static inline stime_t hw_charge(struct hw_stats *st, const struct hw_rate *r, stime_t d)
 {
-	stime_t work, lost, smt;
+	stime_t work, lost, smt, membw;
 
 	if (r->rate == 1.0) {
 		st->work_ns += d;
@@ -176,9 +187,13 @@ static inline stime_t hw_charge(struct hw_stats *st, const struct hw_rate *r, st
 	work = (stime_t)((double)d * r->rate + 0.5);
 	lost = d - work;
 	smt = (stime_t)((double)lost * r->smt_share + 0.5);
+	membw = (stime_t)((double)lost * r->membw_share + 0.5);
+	if (membw > lost - smt)
+		membw = lost - smt;
 	st->work_ns += work;
 	st->lost_ns[HW_LOST_SMT] += smt;
-	st->lost_ns[HW_LOST_NUMA] += lost - smt;
+	st->lost_ns[HW_LOST_MEMBW] += membw;
+	st->lost_ns[HW_LOST_NUMA] += lost - smt - membw;
 	return work;
 }
 

@@ -192,20 +192,22 @@ static bool has_deadlines(const struct run_result *r)
 static void hardware_line(FILE *f, const char *name, const char *vcpu, stime_t run,
 			  stime_t work, const stime_t *lost)
 {
-	fprintf(f, "%-10s %4s %8.3f %6.1f %9.3f %9.3f %9.3f %9.3f\n", name, vcpu, work / 1e9,
+	fprintf(f, "%-10s %4s %8.3f %6.1f %9.3f %9.3f %9.3f %9.3f %9.3f\n", name, vcpu, work / 1e9,
 		run > 0 ? 100.0 * (double)work / (double)run : 0.0, lost[HW_LOST_SMT] / 1e6,
-		lost[HW_LOST_CACHE] / 1e6, lost[HW_LOST_NUMA] / 1e6, lost[HW_LOST_CSTATE] / 1e6);
+		lost[HW_LOST_CACHE] / 1e6, lost[HW_LOST_NUMA] / 1e6, lost[HW_LOST_MEMBW] / 1e6,
+		lost[HW_LOST_CSTATE] / 1e6);
 }
 
 /*
  * Work done against run time, and where the rest went (sim/hw.h): run
- * time lost to busy SMT siblings, cache refills and remote memory, and the
+ * time lost to busy SMT siblings, cache refills, remote memory and the
+ * socket's memory traffic, and the
  * wake-to-run time added by C-state exits.
  */
 static void hardware_text(FILE *f, const struct run_result *r)
 {
-	fprintf(f, "\n%-10s %4s %8s %6s %9s %9s %9s %9s  (%s)\n", "hardware", "vcpu", "work(s)",
-		"work%", "smt(ms)", "cache(ms)", "numa(ms)", "cstate(ms)",
+	fprintf(f, "\n%-10s %4s %8s %6s %9s %9s %9s %9s %9s  (%s)\n", "hardware", "vcpu",
+		"work(s)", "work%", "smt(ms)", "cache(ms)", "numa(ms)", "membw(ms)", "cstate(ms)",
 		"work% of run time; lost run time; C-state exits in wake-ups");
 	for (int d = 0; d < r->ndoms; d++) {
 		const struct domain_result *dr = &r->doms[d];

@@ -138,7 +138,7 @@ END_TEST
 START_TEST(test_pack_bytes)
 {
 	static const unsigned char want[] = {
-		'S', 'S', 'R', 'R', 5, 0, 0, 0,                 /* magic, version 5 */
+		'S', 'S', 'R', 'R', 6, 0, 0, 0,                 /* magic, version 6 */
 		2, 0, 0, 0, 'c', '2',                           /* scheduler */
 		6, 0, 0, 0, 'c', '2', ':', 'x', '=', '1',       /* label */
 		Z4,                                             /* host "" */
@@ -169,7 +169,7 @@ START_TEST(test_pack_bytes)
 		4, 0, 0, 0, Z4, 1, 0, 0, 0, Z4,                 /* deadlines 4, misses 1 */
 		0x10, 0x27, 0, 0, Z4,                           /* worst miss 10000 */
 		4, 0, 0, 0, Z4,                                 /* work_ns 4 */
-		1, 0, 0, 0, Z4, Z8, Z8, 9, 0, 0, 0, Z4,         /* lost: smt 1, cstate 9 */
+		1, 0, 0, 0, Z4, Z8, Z8, 9, 0, 0, 0, Z4, Z8,     /* lost: smt 1, cstate 9, membw 0 */
 		2, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,             /* npcpus 2: 1 and 256 */
 		1, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, 5, 0, 0, 0, Z4, /* hist count 1, max 5, sum 5 */
 		1, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, Z4,         /* one bucket: #5 holds 1 */
@@ -258,7 +258,7 @@ START_TEST(test_pack_bytes)
 		buf[4] = 2;
 		put_le64((unsigned char *)buf + len - 8, fnv((unsigned char *)buf, len - 8));
 		ck_assert_int_eq(run_result_unpack(buf, len, &back, &e), -1);
-		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 5"), "%s", e.msg);
+		ck_assert_msg(strstr(e.msg, "encoding version 2, this schedsim reads 6"), "%s", e.msg);
 	}
 	free(buf);
 }

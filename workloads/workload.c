@@ -15,13 +15,14 @@
 /* No defaults here: they are each workload's (ops->hw). */
 static const struct param_def profile_params[] = {
 	{ "smt_speed", PARAM_DOUBLE, NULL, NULL, 0.05, 1,
-	  "speed of its tasks while another thread of their core runs (1: no slowdown)",
+	  "speed of its tasks beside a thread of their core running the same code (1: no "
+	  "slowdown); beside other code it follows from both (doc/hardware.md)",
 	  POFF(smt_speed) },
 	{ "working_set", PARAM_SIZE, NULL, NULL, 0, 1LL << 40,
 	  "bytes its tasks keep hot in the caches (refilled after a move)", POFF(working_set) },
 	{ "mem_intensity", PARAM_DOUBLE, NULL, NULL, 0, 1,
-	  "share of its tasks' full-speed time spent waiting on memory (remote memory "
-	  "stretches it)", POFF(mem_intensity) },
+	  "share of its tasks' full-speed time spent waiting on memory (remote memory and "
+	  "the socket's memory traffic stretch it)", POFF(mem_intensity) },
 	{ NULL }
 };
 

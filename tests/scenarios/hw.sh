@@ -14,7 +14,10 @@
 #  5. --hw=ideal (or <host hw="ideal">) is the full-speed machine: work is
 #     run time, nothing is lost, wake-ups are instant;
 #  6. --list-host names every parameter's source;
-#  7. work and lost time never exceed a vCPU's run time.
+#  7. work and lost time never exceed a vCPU's run time;
+#  8. SMT slowdown by what the sibling runs: beside a memory-stalled hog
+#     a compute hog loses less than beside another; the dom0 load's
+#     smt_speed changes make-xen with dom0 load.
 # (A vCPU bounced between sockets is checked in tests/check_hw.c, which can
 # re-pin it every 3 ms.)
 set -u
@@ -200,7 +203,7 @@ r = doc['runs'][0]
 assert not r.get('check_error'), r['check_error']
 for d in r['domains']:
     for v in d['vcpus']:
-        used = v['work_ns'] + v['lost_ns']['smt'] + v['lost_ns']['cache'] + v['lost_ns']['numa']
+        used = v['work_ns'] + v['lost_ns']['smt'] + v['lost_ns']['cache'] + v['lost_ns']['numa'] + v['lost_ns']['membw']
         assert 0 <= used <= v['run_ns'], (d['name'], v['id'], used, v['run_ns'])
         assert min(v['lost_ns'].values()) >= 0, v['lost_ns']
     assert d['work_ns'] == sum(v['work_ns'] for v in d['vcpus'])
@@ -209,13 +212,45 @@ print('$s iperf dom0-load=$d: work and lost time within run time')"
 	done
 done
 
+# 8. SMT by what the sibling runs (issue 15): a compute hog on one thread
+#    does more work beside a memory-stalled hog (smt_speed 0.95: it leaves
+#    the pipeline to its sibling) than beside another compute hog, and the
+#    dom0 load's profile decides what make-xen loses beside it.
+cat > "$tmp/pair.xml" <<'END'
+<scenario duration="2s" seed="1">
+  <host sockets="1" cores-per-socket="2" threads-per-core="2" hw="model"/>
+  <domain name="a" vcpus="1"><vcpu id="0" hard="0"/><workload type="cpu-hog"/></domain>
+  <domain name="b" vcpus="1"><vcpu id="0" hard="1"/>
+    <workload type="cpu-hog" smt_speed="SPEED" mem_intensity="MEM" working_set="64MiB"/></domain>
+</scenario>
+END
+sed 's/SPEED/0.65/; s/MEM/0.1/' "$tmp/pair.xml" > "$tmp/pair-compute.xml"
+sed 's/SPEED/0.95/; s/MEM/0.8/' "$tmp/pair.xml" > "$tmp/pair-stalled.xml"
+for s in $scheds; do
+	check "$tmp/pair-compute.xml" $s '
+w = work("a")
+print(f"{spec}: a compute hog beside a compute hog: {w:.4f} cores of work")
+assert abs(w - 0.65) < 0.01, (spec, w)'
+	check "$tmp/pair-stalled.xml" $s '
+w = work("a")
+print(f"{spec}: a compute hog beside a memory-stalled hog: {w:.4f} cores of work")
+assert 0.8 < w < 0.9, (spec, w)'
+done
+run_ok --sched=credit1:era=2016 --workload=make-xen --dom0-load='on:smt_speed={0.3,0.9}' \
+	--iterations=2 --format=json > "$tmp/load.json"
+json_check "$tmp/load.json" "
+t = {s['dom0_load']: s['mean'] for s in doc['summary']}
+low, high = t['on:smt_speed=0.3'], t['on:smt_speed=0.9']
+print('make-xen beside a dom0 load of smt_speed 0.3: %.2f s, 0.9: %.2f s' % (low, high))
+assert low > 1.1 * high, t"
+
 # 6. Every host parameter is listed with its source.
 run_ok --list-host > "$tmp/list"
 n=$(grep -c '^    [a-z]' "$tmp/list")
 k=$(grep -c 'source: ' "$tmp/list")
-[ "$n" -ge 9 ] && [ "$n" -eq "$k" ] || fail "--list-host: $n parameters, $k sources"
-for p in hw l2-size llc-size llc-bandwidth memory-bandwidth memory-per-node remote-penalty \
-	cstates max-cstate; do
+[ "$n" -ge 10 ] && [ "$n" -eq "$k" ] || fail "--list-host: $n parameters, $k sources"
+for p in hw l2-size llc-size llc-bandwidth memory-bandwidth socket-memory-bandwidth \
+	memory-per-node remote-penalty cstates max-cstate; do
 	grep -q "^    $p " "$tmp/list" || fail "--list-host lacks $p"
 done
 

@@ -236,7 +236,7 @@ expect_error "is another run's" merge "$tmp"/p0.json "$tmp"/p1.json "$tmp"/p2.js
 json_edit "$tmp/p3.json" "$tmp/far.json" "doc['shard']['runs'][0] = 24"
 expect_error "not a run of this matrix (0 to 23)" merge "$tmp"/p0.json "$tmp"/far.json
 json_edit "$tmp/p3.json" "$tmp/enc.json" "doc['matrix']['result_encoding'] = 0"
-expect_error "enc.json: results in encoding 0, this schedsim reads 5" merge "$tmp"/enc.json
+expect_error "enc.json: results in encoding 0, this schedsim reads 6" merge "$tmp"/enc.json
 json_edit "$tmp/p3.json" "$tmp/flip.json" "
 t = doc['shard']['results'][1]
 k = len(t) // 2
@@ -250,7 +250,7 @@ import base64, json, struct, sys
 doc = json.load(open(sys.argv[1]))
 for k, t in zip(doc['shard']['runs'], doc['shard']['results']):
     b = base64.b64decode(t)
-    assert b[:8] == b'SSRR\\x05\\0\\0\\0', b[:8]
+    assert b[:8] == b'SSRR\\x06\\0\\0\\0', b[:8]
     h = 0xcbf29ce484222325
     for c in b[:-8]:
         h = ((h ^ c) * 0x100000001b3) % 2 ** 64
