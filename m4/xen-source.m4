@@ -4,8 +4,9 @@
 #   --with-xen-trees[=DIR]   every tree under DIR (default $SCHEDSIM_XEN_TREES,
 #                            else ../shared/xen-src beside the source tree)
 #
-# Each tree's null.c (where it has one), credit.c and credit2.c become the
-# modules xen-null@NAME, xen-credit@NAME and xen-credit2@NAME; NAME
+# Each tree's null.c (where it has one), credit.c, credit2.c, rt.c and
+# arinc653.c become the modules xen-null@NAME, xen-credit@NAME,
+# xen-credit2@NAME, xen-rtds@NAME and xen-arinc653@NAME; NAME
 # defaults to DIR's folder name.  Xen's files are compiled in place,
 # never copied.  Each tree goes through xen-shim/add-tree.sh (its
 # version and interface, links to the Xen files used, one compile of the
@@ -17,7 +18,7 @@
 AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
   AC_ARG_WITH([xen-source],
     [AS_HELP_STRING([--with-xen-source=[[NAME=]]DIR[[,...]]],
-      [also build Xen's own schedulers from the Xen source tree DIR as xen-null@NAME, xen-credit@NAME, xen-credit2@NAME (NAME: DIR's folder name by default); a list, or repeat the option, for several trees])],
+      [also build Xen's own schedulers from the Xen source tree DIR as xen-null@NAME, xen-credit@NAME, xen-credit2@NAME, xen-rtds@NAME, xen-arinc653@NAME (NAME: DIR's folder name by default); a list, or repeat the option, for several trees])],
     [], [with_xen_source=no])
   AC_ARG_WITH([xen-trees],
     [AS_HELP_STRING([--with-xen-trees[[=DIR]]],
@@ -123,7 +124,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       AC_MSG_RESULT([Xen $version, interface $iface, schedulers: $modules])
       cat $xs_t.mk >> $xs_mk
       XEN_TREE_OBJS="$XEN_TREE_OBJS $xs_t.o"
-      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue, $has_tick_suspend)"
+      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue, $has_tick_suspend, $has_rt, $has_arinc653)"
       XEN_SOURCE="$XEN_SOURCE $xs_name"
       xs_n=`expr $xs_n + 1`
     done
@@ -132,10 +133,10 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from Xen trees.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_NTREES], [$xs_n], [Number of Xen trees built in.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_TREES(T)], [$xs_list],
-      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=, credit.c has tick_suspend).])
+      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=, credit.c has tick_suspend, has rt.c, has arinc653.c).])
     AS_IF([test $xs_n = 1],
-      [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2 (and xen-null)])],
-      [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE])])
+      [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2, xen-rtds, xen-arinc653 (and xen-null)])],
+      [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE, xen-rtds@TREE, xen-arinc653@TREE])])
   ])
   XEN_SOURCE=${XEN_SOURCE# }
   AC_SUBST([XEN_SOURCE])

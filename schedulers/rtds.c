@@ -47,8 +47,8 @@
  * - Placement (rt_res_pick): its current pCPU if allowed, else the next
  *   allowed one after it.
  *
- * ERAS (parameter era=4.17|current, default current).  RTDS's scheduling
- * code changed little between 4.17 and master-2026-08:
+ * ERAS (parameter era=2016|2017|4.17|current, default current).  RTDS's
+ * scheduling code changed little between 4.17 and master-2026-08:
  *   - 0f1dec89d3 (Dec 2022, after 4.17 branched): when the runq's first
  *     vCPU turns out not runnable, rt_schedule drops it and looks again;
  *     4.17 drops it and idles.
@@ -60,11 +60,24 @@
  *   - eec1a570c0 (2026): the domain-wide XEN_DOMCTL_SCHEDOP_putinfo checks
  *     period and budget like putvcpuinfo.  schedsim's scenario loader
  *     applies putvcpuinfo's checks to every vCPU in both eras.
- * Before 4.10 there was no extratime: extratime="off" on every vCPU gives
- * that policy.  The event-driven design dates from 0709d59545 (March
- * 2016); sched_rt.c of the September 2016 tree also predates the budget
- * accounting fixes 514e5eb015 and a418ec07cf (October 2016) and
- * de8b2f49d7 (August 2017, above), which no era here reproduces.
+ *   2017     sched_rt.c of the 2016-11 and 2017-08 trees (Xen 4.8 to
+ *            4.10-unstable), before extratime (463b958317, 4.10) and its
+ *            priority levels: no extratime whatever the vCPU asks (so the
+ *            budget is a hard limit), priority is the deadline alone, and
+ *            - rt_schedule keeps the current vCPU on an equal deadline
+ *              (cur_deadline <=; compare_unit_priority > 0 since);
+ *            - it runs the runq's first allowed vCPU without asking
+ *              whether it is runnable (the drop of 4.17 came later);
+ *            - runq_tickle kicks the vCPU's own pCPU when it idles even if
+ *              it was tickled already, and otherwise scans the pCPUs from
+ *              0 up (for_each_cpu), not from the vCPU's own (de8b2f49d7).
+ *   2016     sched_rt.c of the 2016-09 tree: 2017, and before the budget
+ *            accounting fixes of October 2016 (514e5eb015, a418ec07cf):
+ *            a replenishment does not restart the budget burn at now
+ *            (last_start stays), and the replenishment timer clears a
+ *            vCPU's depleted flag only when it is queued.
+ * The event-driven design dates from 0709d59545 (March 2016); the
+ * quantum-driven rt.c before it (the 2015 trees) has no era here.
  *
  * Not Xen's: the miss accounting.  A period whose vCPU was runnable from
  * its start to its deadline is judged; it is missed when budget is left at
@@ -142,6 +155,16 @@ static void rt_update_deadline(stime_t now, struct rt_unit *svc)
 	svc->priority_level = 0;
 }
 
+/* rt_update_deadline of the era: before 514e5eb015 (2016) the burn did not restart at now. */
+static void update_deadline(const struct rt_private *prv, stime_t now, struct rt_unit *svc)
+{
+	stime_t last_start = svc->last_start;
+
+	rt_update_deadline(now, svc);
+	if (prv->era == RTDS_ERA_2016)
+		svc->last_start = last_start;
+}
+
 /* Removes elem; true if it was the queue's first. */
 static bool deadline_queue_remove(struct sched_list *queue, struct sched_list *elem)
 {
@@ -152,7 +175,12 @@ static bool deadline_queue_remove(struct sched_list *queue, struct sched_list *e
 }
 
 /* Inserts in priority order, after its equals; true if it became the first. */
-static bool deadline_queue_insert(struct rt_unit *(*qelem)(struct sched_list *),
+/*
+ * Before the first unit of lower priority: after its equals, or up to
+ * 4.10 (deadline <=, before 463b958317's compare_unit_priority) before them.
+ */
+static bool deadline_queue_insert(const struct rt_private *prv,
+				  struct rt_unit *(*qelem)(struct sched_list *),
 				  struct rt_unit *svc, struct sched_list *elem,
 				  struct sched_list *queue)
 {
@@ -160,7 +188,8 @@ static bool deadline_queue_insert(struct rt_unit *(*qelem)(struct sched_list *),
 	bool first = true;
 
 	list_for_each(iter, queue) {
-		if (compare_unit_priority(svc, qelem(iter)) > 0)
+		if (compare_unit_priority(svc, qelem(iter)) > 0 ||
+		    (prv->era <= RTDS_ERA_2017 && svc->cur_deadline == qelem(iter)->cur_deadline))
 			break;
 		first = false;
 	}
@@ -191,14 +220,14 @@ static void replq_remove(struct rt_private *prv, struct rt_unit *svc)
 static void runq_insert(struct rt_private *prv, struct rt_unit *svc)
 {
 	if (svc->cur_budget > 0 || has_extratime(svc))
-		deadline_queue_insert(q_elem, svc, &svc->q_elem, &prv->runq);
+		deadline_queue_insert(prv, q_elem, svc, &svc->q_elem, &prv->runq);
 	else
 		list_add(&svc->q_elem, &prv->depletedq);
 }
 
 static void replq_insert(struct rt_private *prv, struct rt_unit *svc)
 {
-	if (deadline_queue_insert(replq_elem, svc, &svc->replq_elem, &prv->replq))
+	if (deadline_queue_insert(prv, replq_elem, svc, &svc->replq_elem, &prv->replq))
 		timer_set(&prv->sim->q, &prv->repl_timer, svc->cur_deadline);
 }
 
@@ -210,11 +239,11 @@ static void replq_reinsert(struct rt_private *prv, struct rt_unit *svc)
 	bool rearm;
 
 	if (deadline_queue_remove(replq, &svc->replq_elem)) {
-		deadline_queue_insert(replq_elem, svc, &svc->replq_elem, replq);
+		deadline_queue_insert(prv, replq_elem, svc, &svc->replq_elem, replq);
 		rearm_svc = replq_elem(replq->next);
 		rearm = true;
 	} else {
-		rearm = deadline_queue_insert(replq_elem, svc, &svc->replq_elem, replq);
+		rearm = deadline_queue_insert(prv, replq_elem, svc, &svc->replq_elem, replq);
 	}
 	if (rearm)
 		timer_set(&prv->sim->q, &prv->repl_timer, rearm_svc->cur_deadline);
@@ -264,7 +293,8 @@ static int rt_init(struct scheduler *ops, struct err *e)
 	struct rt_private *prv = xcalloc(1, sizeof(*prv));
 
 	prv->sim = ops->sim;
-	prv->era = cfg->era == RTDS_ERA_4_17 ? RTDS_ERA_4_17 : RTDS_ERA_CURRENT;
+	prv->era = cfg->era >= RTDS_ERA_2016 && cfg->era <= RTDS_ERA_CURRENT ?
+		   (enum rtds_era)cfg->era : RTDS_ERA_CURRENT;
 	list_init(&prv->runq);
 	list_init(&prv->depletedq);
 	list_init(&prv->replq);
@@ -327,7 +357,8 @@ static void *rt_alloc_udata(struct scheduler *ops, struct vcpu *v, void *dd)
 		svc->budget = RTDS_DEFAULT_BUDGET;
 		rt_apply_params(svc, &v->rt);
 	}
-	(void)ops;
+	if (rt_priv(ops)->era <= RTDS_ERA_2017)    /* before 463b958317: no extratime */
+		svc->flags &= ~RTDS_extratime;
 	(void)dd;
 	return svc;
 }
@@ -346,7 +377,7 @@ static void rt_unit_insert(struct scheduler *ops, struct vcpu *v)
 
 	sched_set_res(prv->sim, v, rt_res_pick(prv, v));
 	if (now >= svc->cur_deadline)
-		rt_update_deadline(now, svc);
+		update_deadline(prv, now, svc);
 	if (!unit_on_q(svc) && vcpu_runnable(v)) {
 		replq_insert(prv, svc);
 		if (!v->is_running)
@@ -383,7 +414,7 @@ static void burn_budget(struct rt_private *prv, struct rt_unit *svc, stime_t now
 	if (svc->cur_budget <= 0) {
 		if (has_extratime(svc)) {
 			/* 410d44fcf3: saturate; 4.17 wraps to level 0 after 2^32 refills. */
-			if (prv->era == RTDS_ERA_4_17 || svc->priority_level < UINT_MAX)
+			if (prv->era <= RTDS_ERA_4_17 || svc->priority_level < UINT_MAX)
 				svc->priority_level++;
 			svc->cur_budget = svc->budget;
 		} else {
@@ -430,7 +461,8 @@ static void rt_schedule(struct scheduler *ops, struct vcpu *curr, stime_t now,
 				snext = sidle;
 				break;
 			}
-			if (vcpu_runnable(snext->v))
+			/* Up to 4.10 the pick is not asked whether it is runnable. */
+			if (prv->era <= RTDS_ERA_2017 || vcpu_runnable(snext->v))
 				break;
 			/* A queued unit that is not runnable (paused behind the scheduler's back). */
 			q_remove(snext);
@@ -442,7 +474,8 @@ static void rt_schedule(struct scheduler *ops, struct vcpu *curr, stime_t now,
 		}
 		/* The current unit stays if it is runnable, has budget and the higher priority. */
 		if (!is_idle_vcpu(curr) && vcpu_runnable(curr) && scurr->cur_budget > 0 &&
-		    (snext == sidle || compare_unit_priority(scurr, snext) > 0))
+		    (snext == sidle || compare_unit_priority(scurr, snext) > 0 ||
+		     (prv->era <= RTDS_ERA_2017 && scurr->cur_deadline == snext->cur_deadline)))
 			snext = scurr;
 	}
 
@@ -481,8 +514,20 @@ static void runq_tickle(struct rt_private *prv, struct rt_unit *new)
 	cpumask_and(not_tickled, cpupool_domain_master_cpumask(new->v->dom), new->v->hard);
 	cpumask_andnot(not_tickled, not_tickled, prv->tickled);
 
-	/* An idle pCPU, its own first (for the cache); meanwhile the lowest priority running. */
-	cpu = test_or_cycle(new->v->processor, not_tickled);
+	/*
+	 * Up to 4.10 (before de8b2f49d7): its own pCPU if idle, tickled or
+	 * not; then the others from pCPU 0 up.
+	 */
+	if (prv->era <= RTDS_ERA_2017) {
+		if (is_idle_vcpu(curr_on(s, new->v->processor))) {
+			cpu_to_tickle = new->v->processor;
+			goto out;
+		}
+		cpu = cpumask_first(not_tickled);
+	} else {
+		/* An idle pCPU, its own first (for the cache); meanwhile the lowest priority running. */
+		cpu = test_or_cycle(new->v->processor, not_tickled);
+	}
 	while (cpu < not_tickled->nbits) {
 		struct vcpu *iter = curr_on(s, (int)cpu);
 		const struct rt_unit *iter_svc;
@@ -496,7 +541,8 @@ static void runq_tickle(struct rt_private *prv, struct rt_unit *new)
 		    compare_unit_priority(iter_svc, latest_deadline_unit) < 0)
 			latest_deadline_unit = iter_svc;
 		cpumask_clear_cpu(not_tickled, cpu);
-		cpu = cpumask_cycle((int)cpu, not_tickled);
+		cpu = prv->era <= RTDS_ERA_2017 ? cpumask_next((int)cpu, not_tickled) :
+						  cpumask_cycle((int)cpu, not_tickled);
 	}
 	/* None idle: preempt the lowest-priority one if the new unit beats it. */
 	if (latest_deadline_unit && compare_unit_priority(latest_deadline_unit, new) < 0) {
@@ -522,7 +568,7 @@ static void rt_unit_wake(struct scheduler *ops, struct vcpu *v)
 	now = sim_now(prv->sim);
 	missed = now >= svc->cur_deadline;
 	if (missed)
-		rt_update_deadline(now, svc);
+		update_deadline(prv, now, svc);
 	/* Not context-saved yet: context_saved queues it (and its replenishment stays). */
 	if (svc->flags & RTDS_scheduled) {
 		svc->flags |= RTDS_delayed_runq_add;
@@ -589,7 +635,7 @@ static void repl_timer_handler(struct timer *t, void *data)
 			break;
 		list_del_init(&svc->replq_elem);
 		account_period(svc, now);
-		rt_update_deadline(now, svc);
+		update_deadline(prv, now, svc);
 		svc->backlogged = vcpu_runnable(svc->v);
 		list_add(&svc->replq_elem, &tmp_replq);
 		if (unit_on_q(svc)) {
@@ -613,12 +659,14 @@ static void repl_timer_handler(struct timer *t, void *data)
 		} else {
 			bool was_depleted = svc->flags & RTDS_depleted;
 
-			svc->flags &= ~RTDS_depleted;
+			/* a418ec07cf (2016): cleared always; before, only when queued. */
+			if (prv->era != RTDS_ERA_2016 || unit_on_q(svc))
+				svc->flags &= ~RTDS_depleted;
 			if (was_depleted && unit_on_q(svc))
 				runq_tickle(prv, svc);
 		}
 		list_del_init(&svc->replq_elem);
-		deadline_queue_insert(replq_elem, svc, &svc->replq_elem, replq);
+		deadline_queue_insert(prv, replq_elem, svc, &svc->replq_elem, replq);
 	}
 	if (!list_empty(replq))
 		timer_set(&s->q, &prv->repl_timer, replq_elem(replq->next)->cur_deadline);
@@ -640,6 +688,8 @@ static void rt_dom_cntl(struct scheduler *ops, struct domain *d)
 		bool had_extratime = has_extratime(svc);
 
 		rt_apply_params(svc, p);
+		if (prv->era <= RTDS_ERA_2017)   /* before 463b958317: no extratime */
+			svc->flags &= ~RTDS_extratime;
 		/*
 		 * 37b49cb48e: extratime turned on while depleted refills at the
 		 * next level and leaves the depletedq; 4.17 leaves the unit with
@@ -716,8 +766,10 @@ int rtds_check_params(stime_t period, stime_t budget, struct err *e)
 }
 
 static const struct param_def rtds_params[] = {
-	{ "era", PARAM_ENUM, "current", "4.17|current", 0, 0,
-	  "which rt.c: 4.17 (Xen 4.17, Debian 12) or current (master: 0f1dec89d3 retries the "
+	{ "era", PARAM_ENUM, "current", "2016|2017|4.17|current", 0, 0,
+	  "which rt.c: 2016 (Sep 2016 tree, before 514e5eb015/a418ec07cf), 2017 (Xen 4.8 to "
+	  "4.10-unstable: no extratime, deadline-only priority, tickle before de8b2f49d7), "
+	  "4.17 (Xen 4.17, Debian 12) or current (master: 0f1dec89d3 retries the "
 	  "pick past a not-runnable runq head, 410d44fcf3 saturates priority_level, "
 	  "37b49cb48e refills a depleted vCPU whose extratime is turned on)",
 	  offsetof(struct rtds_config, era) },

@@ -45,7 +45,8 @@
  */
 int rtds_check_params(stime_t period, stime_t budget, struct err *e);
 
-enum rtds_era { RTDS_ERA_4_17, RTDS_ERA_CURRENT };
+/* In time order: a comparison "era <= RTDS_ERA_4_17" means "4.17 or before". */
+enum rtds_era { RTDS_ERA_2016, RTDS_ERA_2017, RTDS_ERA_4_17, RTDS_ERA_CURRENT };
 
 struct rtds_config {
 	int era;

@@ -81,6 +81,12 @@ struct sched_ops {
 	void (*init_pdata)(struct scheduler *s, int cpu);
 	void *(*alloc_domdata)(struct scheduler *s, struct domain *d);
 	void (*free_domdata)(struct scheduler *s, void *data);
+	/*
+	 * Optional: refuses RTDS parameters a domain's vCPUs are to get
+	 * (rt[0..nr-1], the future v->rt) that this scheduler cannot take,
+	 * filling e; before the domain is built.
+	 */
+	int (*check_rt)(struct scheduler *s, const struct rt_params *rt, int nr, struct err *e);
 	void *(*alloc_udata)(struct scheduler *s, struct vcpu *v, void *domdata);
 	void (*free_udata)(struct scheduler *s, void *data);
 

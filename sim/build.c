@@ -280,7 +280,9 @@ static int unit_params_agree(struct sim *s, const struct scenario *sc,
  * scheduler places it anew.  A scheduler that leaves a unit outside its
  * new hard affinity (arinc653 keeps vCPUs where they were created) cannot
  * run the scenario as written: that is refused.  The RTDS parameters are
- * in place before the scheduler allocates the unit (see rtds.c).
+ * in place before the scheduler allocates the unit (see rtds.c); those a
+ * scheduler cannot take (its check_rt hook) are refused before any of
+ * the domain's vCPUs is built.
  * Then its memory is placed (which may set the soft affinities as xl's
  * NUMA placement does).
  */
@@ -307,6 +309,18 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 	sch = d->pool->sched;
 	if (d->pool->sched_gran > 1 && (ret = unit_params_agree(s, sc, ds, d->pool, e)) < 0)
 		goto out;
+	if (sch->ops->check_rt) {
+		struct rt_params *rt = xcalloc((size_t)ds->vcpus, sizeof(*rt));
+
+		for (i = 0; i < ds->vcpus; i++)
+			rt[i] = rt_params_of(ds, i);
+		ret = sch->ops->check_rt(sch, rt, ds->vcpus, e);
+		free(rt);
+		if (ret < 0) {
+			err_prefix(e, "%s:%d: domain '%s'", sc->source, ds->line, ds->name);
+			goto out;
+		}
+	}
 	cpupool_domain_units_alloc(d);
 	if (sch->ops->alloc_domdata)
 		d->sched_priv = sch->ops->alloc_domdata(sch, d);

@@ -1,7 +1,7 @@
 /*
  * The simulator's side of the shim: the struct sched_ops of the modules
- * xen-null@NAME, xen-credit@NAME and xen-credit2@NAME of every Xen tree
- * built in (XEN_SHIM_TREES, from configure), which hand every call to
+ * xen-null@NAME, xen-credit@NAME, xen-credit2@NAME, xen-rtds@NAME and
+ * xen-arinc653@NAME of every Xen tree built in (XEN_SHIM_TREES, from configure), which hand every call to
  * Xen's own scheduler code through that tree's glue.c (its struct
  * xs_tree; see bridge.h for why the two halves cannot share a file), and
  * the services glue.c asks of the simulator: time, tickles, random
@@ -10,6 +10,10 @@
  *
  * A vCPU's sched_priv is its Xen twin (struct xs_vcpu), a domain's is
  * its Xen domain; idle vCPUs get their twins when their pCPU joins.
+ * The toolstack's settings reach Xen's code as xl sets them: weight and
+ * cap (credit, credit2) once all vCPUs exist; RTDS's period, budget and
+ * extratime (v->rt) by putvcpuinfo before each vCPU is inserted; the ARINC 653
+ * schedule by XEN_SYSCTL_SCHEDOP_putinfo.
  * With a single tree the plain names (xen-credit2) are aliases.
  */
 #include <stddef.h>
@@ -17,6 +21,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "schedulers/rtds.h"
 #include "schedulers/sched.h"
 #include "sim/xalloc.h"
 #include "xen-shim/bridge.h"
@@ -33,6 +38,7 @@ struct xs_config {
 
 struct xs_sched {
 	const struct xs_tree *tree;
+	int module;                   /* XS_CREDIT ... */
 	struct xs_ctx *ctx;
 };
 
@@ -52,6 +58,11 @@ static struct xs_ctx *ctx_of(struct scheduler *s)
 static const struct xs_tree *tree_of(struct scheduler *s)
 {
 	return ((struct xs_sched *)s->priv)->tree;
+}
+
+static int module_of(struct scheduler *s)
+{
+	return ((struct xs_sched *)s->priv)->module;
 }
 
 /* --- services for glue.c --- */
@@ -215,6 +226,7 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 			       s->pool->sched_gran > 1 ? "sched-gran > cpu" : "a part of the pCPUs");
 	xs = xcalloc(1, sizeof(*xs));
 	xs->tree = t;
+	xs->module = module;
 	xs->ctx = t->ctx_new(t->modules[module], &h, &p, msg, sizeof(msg));
 	if (!xs->ctx) {
 		free(xs);
@@ -260,10 +272,53 @@ static void xs_free_udata(struct scheduler *s, void *data)
 	tree_of(s)->vcpu_free(ctx_of(s), data);
 }
 
+static bool rt_given(const struct rt_params *p)
+{
+	return p->period || p->budget || p->extratime != RT_EXTRATIME_DEFAULT;
+}
+
+/*
+ * v's RTDS parameters as the toolstack passes them: both values always
+ * (libxl reads the current ones first), Xen's defaults for those not
+ * given.  The scenario loader and xs_check_rt have refused what the
+ * tree's rt.c would: a refusal here is the shim's bug.
+ */
+static void put_rt(struct scheduler *s, struct vcpu *v)
+{
+	const struct rt_params *p = &v->rt;
+	stime_t period = p->period ? p->period : RTDS_DEFAULT_PERIOD;
+	stime_t budget = p->budget ? p->budget : RTDS_DEFAULT_BUDGET;
+	int rc = tree_of(s)->put_rt(ctx_of(s), v->dom->sched_priv, v->vcpu_id, period / USEC(1),
+				    budget / USEC(1), p->extratime != RT_EXTRATIME_OFF);
+
+	if (rc != 0) {
+		fprintf(stderr, "schedsim: %s: Xen's rt.c refused d%dv%d's parameters (error %d)\n",
+			s->ops->name, v->dom->domid, v->vcpu_id, rc);
+		abort();
+	}
+}
+
+/* What this tree's rt.c cannot take from a scenario, refused before the run. */
+static int xs_check_rt(struct scheduler *s, const struct rt_params *rt, int nr, struct err *e)
+{
+	int i;
+
+	if (tree_of(s)->rt_extratime)
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (rt[i].extratime == RT_EXTRATIME_ON)
+			return err_set(e, "vCPU %d: extratime=\"on\": %s has no extratime "
+				       "(463b958317, Xen 4.10); its vCPUs never run beyond their budget",
+				       i, s->ops->name);
+	return 0;
+}
+
 static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 {
 	struct domain *d = v->dom;
 
+	if (module_of(s) == XS_RTDS && rt_given(&v->rt))
+		put_rt(s, v);
 	tree_of(s)->insert(ctx_of(s), v->sched_priv);
 	/*
 	 * As xl builds a domain: it is created with all its vCPUs (inserted
@@ -271,7 +326,8 @@ static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 	 * through vcpu_set_affinity), and its scheduling parameters are set
 	 * once the units exist (credit2's cap budget is per unit).
 	 */
-	if (v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
+	if ((module_of(s) == XS_CREDIT || module_of(s) == XS_CREDIT2 || module_of(s) == XS_NULL) &&
+	    v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
 		tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
 }
 
@@ -324,7 +380,40 @@ static void xs_migrate_op(struct scheduler *s, struct vcpu *v, int new_cpu)
 
 static void xs_adjust_op(struct scheduler *s, struct domain *d)
 {
-	tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+	int i;
+
+	switch (module_of(s)) {
+	case XS_RTDS:
+		for (i = 0; i < d->nr_vcpus; i++)
+			put_rt(s, d->vcpus[i]);
+		break;
+	case XS_ARINC653:
+		break;
+	default:
+		tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+	}
+}
+
+static int xs_adjust_global_op(struct scheduler *s, const struct sched_global_op *op,
+			       struct err *e)
+{
+	const struct arinc653_schedule *a = op->arinc653;
+	struct xs_a653_entry entries[ARINC653_MAX_DOMAINS_PER_SCHEDULE];
+	int i, rc;
+
+	if (!a)
+		return 0;
+	for (i = 0; i < a->num_sched_entries && i < ARINC653_MAX_DOMAINS_PER_SCHEDULE; i++) {
+		entries[i].domid = a->entries[i].domid;
+		entries[i].vcpu_id = a->entries[i].vcpu_id;
+		entries[i].runtime = a->entries[i].runtime;
+	}
+	rc = tree_of(s)->put_arinc653(ctx_of(s), a->major_frame, a->num_sched_entries, entries);
+	if (rc != 0)
+		return err_set(e, "%s: Xen's arinc653_sched_set refused the schedule (error %d: "
+			       "1 to %d minor frames, each runtime > 0, their sum at most the major frame)",
+			       s->ops->name, rc, ARINC653_MAX_DOMAINS_PER_SCHEDULE);
+	return 0;
 }
 
 static void xs_adjust_affinity_op(struct scheduler *s, struct vcpu *v)
@@ -343,6 +432,7 @@ static void xs_dump_op(struct scheduler *s, FILE *f)
 #define P_RESIST { "migrate_resist_us", PARAM_INT, "500", NULL, 0, 1000000, \
 	"sched_credit2_migrate_resist", CFG(migrate_resist_us) }
 
+/* null, rtds and arinc653 have no boot parameters the shim sets. */
 static const struct param_def null_params[] = { { NULL } };
 
 #define P_CREDIT \
@@ -409,7 +499,8 @@ static const struct param_def credit2_params_norunq[] __attribute__((unused)) = 
 #define XS_ALIAS(name) NULL
 #endif
 
-#define XS_MODULE_OPS(i, tname, version, mod, MOD, file, prm) \
+/* EXTRA: the hooks only one module has (check_rt, adjust_global). */
+#define XS_MODULE_OPS(i, tname, version, mod, MOD, file, prm, ...) \
 	static int xs_init_##mod##_##i(struct scheduler *s, struct err *e) \
 	{ \
 		return xs_init(s, &xs_tree_##i, MOD, e); \
@@ -419,15 +510,20 @@ static const struct param_def credit2_params_norunq[] __attribute__((unused)) = 
 		.alias = XS_ALIAS("xen-" #mod), \
 		.summary = "Xen's own " file " of the tree " tname " (Xen " version ")", \
 		XS_OPS_COMMON(xs_init_##mod##_##i, prm), \
+		__VA_ARGS__ \
 	};
 
-#define XS_TREE_OPS(i, tname, version, has_null, has_runq, has_tick) \
+#define XS_TREE_OPS(i, tname, version, has_null, has_runq, has_tick, has_rt, has_a653) \
 	extern const struct xs_tree xs_tree_##i; \
-	XS_IF(has_null, XS_MODULE_OPS(i, tname, version, null, XS_NULL, "null.c", null_params)) \
+	XS_IF(has_null, XS_MODULE_OPS(i, tname, version, null, XS_NULL, "null.c", null_params, )) \
+	XS_IF(has_rt, XS_MODULE_OPS(i, tname, version, rtds, XS_RTDS, "rt.c (RTDS)", null_params, \
+				  .check_rt = xs_check_rt,)) \
+	XS_IF(has_a653, XS_MODULE_OPS(i, tname, version, arinc653, XS_ARINC653, "arinc653.c", \
+				      null_params, .adjust_global = xs_adjust_global_op,)) \
 	XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", \
-		      XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params)) \
+		      XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params), ) \
 	XS_MODULE_OPS(i, tname, version, credit2, XS_CREDIT2, "credit2.c", \
-		      XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq))
+		      XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq), )
 #define XS_IF_0_NOT(...) __VA_ARGS__
 #define XS_IF_1_NOT(...)
 

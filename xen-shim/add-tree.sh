@@ -17,7 +17,7 @@
 #     struct xs_tree made local.
 #
 # Prints shell assignments for configure (version, iface, modules,
-# has_null, has_runqueue, has_tick_suspend); exits 1 with one line on stderr when DIR is
+# has_null, has_runqueue, has_tick_suspend, has_rt, has_arinc653); exits 1 with one line on stderr when DIR is
 # refused.
 set -u
 srcdir=${1:?usage: add-tree.sh SRCDIR INDEX NAME DIR}
@@ -30,6 +30,10 @@ probe=$(sh "$srcdir/xen-shim/probe-tree.sh" "$dir") || exit 1
 eval "$probe"
 has_null=0
 case " $modules " in *" null "*) has_null=1; cflags="$cflags -DXS_HAVE_NULL" ;; esac
+has_rt=0
+case " $modules " in *" rt "*) has_rt=1; cflags="$cflags -DXS_HAVE_RT" ;; esac
+has_arinc653=0
+case " $modules " in *" arinc653 "*) has_arinc653=1; cflags="$cflags -DXS_HAVE_ARINC653" ;; esac
 has_runqueue=0
 case " $cflags " in *" -DXS_CREDIT2_RUNQUEUE "*) has_runqueue=1 ;; esac
 has_tick_suspend=0
@@ -98,3 +102,5 @@ echo "modules='$modules'"
 echo "has_null=$has_null"
 echo "has_runqueue=$has_runqueue"
 echo "has_tick_suspend=$has_tick_suspend"
+echo "has_rt=$has_rt"
+echo "has_arinc653=$has_arinc653"

@@ -77,7 +77,14 @@ struct xs_module {
 	int (*apply_params)(const struct xs_params *p, char *err, int errlen);
 };
 
-enum { XS_NULL, XS_CREDIT, XS_CREDIT2, XS_NR_MODULES };
+enum { XS_NULL, XS_CREDIT, XS_CREDIT2, XS_RTDS, XS_ARINC653, XS_NR_MODULES };
+
+
+/* One minor frame of an ARINC 653 schedule: a domain by domid. */
+struct xs_a653_entry {
+	int domid, vcpu_id;
+	int64_t runtime;             /* ns */
+};
 
 /*
  * One Xen tree, as glue.c compiled for it exports it: its schedulers and
@@ -115,6 +122,17 @@ struct xs_tree {
 	void *(*do_schedule)(struct xs_ctx *c, int cpu, struct xs_vcpu *prev, int64_t now,
 			     bool tasklet, int64_t *slice, bool *migrated);
 	void (*adjust)(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
+	bool rt_extratime;                /* its rt.c has extratime (463b958317, 4.10) */
+	/*
+	 * RTDS parameters (us) of d's vCPU vcpu_id, as the toolstack sets them
+	 * (putvcpuinfo).  Returns Xen's result (0, or -EINVAL for values it
+	 * refuses).
+	 */
+	int (*put_rt)(struct xs_ctx *c, struct xs_dom *d, int vcpu_id, long long period_us,
+		      long long budget_us, bool extratime);
+	/* XEN_SYSCTL_SCHEDOP_putinfo of the ARINC 653 schedule; Xen's result. */
+	int (*put_arinc653)(struct xs_ctx *c, int64_t major_frame, int n,
+			    const struct xs_a653_entry *entries);
 	void (*adjust_affinity)(struct xs_ctx *c, struct xs_vcpu *v, const uint64_t *hard,
 				const uint64_t *soft);
 	/* Xen's dump_settings and dump_cpu_state of every pCPU, printed to f. */

@@ -67,7 +67,7 @@ struct xs_ctx {
 	nodemask_t nodes_online;
 	struct vcpu **vcpus;            /* every guest vCPU, for the pause sync */
 	int nr_vcpus, cap_vcpus;
-	void **timers;                  /* every timer event, freed at the end */
+	struct timer **timers;          /* every live (not killed) timer, freed at the end */
 	int nr_timers, cap_timers;
 	int cpu;                        /* pCPU whose code runs, -1: the simulator's */
 	FILE *dump;                     /* printk goes here while dumping, else nowhere */
@@ -659,6 +659,7 @@ void init_timer(struct timer *t, void (*fn)(void *), void *data, unsigned int cp
 	t->data = data;
 	t->cpu = cpu;
 	t->killed = false;
+	t->status = TIMER_STATUS_inactive;
 	t->expires = 0;
 	t->ctx = c;
 	t->handle = c->h.timer_new(c->h.sim, timer_fire, t);
@@ -668,13 +669,14 @@ void init_timer(struct timer *t, void (*fn)(void *), void *data, unsigned int cp
 		if (!c->timers)
 			xs_bug(__FILE__, __LINE__, "out of memory");
 	}
-	c->timers[c->nr_timers++] = t->handle;
+	c->timers[c->nr_timers++] = t;
 }
 
 void set_timer(struct timer *t, s_time_t expires)
 {
 	ASSERT(t->handle && !t->killed);
 	t->expires = expires;
+	t->status = TIMER_STATUS_in_heap;
 	t->ctx->h.timer_set(t->ctx->h.sim, t->handle, expires);
 }
 
@@ -682,12 +684,27 @@ void stop_timer(struct timer *t)
 {
 	if (t->handle)
 		t->ctx->h.timer_stop(t->ctx->h.sim, t->handle);
+	if (t->status == TIMER_STATUS_in_heap)
+		t->status = TIMER_STATUS_inactive;
 }
 
+/* A killed timer's memory is its owner's again: its event goes now. */
 void kill_timer(struct timer *t)
 {
+	struct xs_ctx *c = t->ctx;
+	int i;
+
 	stop_timer(t);
 	t->killed = true;
+	t->status = TIMER_STATUS_killed;
+	if (!c)
+		return;
+	for (i = 0; i < c->nr_timers; i++)
+		if (c->timers[i] == t)
+			c->timers[i] = NULL;
+	if (t->handle)
+		c->h.timer_free(c->h.sim, t->handle);
+	t->handle = NULL;
 }
 
 void migrate_timer(struct timer *t, unsigned int cpu)
@@ -904,6 +921,9 @@ static struct xs_dom *xs_domain_new(struct xs_ctx *c, void *peer, int domid, int
 	struct domain *d = xzalloc(struct domain);
 
 	d->domain_id = (domid_t)domid;
+	/* A handle (UUID) of its own: the domid in its first two bytes. */
+	d->handle[0] = (uint8_t)(domid & 0xff);
+	d->handle[1] = (uint8_t)(domid >> 8);
 	d->max_vcpus = (unsigned int)nr_vcpus;
 	d->vcpu = xzalloc_array(struct vcpu *, nr_vcpus + 1);
 	d->cpupool = &c->pool;
@@ -1212,6 +1232,65 @@ static void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
 	leave(c, s);
 }
 
+/*
+ * The toolstack's RTDS parameters of one vCPU (xl sched-rtds, libxl's
+ * sched_rtds_vcpu_set): putvcpuinfo through the scheduler's adjust hook.
+ */
+static int xs_put_rt(struct xs_ctx *c, struct xs_dom *xd, int vcpu_id, long long period_us,
+		     long long budget_us, bool extratime)
+{
+	struct domain *d = (struct domain *)xd;
+	struct xen_domctl_scheduler_op op;
+	struct xen_domctl_schedparam_vcpu one;
+	struct xs_saved s;
+	int rc;
+
+	memset(&one, 0, sizeof(one));
+	one.vcpuid = (uint32_t)vcpu_id;
+	one.u.rtds.period = (uint32_t)period_us;
+	one.u.rtds.budget = (uint32_t)budget_us;
+	one.u.rtds.flags = extratime ? XEN_DOMCTL_SCHEDRT_extra : 0;
+	memset(&op, 0, sizeof(op));
+	op.sched_id = XS_OPS(&c->ops)->sched_id;
+	op.cmd = XEN_DOMCTL_SCHEDOP_putvcpuinfo;
+	op.u.v.vcpus.p = &one;
+	op.u.v.nr_vcpus = 1;
+	s = enter(c, 0);
+	rc = xs_sched_adjust_dom(&c->ops, d, &op);
+	leave(c, s);
+	return rc;
+}
+
+/* XEN_SYSCTL_SCHEDOP_putinfo of an ARINC 653 schedule (domains by handle). */
+static int xs_put_arinc653(struct xs_ctx *c, int64_t major_frame, int n,
+			   const struct xs_a653_entry *entries)
+{
+	struct xen_sysctl_arinc653_schedule sched;
+	struct xen_sysctl_scheduler_op op;
+	struct xs_saved s;
+	int i, rc;
+
+	if (n < 0 || n > ARINC653_MAX_DOMAINS_PER_SCHEDULE)
+		return -EINVAL;
+	memset(&sched, 0, sizeof(sched));
+	sched.major_frame = (uint64_t)major_frame;
+	sched.num_sched_entries = (uint8_t)n;
+	for (i = 0; i < n; i++) {
+		sched.sched_entries[i].dom_handle[0] = (uint8_t)(entries[i].domid & 0xff);
+		sched.sched_entries[i].dom_handle[1] = (uint8_t)(entries[i].domid >> 8);
+		sched.sched_entries[i].vcpu_id = (unsigned int)entries[i].vcpu_id;
+		sched.sched_entries[i].runtime = (uint64_t)entries[i].runtime;
+	}
+	memset(&op, 0, sizeof(op));
+	op.sched_id = XS_OPS(&c->ops)->sched_id;
+	op.cmd = XEN_SYSCTL_SCHEDOP_putinfo;
+	op.u.sched_arinc653.schedule.p = &sched;
+	s = enter(c, 0);
+	rc = xs_sched_adjust_global(&c->ops, &op);
+	leave(c, s);
+	return rc;
+}
+
 static void xs_adjust_affinity(struct xs_ctx *c, struct xs_vcpu *xv, const uint64_t *hard,
 			       const uint64_t *soft)
 {
@@ -1256,8 +1335,12 @@ static void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
 {
 	struct domain *d = (struct domain *)xd;
 
-	/* Teardown, as in xs_vcpu_free; the domain's timers go with the context. */
-	xfree(d->sched_priv);
+	/*
+	 * Teardown, as in xs_vcpu_free, but the data is left to the context's
+	 * list: it is not always an allocation of its own (arinc653.c up to
+	 * 4.12 hands back its scheduler's private data), and the domain's
+	 * timers go with the context.
+	 */
 	d->sched_priv = NULL;
 }
 
@@ -1290,8 +1373,14 @@ static void xs_ctx_free(struct xs_ctx *c)
 	if (!c)
 		return;
 	s = enter(c, 0);
+	/*
+	 * Xen takes every pCPU out of the pool before the scheduler goes, and
+	 * the last one kills the scheduler's timers (rt.c's deinit asserts
+	 * it): the timers still alive are killed here.
+	 */
 	for (i = 0; i < c->nr_timers; i++)
-		c->h.timer_free(c->h.sim, c->timers[i]);
+		if (c->timers[i])
+			kill_timer(c->timers[i]);
 	/*
 	 * The pCPUs' and idle vCPUs' data are not handed to free_pdata and
 	 * free_vdata (which would find them still in use): like everything
@@ -1351,6 +1440,18 @@ static void xs_ctx_free(struct xs_ctx *c)
 /* --- what this tree exports --- */
 
 extern const struct xs_module xs_module_credit, xs_module_credit2;
+#ifdef XS_HAVE_RT
+extern const struct xs_module xs_module_rt;
+#define XS_MODULE_RT (&xs_module_rt)
+#else
+#define XS_MODULE_RT NULL
+#endif
+#ifdef XS_HAVE_ARINC653
+extern const struct xs_module xs_module_arinc653;
+#define XS_MODULE_ARINC653 (&xs_module_arinc653)
+#else
+#define XS_MODULE_ARINC653 NULL
+#endif
 #ifdef XS_HAVE_NULL
 extern const struct xs_module xs_module_null;
 #define XS_MODULE_NULL (&xs_module_null)
@@ -1363,7 +1464,8 @@ const struct xs_tree XS_TREE_SYMBOL = {
 	.version = XS_TREE_VERSION,
 	.iface = XS_IFACE == XS_IFACE_VCPU ? "vcpu" : XS_IFACE == XS_IFACE_UNIT ? "unit" : "unit-ops",
 	.modules = { [XS_NULL] = XS_MODULE_NULL, [XS_CREDIT] = &xs_module_credit,
-		     [XS_CREDIT2] = &xs_module_credit2 },
+		     [XS_CREDIT2] = &xs_module_credit2, [XS_RTDS] = XS_MODULE_RT,
+		     [XS_ARINC653] = XS_MODULE_ARINC653 },
 	.ctx_new = xs_ctx_new,
 	.ctx_free = xs_ctx_free,
 	.cpu_add = xs_cpu_add,
@@ -1382,6 +1484,11 @@ const struct xs_tree XS_TREE_SYMBOL = {
 	.migrate = xs_migrate,
 	.do_schedule = xs_do_schedule,
 	.adjust = xs_adjust,
+#ifdef XS_RT_EXTRATIME
+	.rt_extratime = true,
+#endif
+	.put_rt = xs_put_rt,
+	.put_arinc653 = xs_put_arinc653,
 	.adjust_affinity = xs_adjust_affinity,
 	.dump = xs_dump,
 };

@@ -143,6 +143,11 @@ static inline int xs_sched_adjust_dom(struct scheduler *s, struct domain *d,
 	return s->adjust ? s->adjust(s, d, op) : 0;
 }
 
+static inline int xs_sched_adjust_global(struct scheduler *s, struct xen_sysctl_scheduler_op *op)
+{
+	return s->adjust_global ? s->adjust_global(s, op) : 0;
+}
+
 static inline void xs_sched_dump_settings(struct scheduler *s)
 {
 	XS_HOOK(s, dump_settings);
@@ -206,6 +211,7 @@ static inline void xs_sched_set_def(struct scheduler *s, const void *def)
 #define xs_sched_migrate sched_migrate
 #define xs_sched_adjust_affinity sched_adjust_affinity
 #define xs_sched_adjust_dom sched_adjust_dom
+#define xs_sched_adjust_global sched_adjust_cpupool
 #define xs_sched_dump_settings sched_dump_settings
 #define xs_sched_dump_cpu_state sched_dump_cpu_state
 

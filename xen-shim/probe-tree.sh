@@ -8,8 +8,9 @@
 #                vcpu      up to 4.12: xen/include/xen/sched-if.h, xen/common/sched_*.c
 #                unit      4.13 to 4.22: xen/common/sched/private.h, struct sched_unit
 #                unit-ops  from 2026: private.h with a separate struct sched_ops
-#   modules    the scheduler files it has, of null, credit, credit2
-#   src_null, src_credit, src_credit2   their paths inside DIR
+#   modules    the scheduler files it has, of null, credit, credit2, rt,
+#              arinc653
+#   src_null, src_credit, src_credit2, src_rt, src_arinc653   their paths inside DIR
 #   headers    Xen headers of DIR used as they are (xen/include/xen/NAME.h)
 #   private    the interface header, inside DIR
 #   cflags     -D flags of the differences below that the shim must know
@@ -29,6 +30,14 @@
 #                              (us, up to 4.10) or vcpu_migration_delay_us
 #   XS_CREDIT_TICK_SUSPEND     credit.c has tick_suspend/tick_resume, the
 #                              idle driver's hooks (up to 969f58bde2, 2019)
+#   XS_RT_EXTRATIME            rt.c has the extratime flag (463b958317, 4.10)
+#
+# rt.c is built only in its event-driven form (a replenishment timer,
+# 0709d59545, March 2016) with per-vCPU parameters (putvcpuinfo, 2016).
+# Before, rt_schedule ran in quanta of at most 1 ms and gave an idle pCPU
+# a slice of 0 ns (MIN(its budget 0, 1 ms)): Xen reschedules such a pCPU
+# at once, again and again, spinning as long as it idles, which a
+# simulation whose time does not pass inside the scheduler cannot run.
 set -u
 dir=${1:?usage: probe-tree.sh DIR}
 
@@ -86,14 +95,16 @@ grep -q '__bitmap_empty(const unsigned long \*bitmap, unsigned int' "$dir/xen/in
 	cflags="$cflags -DXS_BITMAP_UINT"
 
 modules=
-src_null= src_credit= src_credit2=
-for m in null credit credit2; do
+src_null= src_credit= src_credit2= src_rt= src_arinc653=
+for m in null credit credit2 rt arinc653; do
 	f=$src$m.c
 	if [ ! -f "$dir/$f" ]; then
-		[ $m = null ] && continue   # null arrived in 2017
+		case $m in null|rt|arinc653) continue ;; esac   # null arrived in 2017
 		fail "$f" "not found (the $m scheduler)"
 	fi
-	grep -q "sched_${m}_def *=" "$dir/$f" || fail "$f" "no sched_${m}_def (its ops table)"
+	def=$m
+	[ $m = rt ] && def=rtds
+	grep -q "sched_${def}_def *=" "$dir/$f" || fail "$f" "no sched_${def}_def (its ops table)"
 	modules="$modules $m"
 	eval "src_$m=\$f"
 done
@@ -115,6 +126,14 @@ else
 fi
 
 grep -q '\.tick_suspend *=' "$dir/$src_credit" && cflags="$cflags -DXS_CREDIT_TICK_SUSPEND"
+if [ -n "$src_rt" ]; then
+	if grep -q 'repl_timer' "$dir/$src_rt" && grep -q 'XEN_DOMCTL_SCHEDOP_putvcpuinfo' "$dir/$src_rt"; then
+		grep -q 'XEN_DOMCTL_SCHEDRT_extra' "$dir/$src_rt" && cflags="$cflags -DXS_RT_EXTRATIME"
+	else
+		src_rt=
+		modules=$(echo " $modules " | sed 's/ rt / /; s/^ //; s/ $//')
+	fi
+fi
 
 echo "version='$version'"
 echo "iface='$iface'"
@@ -122,6 +141,8 @@ echo "modules='$modules'"
 echo "src_null='$src_null'"
 echo "src_credit='$src_credit'"
 echo "src_credit2='$src_credit2'"
+echo "src_rt='$src_rt'"
+echo "src_arinc653='$src_arinc653'"
 echo "private='$private'"
 echo "headers='$headers'"
 echo "cflags='$cflags'"

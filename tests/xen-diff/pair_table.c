@@ -29,8 +29,15 @@ int pair_flags_parse(const char *s, unsigned *flags, char *why, size_t len)
 			*flags |= SCENGEN_NO_SOFT;
 		else if (strcmp(tok, "nohard") == 0)
 			*flags |= SCENGEN_NO_HARD;
+		else if (strcmp(tok, "rt") == 0)
+			*flags |= SCENGEN_RT;
+		else if (strcmp(tok, "noextra") == 0)
+			*flags |= SCENGEN_NO_EXTRA | SCENGEN_RT;
+		else if (strcmp(tok, "arinc653") == 0)
+			*flags |= SCENGEN_ARINC653;
 		else {
-			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, nohard, or -)", tok);
+			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, nohard, rt, "
+				 "noextra, arinc653, or -)", tok);
 			return -1;
 		}
 	}
@@ -151,15 +158,22 @@ fail:
 
 const char *pair_flags_format(unsigned flags, char *buf, size_t len)
 {
-	static const char *const names[] = { "nocaps", "nosoft", "nohard" };
+	static const struct { unsigned flag; const char *name; } names[] = {
+		{ SCENGEN_NO_CAPS, "nocaps" }, { SCENGEN_NO_SOFT, "nosoft" },
+		{ SCENGEN_NO_HARD, "nohard" }, { SCENGEN_NO_EXTRA, "noextra" },
+		{ SCENGEN_ARINC653, "arinc653" },
+	};
 	size_t n = 0;
-	int i;
+	size_t i;
 
 	buf[0] = '\0';
-	for (i = 0; i < 3; i++)
-		if (flags & (1u << i))
+	/* noextra implies rt: "rt" is written only without it. */
+	if ((flags & SCENGEN_RT) && !(flags & SCENGEN_NO_EXTRA))
+		n += (size_t)snprintf(buf, len, "rt");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].flag)
 			n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? "," : "",
-					      names[i]);
+					      names[i].name);
 	return buf;
 }
 

@@ -29,6 +29,8 @@ struct gen {
 	const struct scengen_src *src;
 	unsigned flags;
 	int ncpus;
+	int dom_vcpus[MAX_DOMAINS];      /* vCPUs of each domain so far */
+	bool dom0;                       /* the first domain is dom0 */
 };
 
 static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -166,6 +168,28 @@ static void gen_workload(struct gen *g, int vcpus)
 	put(g, "</workload>\n");
 }
 
+/*
+ * RTDS parameters (SCENGEN_RT): period 100 us to 50 ms, budget 10 us to
+ * the period, both whole us as putvcpuinfo takes them; extratime on, off
+ * or not given (RTDS's default, on since 4.10).  Off always with
+ * SCENGEN_NO_EXTRA.  The draws come first, whatever is written.
+ */
+static void put_rt(struct gen *g)
+{
+	int period = pick(g, 100, 50000), budget = pick(g, 10, period), extra = pick(g, 0, 2);
+
+	if (g->flags & SCENGEN_NO_EXTRA)
+		extra = 2;
+	put(g, " period=\"%dus\" budget=\"%dus\"", period, budget);
+	if (extra == 1)
+		put(g, " extratime=\"on\"");
+	else if (extra == 2)
+		put(g, " extratime=\"off\"");
+	/* Not given is on (the model's and Xen's default from 4.10). */
+	if (extra != 2)
+		g->out->features |= SCENGEN_HAS_EXTRA;
+}
+
 static void gen_domain(struct gen *g, int k)
 {
 	static const int weights[] = { 1, 64, 128, 256, 512, 1024, 4096, 65535 };
@@ -182,9 +206,11 @@ static void gen_domain(struct gen *g, int k)
 		cap = 0;
 	g->out->nvcpus += vcpus;
 	/* The first domain is sometimes dom0 (domain id 0), else d0 (id 1). */
-	if (k == 0 && chance(g, 50))
+	g->dom_vcpus[k] = vcpus;
+	if (k == 0 && chance(g, 50)) {
 		put(g, "  <domain name=\"dom0\" vcpus=\"%d\"", vcpus);
-	else
+		g->dom0 = true;
+	} else
 		put(g, "  <domain name=\"d%d\" vcpus=\"%d\"", k, vcpus);
 	if (weight != 256) {
 		put(g, " weight=\"%d\"", weight);
@@ -193,6 +219,15 @@ static void gen_domain(struct gen *g, int k)
 	if (cap) {
 		put(g, " cap=\"%d\"", cap);
 		g->out->features |= SCENGEN_HAS_CAP;
+	}
+	/* RTDS: the domain's parameters (or the defaults: extratime on). */
+	if (g->flags & SCENGEN_RT) {
+		if (chance(g, 80))
+			put_rt(g);
+		else if (g->flags & SCENGEN_NO_EXTRA)
+			put(g, " extratime=\"off\"");
+		else
+			g->out->features |= SCENGEN_HAS_EXTRA;
 	}
 	put(g, ">\n");
 	if (chance(g, 50)) {
@@ -222,6 +257,14 @@ static void gen_domain(struct gen *g, int k)
 	for (i = 0; i < vcpus; i++) {
 		struct cpumask *vh, *vs = NULL;
 
+		/* RTDS: some vCPUs get parameters of their own, in an element of their own. */
+		if ((g->flags & SCENGEN_RT) && chance(g, 25)) {
+			put(g, "    <vcpu id=\"%d\"", i);
+			put_rt(g);
+			put(g, "/>\n");
+			g->out->features |= SCENGEN_HAS_RTVCPU;
+			continue;
+		}
 		if (!chance(g, 15))
 			continue;
 		vh = random_set(g);
@@ -263,9 +306,44 @@ static void gen_domain(struct gen *g, int k)
 	cpumask_free(all);
 }
 
+/*
+ * An ARINC 653 schedule (SCENGEN_ARINC653): 1 to 8 minor frames of 100 us
+ * to 10 ms, each naming a vCPU of a domain of the scenario, and a major
+ * frame that is their sum (not given), or that plus idle time.
+ */
+static void gen_arinc653(struct gen *g)
+{
+	int dom[8], vcpu[8], runtime[8], n, i, total = 0, idle;
+
+	if (chance(g, 20))     /* none: the default schedule, dom0's vCPUs */
+		return;
+	n = pick(g, 1, 8);
+	for (i = 0; i < n; i++) {
+		dom[i] = pick(g, 0, g->out->ndoms - 1);
+		vcpu[i] = pick(g, 0, g->dom_vcpus[dom[i]] - 1);
+		runtime[i] = pick(g, 100, 10000);
+		total += runtime[i];
+	}
+	idle = chance(g, 50) ? pick(g, 0, 10000) : -1;
+	put(g, "  <arinc653");
+	if (idle >= 0)
+		put(g, " major-frame=\"%dus\"", total + idle);
+	put(g, ">\n");
+	for (i = 0; i < n; i++) {
+		if (dom[i] == 0 && g->dom0)
+			put(g, "    <minor-frame domain=\"dom0\"");
+		else
+			put(g, "    <minor-frame domain=\"d%d\"", dom[i]);
+		put(g, " vcpu=\"%d\" runtime=\"%dus\"/>\n", vcpu[i], runtime[i]);
+	}
+	put(g, "  </arinc653>\n");
+}
+
 void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned flags)
 {
-	struct gen g = { o, src, flags, 0 };
+	/* arinc653 keeps vCPUs where they were created: no hard affinity. */
+	struct gen g = { o, src, flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags, 0,
+			 { 0 }, false };
 	int k, ms, seed;
 
 	memset(o, 0, sizeof(*o));
@@ -279,6 +357,8 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 	o->ndoms = pick(&g, 1, MAX_DOMAINS);
 	for (k = 0; k < o->ndoms; k++)
 		gen_domain(&g, k);
+	if (flags & SCENGEN_ARINC653)
+		gen_arinc653(&g);
 	put(&g, "</scenario>\n");
 	if (o->nvcpus > o->ncpus)
 		o->features |= SCENGEN_HAS_OVER;

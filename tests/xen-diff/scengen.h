@@ -12,6 +12,13 @@
  * whatever the flags: SCENGEN_NO_CAPS only leaves the caps out of the
  * text, so a scenario with and without caps is otherwise the same (and
  * likewise SCENGEN_NO_SOFT, SCENGEN_NO_HARD for the affinities).
+ * SCENGEN_RT adds RTDS parameters (period, budget, extratime on domains
+ * and vCPUs), with draws of its own, so scenarios without it are those
+ * of before; SCENGEN_NO_EXTRA then writes extratime="off" everywhere
+ * (RTDS before 463b958317, Xen 4.10, had none).  SCENGEN_ARINC653 adds
+ * an ARINC 653 schedule after the domains (or, one time in five, none:
+ * dom0's default schedule), with draws of its own, and implies
+ * SCENGEN_NO_HARD (arinc653 keeps vCPUs where they were created).
  *
  * No yields: no workload of workloads/ ever calls the core's yield, so
  * the generator has none to ask for.
@@ -33,6 +40,9 @@ enum {
 	SCENGEN_NO_SOFT = 1 << 1,   /* ... or no soft affinity */
 	SCENGEN_NO_HARD = 1 << 2,   /* ... or ignores hard affinity (credit2 of 2015) */
 	SCENGEN_SHORT = 1 << 3,     /* 20 to 200 ms instead of 0.3 to 1.5 s (the fuzzer) */
+	SCENGEN_RT = 1 << 4,        /* RTDS period/budget/extratime (the rtds pairs) */
+	SCENGEN_NO_EXTRA = 1 << 5,  /* with SCENGEN_RT: no extratime (RTDS before 4.10) */
+	SCENGEN_ARINC653 = 1 << 6,  /* an <arinc653> schedule, no hard affinity (the arinc653 pairs) */
 };
 
 /* What a generated scenario contains (to tell divergences apart). */
@@ -45,10 +55,12 @@ enum {
 	SCENGEN_HAS_SMT = 1 << 5,
 	SCENGEN_HAS_SOCKETS = 1 << 6,  /* more than one socket */
 	SCENGEN_HAS_OVER = 1 << 7,     /* more vCPUs than pCPUs */
+	SCENGEN_HAS_EXTRA = 1 << 8,    /* an RTDS vCPU with extratime */
+	SCENGEN_HAS_RTVCPU = 1 << 9,   /* RTDS parameters of a vCPU of its own */
 };
 #define SCENGEN_FEATURE_NAMES { "cap", "hard", "soft", "vcpu", "weight", "smt", \
-				"sockets", "over" }
-#define SCENGEN_NFEATURES 8
+				"sockets", "over", "extra", "rtvcpu" }
+#define SCENGEN_NFEATURES 10
 
 struct scengen {
 	char *xml;                 /* NUL-terminated scenario file text */

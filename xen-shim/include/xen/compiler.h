@@ -41,6 +41,8 @@
 /* Kconfig options: IS_ENABLED(CONFIG_X) is 1 when CONFIG_X is defined as 1. */
 #define CONFIG_HAS_FAST_MULTIPLY 1
 #define CONFIG_NR_CPUS XS_NR_CPUS
+/* Xen's default (2025 on optional): the sysctl scheduler ops, ARINC 653's putinfo. */
+#define CONFIG_SYSCTL 1
 #define XS_PLACEHOLDER_1 0,
 #define xs_second_(ignored, val, ...) val
 #define xs_enabled3_(junk) xs_second_(junk 1, 0, 0)

@@ -68,6 +68,9 @@ struct vcpu {
 	void *xs_peer;
 };
 
+/* public/xen.h: a domain's UUID. */
+typedef uint8_t xen_domain_handle_t[16];
+
 struct domain {
 	domid_t domain_id;
 	unsigned int max_vcpus;
@@ -77,6 +80,7 @@ struct domain {
 	struct cpupool *cpupool;
 	atomic_t pause_count;
 	nodemask_t node_affinity;
+	xen_domain_handle_t handle;     /* ARINC 653 names domains by it */
 	void *xs_peer;
 };
 
@@ -110,6 +114,12 @@ struct sched_unit {
 static inline bool is_idle_domain(const struct domain *d)
 {
 	return d->domain_id == DOMID_IDLE;
+}
+
+/* The toolstack's domain: dom0 here (Xen: d->is_privileged). */
+static inline bool is_control_domain(const struct domain *d)
+{
+	return d->domain_id == 0;
 }
 
 static inline bool is_idle_vcpu(const struct vcpu *v)
@@ -174,6 +184,31 @@ const cpumask_t *xs_node_to_cpumask(unsigned int node);
 #define XEN_SYSCTL_CSCHED_MGR_DLY_MAX_US (100 * 1000)
 #define XEN_INVALID_SOCKET_ID (~0U)
 
+/* A guest handle is a plain pointer here (see xen/guest_access.h). */
+#define XEN_GUEST_HANDLE(type) struct { type *p; }
+#define XEN_GUEST_HANDLE_64(type) XEN_GUEST_HANDLE(type)
+
+/* RTDS's parameters in us; flags (4.10 on): XEN_DOMCTL_SCHEDRT_extra. */
+struct xen_domctl_sched_rtds {
+	uint32_t period;
+	uint32_t budget;
+	uint32_t flags;
+};
+#define _XEN_DOMCTL_SCHEDRT_extra 0
+#define XEN_DOMCTL_SCHEDRT_extra (1U << _XEN_DOMCTL_SCHEDRT_extra)
+
+struct xen_domctl_schedparam_vcpu {
+	union {
+		struct {
+			uint16_t weight;
+			uint16_t cap;
+		} credit, credit2;
+		struct xen_domctl_sched_rtds rtds;
+	} u;
+	uint32_t vcpuid;
+};
+typedef struct xen_domctl_schedparam_vcpu xen_domctl_schedparam_vcpu_t;
+
 struct xen_domctl_scheduler_op {
 	uint32_t sched_id;
 	uint32_t cmd;
@@ -182,6 +217,11 @@ struct xen_domctl_scheduler_op {
 			uint16_t weight;
 			uint16_t cap;
 		} credit, credit2;
+		struct xen_domctl_sched_rtds rtds;
+		struct {
+			XEN_GUEST_HANDLE_64(xen_domctl_schedparam_vcpu_t) vcpus;
+			uint32_t nr_vcpus;
+		} v;
 	} u;
 };
 
@@ -195,6 +235,19 @@ struct xen_sysctl_credit2_schedule {
 	uint32_t ratelimit_us;
 };
 
+/* The ARINC 653 schedule (public/sysctl.h): domains by handle. */
+#define ARINC653_MAX_DOMAINS_PER_SCHEDULE 64
+struct xen_sysctl_arinc653_schedule {
+	uint64_t major_frame;
+	uint8_t num_sched_entries;
+	struct {
+		xen_domain_handle_t dom_handle;
+		unsigned int vcpu_id;
+		uint64_t runtime;
+	} sched_entries[ARINC653_MAX_DOMAINS_PER_SCHEDULE];
+};
+typedef struct xen_sysctl_arinc653_schedule xen_sysctl_arinc653_schedule_t;
+
 typedef struct xen_sysctl_credit_schedule xen_sysctl_credit_schedule_t;
 typedef struct xen_sysctl_credit2_schedule xen_sysctl_credit2_schedule_t;
 
@@ -205,6 +258,9 @@ struct xen_sysctl_scheduler_op {
 	union {
 		struct xen_sysctl_credit_schedule sched_credit;
 		struct xen_sysctl_credit2_schedule sched_credit2;
+		struct {
+			XEN_GUEST_HANDLE_64(xen_sysctl_arinc653_schedule_t) schedule;
+		} sched_arinc653;
 	} u;
 };
 

@@ -9,6 +9,8 @@
 #define MILLISECS(ms) ((s_time_t)((ms) * 1000000ULL))
 #define MICROSECS(us) ((s_time_t)((us) * 1000ULL))
 #define PRI_stime PRId64
+/* The largest time difference Xen's timer code handles: a quarter of the range. */
+#define STIME_DELTA_MAX ((s_time_t)(UINT64_MAX / 4))
 #include <inttypes.h>
 
 #endif

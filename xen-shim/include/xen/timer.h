@@ -7,8 +7,15 @@
 
 #include <xen/types.h>
 
+/* Xen's timer states (rt.c asks whether its timer was ever set up). */
+#define TIMER_STATUS_invalid 0
+#define TIMER_STATUS_inactive 1
+#define TIMER_STATUS_killed 2
+#define TIMER_STATUS_in_heap 3
+
 struct timer {
 	s_time_t expires;
+	unsigned char status;  /* TIMER_STATUS_*: invalid until init_timer */
 	void (*function)(void *data);
 	void *data;
 	unsigned int cpu;
