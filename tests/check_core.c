@@ -650,6 +650,39 @@ START_TEST(a_queued_task_cuts_the_slice_curr_was_picked_with)
 }
 END_TEST
 
+/*
+ * Periodic balancing of busy CPUs (load_balance with CPU_NOT_IDLE): three
+ * guest CPUs each run a bound hog, and CPU 0 from 5 ms a fourth hog b.  No CPU
+ * is ever idle, so only a busy CPU's balance can move b: CPU 1's or 2's
+ * (every 32 ms, then 64 ms, from 10.7 ms on) takes it when it is queued
+ * and not cache-hot, well before 200 ms.  Bound, b stays.
+ */
+START_TEST(a_busy_cpu_pulls_from_one_running_two)
+{
+	for (int bound = 0; bound < 2; bound++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct sim *s = place_sim(&sc, &spec, 3);
+		struct guest *g = guest_of(s->domains[0]);
+		struct task *b;
+
+		task_create(g, "a", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+		task_create(g, "c", TASK_NORMAL, 1, true, hog_forever, NULL, 0);
+		task_create(g, "d", TASK_NORMAL, 2, true, hog_forever, NULL, 0);
+		b = task_create(g, "b", TASK_NORMAL, 0, bound, hog_forever, NULL, MSEC(5));
+		sim_run_until(s, MSEC(200));
+		ck_assert_str_eq(s->check_error, "");
+		if (bound)
+			ck_assert_int_eq(b->cpu, 0);
+		else
+			ck_assert_int_ne(b->cpu, 0);
+		sim_destroy(s);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+	}
+}
+END_TEST
+
 /* Sleeps 10 ms, then records where and when it runs 100 us. */
 struct timer_probe {
 	int steps;
@@ -833,6 +866,7 @@ int main(void)
 	tcase_add_test(tc, select_idle_sibling_finds_an_idle_cpu);
 	tcase_add_test(tc, an_idle_cpu_pulls_at_the_busy_cpus_tick);
 	tcase_add_test(tc, a_queued_task_cuts_the_slice_curr_was_picked_with);
+	tcase_add_test(tc, a_busy_cpu_pulls_from_one_running_two);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
