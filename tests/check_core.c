@@ -615,6 +615,74 @@ START_TEST(an_idle_cpu_pulls_at_the_busy_cpus_tick)
 }
 END_TEST
 
+/*
+ * check_preempt_tick's slice is the queue's as it is now, not as it was
+ * when curr was picked.  One guest CPU (sched_latency 6 ms): the hog d is
+ * picked alone at 0, e arrives at 0.5 ms less than wakeup_granularity
+ * behind it, so it does not preempt at the wake; with two tasks d's
+ * slice is 3 ms, so e runs from 3 ms (not from 6 ms, the slice d had
+ * alone) and for its own 3 ms.
+ */
+START_TEST(a_queued_task_cuts_the_slice_curr_was_picked_with)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct sim *s = place_sim(&sc, &spec, 1);
+	struct guest *g = guest_of(s->domains[0]);
+	struct task *d, *e;
+
+	d = task_create(g, "d", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+	e = task_create(g, "e", TASK_NORMAL, 0, true, hog_forever, NULL, USEC(500));
+	sim_run_until(s, MSEC(2) + USEC(900));
+	ck_assert_int_eq(d->state, TASK_RUNNING);
+	ck_assert_int_eq(e->state, TASK_READY);
+	sim_run_until(s, MSEC(3) + USEC(100));
+	ck_assert_int_eq(e->state, TASK_RUNNING);
+	sim_run_until(s, MSEC(5) + USEC(900));
+	ck_assert_int_eq(e->state, TASK_RUNNING);
+	sim_run_until(s, MSEC(6) + USEC(100));
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(d->state, TASK_RUNNING);
+	ck_assert_int_eq(e->cpu_ns, MSEC(3));
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+END_TEST
+
+/*
+ * Periodic balancing of busy CPUs (load_balance with CPU_NOT_IDLE): three
+ * guest CPUs each run a bound hog, and CPU 0 from 5 ms a fourth hog b.  No CPU
+ * is ever idle, so only a busy CPU's balance can move b: CPU 1's or 2's
+ * (every 32 ms, then 64 ms, from 10.7 ms on) takes it when it is queued
+ * and not cache-hot, well before 200 ms.  Bound, b stays.
+ */
+START_TEST(a_busy_cpu_pulls_from_one_running_two)
+{
+	for (int bound = 0; bound < 2; bound++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct sim *s = place_sim(&sc, &spec, 3);
+		struct guest *g = guest_of(s->domains[0]);
+		struct task *b;
+
+		task_create(g, "a", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+		task_create(g, "c", TASK_NORMAL, 1, true, hog_forever, NULL, 0);
+		task_create(g, "d", TASK_NORMAL, 2, true, hog_forever, NULL, 0);
+		b = task_create(g, "b", TASK_NORMAL, 0, bound, hog_forever, NULL, MSEC(5));
+		sim_run_until(s, MSEC(200));
+		ck_assert_str_eq(s->check_error, "");
+		if (bound)
+			ck_assert_int_eq(b->cpu, 0);
+		else
+			ck_assert_int_ne(b->cpu, 0);
+		sim_destroy(s);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+	}
+}
+END_TEST
+
 /* Sleeps 10 ms, then records where and when it runs 100 us. */
 struct timer_probe {
 	int steps;
@@ -797,6 +865,8 @@ int main(void)
 	tcase_add_test(tc, wake_affine_pulls_to_an_interrupts_idle_cpu);
 	tcase_add_test(tc, select_idle_sibling_finds_an_idle_cpu);
 	tcase_add_test(tc, an_idle_cpu_pulls_at_the_busy_cpus_tick);
+	tcase_add_test(tc, a_queued_task_cuts_the_slice_curr_was_picked_with);
+	tcase_add_test(tc, a_busy_cpu_pulls_from_one_running_two);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -35,7 +35,7 @@ struct guest_vcpu {
 	stime_t progress_from;        /* curr progresses from here while on_pcpu */
 	struct hw_rate rate;          /* its speed since progress_from ... */
 	const struct task *rate_for;  /* ... for this task (NULL: to be asked) */
-	stime_t slice_left;           /* curr's remaining guest slice */
+	stime_t ran;                  /* curr's run time since it was picked (delta_exec) */
 	stime_t min_vruntime;
 	/*
 	 * A woken task should preempt curr but cannot yet: curr's own step
@@ -52,6 +52,9 @@ struct guest_vcpu {
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
 	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
 	stime_t idle_stamp, avg_idle;
+	/* periodic balancing of this CPU while busy: sd->balance_interval, the timer */
+	stime_t balance_interval;
+	struct timer balance_timer;
 };
 
 static struct guest_vcpu *gcpu(const struct task *t)
@@ -176,7 +179,7 @@ static void account(struct guest_vcpu *gv, stime_t now)
 		t->remaining -= work;
 	t->vruntime += d;
 	t->cpu_ns += d;
-	gv->slice_left -= d;
+	gv->ran += d;
 	gv->progress_from = now;
 	if (t->cls == TASK_NORMAL) {
 		stime_t m = t->vruntime;
@@ -185,6 +188,36 @@ static void account(struct guest_vcpu *gv, stime_t now)
 			m = gv->rq->vruntime;
 		gv->min_vruntime = vmax(gv->min_vruntime, m);
 	}
+}
+
+/* sched_slice: curr's share of the period with the tasks queued now (equal weights). */
+static stime_t guest_slice(const struct guest_vcpu *gv)
+{
+	const struct guest_params *p = &gv->g->p;
+	int nr = gv->nr_rq + 1;
+	stime_t sl = p->sched_latency / nr;
+
+	return sl < p->min_granularity ? p->min_granularity : sl;
+}
+
+/*
+ * Run time left before check_preempt_tick (kernel/sched/fair.c, 4.4-4.8)
+ * preempts curr for the queue's leftmost task: when curr has run its
+ * sched_slice since it was picked, or, after min_granularity, when its
+ * vruntime is more than that slice ahead of the leftmost's.  The slice is
+ * that of the queue as it is now, not as it was at the pick: a task woken
+ * beside a curr picked alone cuts that curr's slice (24 ms on 16 CPUs) to
+ * its share (12 ms with one other).  Linux tests this at each tick; the
+ * model at the instant it holds.  Only meaningful with a task queued.
+ */
+static stime_t slice_left(const struct guest_vcpu *gv)
+{
+	stime_t ideal = guest_slice(gv);
+	stime_t by_time = ideal - gv->ran;
+	stime_t ahead = gv->curr->vruntime - gv->rq->vruntime;
+	stime_t by_lag = vmax(gv->g->p.min_granularity - gv->ran, ideal - ahead + 1);
+
+	return by_time < by_lag ? by_time : by_lag;
 }
 
 static void arm(struct guest_vcpu *gv)
@@ -199,7 +232,7 @@ static void arm(struct guest_vcpu *gv)
 	}
 	left = hw_time_for(rate_of(gv, t), t->remaining);
 	if (t->cls == TASK_NORMAL && gv->nr_rq > 0) {
-		stime_t sl = vmax(gv->slice_left, 0);
+		stime_t sl = vmax(slice_left(gv), 0);
 
 		if (sl < left)
 			left = sl;
@@ -209,15 +242,6 @@ static void arm(struct guest_vcpu *gv)
 		return;
 	}
 	timer_set(&s->q, &gv->work_timer, vmax(gv->progress_from, sim_now(s)) + vmax(left, 0));
-}
-
-static stime_t guest_slice(struct guest_vcpu *gv)
-{
-	const struct guest_params *p = &gv->g->p;
-	int nr = gv->nr_rq + 1;
-	stime_t sl = p->sched_latency / nr;
-
-	return sl < p->min_granularity ? p->min_granularity : sl;
 }
 
 static void rq_insert(struct guest_vcpu *gv, struct task *t)
@@ -464,6 +488,144 @@ static struct task *newidle_pull(struct guest_vcpu *gv, stime_t now)
 	return pull_task(gv, now);
 }
 
+static bool should_preempt(struct guest_vcpu *gv, struct task *t);
+static void preempt_curr(struct guest_vcpu *gv);
+static void resched(struct guest_vcpu *gv);
+
+/* Ready normal tasks on gv, the running one included (rq->cfs.h_nr_running). */
+static int cpu_nr_running(const struct guest_vcpu *gv)
+{
+	return gv->nr_rq + (gv->curr && gv->curr->cls == TASK_NORMAL);
+}
+
+/*
+ * How much load a busy CPU with load `local` should pull from the busiest
+ * CPU, `busiest` (calculate_imbalance and fix_small_imbalance, 4.4-4.8,
+ * for sched groups of one CPU of equal capacity; avg is the domain's
+ * average load per CPU).  0: balanced.
+ */
+static double busy_imbalance(double local, int nr_local, double busiest, int nr_busiest,
+			     double avg)
+{
+	double lpt_b = busiest / nr_busiest, lpt_l = nr_local ? local / nr_local : 0;
+	double imb = 0, now, move;
+	int imbn = 2;
+
+	if (busiest > avg && local < avg)
+		imb = fmin(busiest - avg, avg - local);
+	if (imb >= lpt_b)
+		return imb;
+	if (lpt_b > lpt_l)
+		imbn = 1;
+	if (busiest + lpt_b >= local + lpt_b * imbn)
+		return lpt_b;
+	/* no imbalance worth it, unless moving a task adds used capacity */
+	now = fmin(lpt_b, busiest) + fmin(lpt_l, local);
+	move = (busiest > lpt_b ? fmin(lpt_b, busiest - lpt_b) : 0) +
+	       fmin(lpt_l, local + fmin(busiest, lpt_b));
+	return move > now ? lpt_b : 0;
+}
+
+/*
+ * load_balance on a busy CPU (rebalance_domains with CPU_NOT_IDLE,
+ * kernel/sched/fair.c 4.4-4.8): find_busiest_group's tests (the busiest
+ * CPU runs more than one task; this CPU's load is below both its and the
+ * domain's average; the busiest exceeds it by imbalance_pct), then
+ * detach_tasks: queued tasks that may move (not bound, not cache-hot),
+ * skipping one whose load is more than twice what is left to move, until
+ * the imbalance is covered.  Each keeps its lag (migrate_task_rq_fair)
+ * and may preempt this CPU's task as a wake-up would (check_preempt_curr
+ * in attach_task).  Called from a timer, so no task is in its step, and
+ * only while Xen runs this vCPU.  Interrupt work is no load (no IRQ-time capacity).
+ * Returns whether a task moved.
+ */
+static bool busy_balance(struct guest_vcpu *to, stime_t now)
+{
+	struct guest *g = to->g;
+	struct guest_vcpu *busiest = NULL;
+	double local = cpu_load(to, now), total = 0, busiest_load = 0, imb;
+	bool moved = false, preempt = false;
+	struct task **pp;
+
+	for (int i = 0; i < g->nr_cpus; i++) {
+		struct guest_vcpu *o = g->cpus[i];
+		double l = cpu_load(o, now);
+
+		total += l;
+		if (o != to && cpu_nr_running(o) > 1 && o->nr_rq > 0 && l > busiest_load) {
+			busiest = o;
+			busiest_load = l;
+		}
+	}
+	if (!busiest || local >= busiest_load || local * g->nr_cpus >= total ||
+	    100 * busiest_load <= g->p.imbalance_pct * local)
+		return false;
+	imb = busy_imbalance(local, cpu_nr_running(to), busiest_load, cpu_nr_running(busiest),
+			     total / g->nr_cpus);
+	/* attach_task's enqueue updates curr first (update_curr), so min_vruntime is current */
+	account(to, now);
+	for (pp = &busiest->rq; *pp && imb > 0;) {
+		struct task *t = *pp;
+		double l = task_load(t, now);
+
+		if (t->bound || cache_hot(g, t, now) || l / 2 > imb) {
+			pp = &t->next;
+			continue;
+		}
+		*pp = t->next;
+		t->next = NULL;
+		busiest->nr_rq--;
+		g->nr_queued--;
+		t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+		t->cpu = to->idx;
+		rq_insert(to, t);
+		preempt |= to->curr && should_preempt(to, t);
+		imb -= l;
+		moved = true;
+	}
+	if (!moved)
+		return false;
+	if (!to->curr)
+		resched(to);
+	else if (preempt)
+		preempt_curr(to);
+	else
+		arm(to);
+	return true;
+}
+
+/*
+ * Each CPU's periodic balance (scheduler_tick -> trigger_load_balance ->
+ * rebalance_domains): every balance_interval x busy_factor while busy,
+ * the interval doubling up to the domain's max_interval while balanced
+ * and back to min_interval after a move (sd_init: min_interval sd_weight
+ * ms, max_interval twice that, busy_factor 32: 0.5 to 1 s on 16 CPUs).
+ * A CPU without a task of its own balances through nohz (above); a busy
+ * vCPU Xen does not run takes no tick, and tries again a tick later.
+ */
+#define BALANCE_BUSY_FACTOR 32
+
+static void balance_timer_fn(struct timer *tm, void *arg)
+{
+	struct guest_vcpu *gv = arg;
+	struct guest *g = gv->g;
+	struct sim *s = g->sim;
+	stime_t now = sim_now(s), min = MSEC(1) * g->nr_cpus;
+
+	(void)tm;
+	if (!gv->on_pcpu && !cpu_idle(gv)) {
+		timer_set(&s->q, &gv->balance_timer, now + g->p.tick);
+		return;
+	}
+	set_this_cpu(gv);
+	if (g->idle_pull && !cpu_idle(gv) && busy_balance(gv, now))
+		gv->balance_interval = min;
+	else if (gv->balance_interval < 2 * min)
+		gv->balance_interval *= 2;
+	timer_set(&s->q, &gv->balance_timer, now + gv->balance_interval * BALANCE_BUSY_FACTOR);
+	times_update(g);
+}
+
 static bool any_idle(const struct guest *g)
 {
 	for (int i = 0; i < g->nr_cpus; i++)
@@ -520,7 +682,7 @@ static void resched(struct guest_vcpu *gv)
 	if (t) {
 		t->state = TASK_RUNNING;
 		t->last_ran = sim_now(s);
-		gv->slice_left = guest_slice(gv);
+		gv->ran = 0;
 		if (gv->on_pcpu)
 			gv->progress_from = vmax(gv->progress_from, sim_now(s));
 		if (gv->v->pause_flags & VPF_BLOCKED)
@@ -727,7 +889,7 @@ void task_set_class(struct sim *s, struct task *t, enum task_class cls)
 		return;
 	t->vruntime = gv->min_vruntime - gv->g->p.sched_latency / 2;
 	if (gv->curr == t) {
-		gv->slice_left = guest_slice(gv);
+		gv->ran = 0;
 		if (gv->irq_head || gv->nr_rq > 0)
 			gv->need_resched = true;
 	}
@@ -795,10 +957,9 @@ static void work_timer(struct guest_vcpu *gv)
 			resched(gv);
 			return;
 		}
-		gv->slice_left = vmax(gv->slice_left, 0);
 	}
 	if (gv->curr->cls == TASK_NORMAL &&
-	    (gv->need_resched || (gv->nr_rq > 0 && gv->slice_left <= 0)))
+	    (gv->need_resched || (gv->nr_rq > 0 && slice_left(gv) <= 0)))
 		preempt_curr(gv);
 	else
 		arm(gv);
@@ -1026,6 +1187,11 @@ void guest_attach_all(struct sim *s)
 			gv->avg_idle = 2 * g->p.migration_cost;
 			timer_init(&gv->work_timer, work_timer_fn, gv);
 			timer_init(&gv->upcall_timer, upcall_timer_fn, gv);
+			/* sd->balance_interval starts at 1 ms; CPUs' first balances spread over one */
+			gv->balance_interval = MSEC(1);
+			timer_init(&gv->balance_timer, balance_timer_fn, gv);
+			timer_set(&s->q, &gv->balance_timer,
+				  MSEC(1) * BALANCE_BUSY_FACTOR * (i + 1) / g->nr_cpus);
 			g->cpus[i] = gv;
 			dom->vcpus[i]->guest = gv;
 		}
@@ -1054,6 +1220,7 @@ void guest_free_all(struct sim *s)
 		for (i = 0; i < g->nr_cpus; i++) {
 			timer_stop(&s->q, &g->cpus[i]->work_timer);
 			timer_stop(&s->q, &g->cpus[i]->upcall_timer);
+			timer_stop(&s->q, &g->cpus[i]->balance_timer);
 			s->domains[d]->vcpus[i]->guest = NULL;
 			free(g->cpus[i]);
 		}
