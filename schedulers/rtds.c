@@ -62,8 +62,9 @@
  *     applies putvcpuinfo's checks to every vCPU in both eras.
  *   2017     sched_rt.c of the 2016-11 and 2017-08 trees (Xen 4.8 to
  *            4.10-unstable), before extratime (463b958317, 4.10) and its
- *            priority levels: no extratime whatever the vCPU asks (so the
- *            budget is a hard limit), priority is the deadline alone, and
+ *            priority levels: no extratime (an explicit extratime="on" is
+ *            refused: rt_check_rt), so the
+ *            budget is a hard limit; priority is the deadline alone, and
  *            - rt_schedule keeps the current vCPU on an equal deadline
  *              (cur_deadline <=; compare_unit_priority > 0 since);
  *            - it runs the runq's first allowed vCPU without asking
@@ -361,6 +362,23 @@ static void *rt_alloc_udata(struct scheduler *ops, struct vcpu *v, void *dd)
 		svc->flags &= ~RTDS_extratime;
 	(void)dd;
 	return svc;
+}
+
+/*
+ * Before 463b958317 (Xen 4.10) rt.c has no extratime: a scenario that asks
+ * for it explicitly is refused rather than run without it (Xen's own rt.c
+ * of those trees, xen-rtds@TREE, refuses it the same way).
+ */
+static int rt_check_rt(struct scheduler *ops, const struct rt_params *rt, int nr, struct err *e)
+{
+	if (rt_priv(ops)->era > RTDS_ERA_2017)
+		return 0;
+	for (int i = 0; i < nr; i++)
+		if (rt[i].extratime == RT_EXTRATIME_ON)
+			return err_set(e, "vCPU %d: extratime=\"on\": rtds:era=%s has no extratime "
+				       "(463b958317, Xen 4.10); its vCPUs never run beyond their budget",
+				       i, rt_priv(ops)->era == RTDS_ERA_2016 ? "2016" : "2017");
+	return 0;
 }
 
 static void rt_free_udata(struct scheduler *ops, void *priv)
@@ -795,6 +813,7 @@ const struct sched_ops rtds_ops = {
 	.do_schedule = rt_schedule,
 	.pick_resource = rt_pick_resource,
 	.adjust = rt_dom_cntl,
+	.check_rt = rt_check_rt,
 	.dump = rt_dump,
 	.unit_credit = rt_unit_credit,
 };

@@ -114,5 +114,20 @@ expect "rtds: misses survive the workers' result encoding" \
 	"($all | map(.deadline_misses) | add) >= 0.95 * ($all[0].deadlines)" \
 	"$all | map([.deadlines, .deadline_misses])"
 
+# Eras before extratime (463b958317) refuse an explicit extratime="on".
+sed 's/<vcpu id="1" extratime="off"\/>/<vcpu id="1" extratime="on"\/>/' "$dir/rtds_vcpus.xml" > "$tmp.xml"
+for s in rtds:era=2016 rtds:era=2017; do
+	"$SCHEDSIM" --sched="$s" --scenario="$tmp.xml" > "$tmp" 2> "$tmp.err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp" ] && [ "$(wc -l < "$tmp.err")" -eq 1 ] &&
+	   grep -q ":13: domain 'bg': vCPU 1: extratime=\"on\": $s has no extratime (463b958317" "$tmp.err"; then
+		echo "ok: $s refuses extratime=on"
+	else
+		echo "FAIL: $s with extratime=on: exit $rc: $(cat "$tmp.err")"; fails=$((fails + 1))
+	fi
+	run "$s" "$dir/rtds_vcpus.xml" && echo "ok: $s runs rtds_vcpus.xml (extratime by default only)"
+done
+rm -f "$tmp.xml"
+
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 exit 0
