@@ -653,9 +653,13 @@ END_TEST
 /*
  * Periodic balancing of busy CPUs (load_balance with CPU_NOT_IDLE): three
  * guest CPUs each run a bound hog, and CPU 0 from 5 ms a fourth hog b.  No CPU
- * is ever idle, so only a busy CPU's balance can move b: CPU 1's or 2's
- * (every 32 ms, then 64 ms, from 10.7 ms on) takes it when it is queued
- * and not cache-hot, well before 200 ms.  Bound, b stays.
+ * is ever idle, so only a busy CPU's balance can move b: CPU 1's or 2's,
+ * every 96 ms while it finds the imbalance (min_interval 3 ms x
+ * busy_factor 32).  That is 16 of CPU 0's 6 ms periods of a and b, so b
+ * is in the same phase at every balance: running.  The balances fail
+ * (load_balance's nr_balance_failed), and the fourth pushes b off CPU 0
+ * (need_active_balance, active_load_balance_cpu_stop), within 400 ms.
+ * Bound, b stays.
  */
 START_TEST(a_busy_cpu_pulls_from_one_running_two)
 {
@@ -670,12 +674,52 @@ START_TEST(a_busy_cpu_pulls_from_one_running_two)
 		task_create(g, "c", TASK_NORMAL, 1, true, hog_forever, NULL, 0);
 		task_create(g, "d", TASK_NORMAL, 2, true, hog_forever, NULL, 0);
 		b = task_create(g, "b", TASK_NORMAL, 0, bound, hog_forever, NULL, MSEC(5));
-		sim_run_until(s, MSEC(200));
+		sim_run_until(s, MSEC(400));
 		ck_assert_str_eq(s->check_error, "");
 		if (bound)
 			ck_assert_int_eq(b->cpu, 0);
 		else
 			ck_assert_int_ne(b->cpu, 0);
+		sim_destroy(s);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+	}
+}
+END_TEST
+
+/*
+ * Autogroup (guest.h): a session of three hogs, one per CPU, weighs about
+ * 1024 / 3 on each, so a lone CPU-bound task beside one of them gets
+ * 1024 / (1024 + 341) = 75 % of its CPU; without the group, half.
+ */
+START_TEST(an_autogroup_shares_a_cpu_as_one_task)
+{
+	for (int grouped = 0; grouped < 2; grouped++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct sim *s = place_sim(&sc, &spec, 3);
+		struct guest *g = guest_of(s->domains[0]);
+		struct task_group *tg = grouped ? task_group_create(g) : NULL;
+		struct task *lone;
+		double share;
+
+		for (int i = 0; i < 3; i++) {
+			char name[8];
+			struct task *h;
+
+			snprintf(name, sizeof(name), "h%d", i);
+			h = task_create(g, name, TASK_NORMAL, i, true, hog_forever, NULL, 0);
+			if (tg)
+				task_join_group(h, tg);
+		}
+		lone = task_create(g, "lone", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
+		sim_run_until(s, SEC(1));
+		ck_assert_str_eq(s->check_error, "");
+		share = (double)lone->cpu_ns / SEC(1);
+		if (grouped)
+			ck_assert_msg(share > 0.72 && share < 0.78, "lone's share %.3f", share);
+		else
+			ck_assert_msg(share > 0.47 && share < 0.53, "lone's share %.3f", share);
 		sim_destroy(s);
 		sched_spec_free(&spec);
 		scenario_free(&sc);
@@ -867,6 +911,7 @@ int main(void)
 	tcase_add_test(tc, an_idle_cpu_pulls_at_the_busy_cpus_tick);
 	tcase_add_test(tc, a_queued_task_cuts_the_slice_curr_was_picked_with);
 	tcase_add_test(tc, a_busy_cpu_pulls_from_one_running_two);
+	tcase_add_test(tc, an_autogroup_shares_a_cpu_as_one_task);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

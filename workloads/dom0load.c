@@ -17,6 +17,7 @@
 struct dom0load_config {
 	long long tasks;
 	stime_t run, sleep, start;
+	bool autogroup;
 };
 
 #define OFF(f) offsetof(struct dom0load_config, f)
@@ -43,6 +44,12 @@ static const struct param_def dom0load_params[] = {
 	  "pause after each burst", OFF(sleep) },
 	{ "start", PARAM_DURATION, "0", NULL, 0, 0,
 	  "when the load starts", OFF(start) },
+	{ "autogroup", PARAM_BOOL, "on", NULL, 0, 0,
+	  "the tasks share one autogroup, their session's (CONFIG_SCHED_AUTOGROUP, on in the "
+	  "2016 distribution kernels; the load started from a shell or login of its own): CFS "
+	  "weighs them together as one nice-0 task per CPU's worth; off: each competes as a "
+	  "task of its own (autogroup off, or the load in the benchmark's own session)",
+	  OFF(autogroup) },
 	{ NULL }
 };
 
@@ -73,6 +80,7 @@ static int dom0load_setup(struct workload *w, struct err *e)
 	struct dom0load_config *c = w->config;
 	int n = c->tasks ? (int)c->tasks : w->dom->nr_vcpus;
 	struct hog *h;
+	struct task_group *tg = c->autogroup ? task_group_create(guest_of(w->dom)) : NULL;
 
 	if (!c->tasks && !hw_is_ideal(w->sim->hw) && n > DOM0_LOAD_MODEL_TASKS)
 		n = DOM0_LOAD_MODEL_TASKS;
@@ -82,11 +90,14 @@ static int dom0load_setup(struct workload *w, struct err *e)
 	w->priv = h;
 	for (int i = 0; i < n; i++) {
 		char name[32];
+		struct task *t;
 
 		snprintf(name, sizeof(name), "load%d", i);
 		h[i].c = c;
-		task_create(guest_of(w->dom), name, TASK_NORMAL, i % w->dom->nr_vcpus,
-			    false, hog_step, &h[i], c->start);
+		t = task_create(guest_of(w->dom), name, TASK_NORMAL, i % w->dom->nr_vcpus,
+				false, hog_step, &h[i], c->start);
+		if (tg)
+			task_join_group(t, tg);
 	}
 	return 0;
 }

@@ -54,7 +54,12 @@ struct guest_vcpu {
 	stime_t idle_stamp, avg_idle;
 	/* periodic balancing of this CPU while busy: sd->balance_interval, the timer */
 	stime_t balance_interval;
+	int nr_balance_failed;        /* sd->nr_balance_failed (busy_balance) */
 	struct timer balance_timer;
+};
+
+struct task_group {
+	int nr_runnable;              /* its tasks ready or running, on every CPU */
 };
 
 static struct guest_vcpu *gcpu(const struct task *t)
@@ -65,6 +70,26 @@ static struct guest_vcpu *gcpu(const struct task *t)
 static stime_t vmax(stime_t a, stime_t b)
 {
 	return a > b ? a : b;
+}
+
+/* load.weight of a nice-0 task (scale_load_down(NICE_0_LOAD)), and calc_cfs_shares' floor */
+#define NICE_0_WEIGHT 1024.0
+#define MIN_SHARES 2.0
+
+/* t's CFS weight: NICE_0_WEIGHT, or its share of its autogroup's (guest.h). */
+static double task_weight(const struct task *t)
+{
+	if (!t->tg || t->tg->nr_runnable <= 1)
+		return NICE_0_WEIGHT;
+	return fmax(NICE_0_WEIGHT / t->tg->nr_runnable, MIN_SHARES);
+}
+
+/* calc_delta_fair: run time d in t's vruntime (d itself at nice 0). */
+static stime_t delta_fair(const struct task *t, stime_t d)
+{
+	double w = task_weight(t);
+
+	return w == NICE_0_WEIGHT ? d : (stime_t)((double)d * NICE_0_WEIGHT / w);
 }
 
 static void set_this_cpu(struct guest_vcpu *gv)
@@ -177,7 +202,7 @@ static void account(struct guest_vcpu *gv, stime_t now)
 	work = hw_charge(&gv->v->st.hw, rate_of(gv, t), d);
 	if (t->remaining != STIME_MAX)
 		t->remaining -= work;
-	t->vruntime += d;
+	t->vruntime += delta_fair(t, d);
 	t->cpu_ns += d;
 	gv->ran += d;
 	gv->progress_from = now;
@@ -190,14 +215,33 @@ static void account(struct guest_vcpu *gv, stime_t now)
 	}
 }
 
-/* sched_slice: curr's share of the period with the tasks queued now (equal weights). */
+/*
+ * sched_slice: curr's share of the period (__sched_period: sched_latency,
+ * or min_granularity per task past sched_nr_latency of them) by its weight
+ * against the queue's, curr's included.  With equal weights this is
+ * max(latency / nr, min_granularity).
+ */
 static stime_t guest_slice(const struct guest_vcpu *gv)
 {
 	const struct guest_params *p = &gv->g->p;
 	int nr = gv->nr_rq + 1;
-	stime_t sl = p->sched_latency / nr;
+	stime_t period = p->sched_latency, sl;
+	double w = task_weight(gv->curr), total = w;
+	bool equal = w == NICE_0_WEIGHT;
 
-	return sl < p->min_granularity ? p->min_granularity : sl;
+	for (const struct task *t = gv->rq; t; t = t->next) {
+		double tw = task_weight(t);
+
+		total += tw;
+		equal &= tw == NICE_0_WEIGHT;
+	}
+	if (equal) {
+		sl = p->sched_latency / nr;
+		return sl < p->min_granularity ? p->min_granularity : sl;
+	}
+	if ((stime_t)nr * p->min_granularity > period)
+		period = (stime_t)nr * p->min_granularity;
+	return (stime_t)((double)period * w / total);
 }
 
 /*
@@ -317,18 +361,32 @@ static double pelt_decay(stime_t dt)
 	return exp(-x);
 }
 
-/* t's runnable load average now (a normal task's se.avg.load_avg, nice 0). */
-static double task_load(const struct task *t, stime_t now)
+/* t's runnable fraction (0..1024) now, PELT's average of it. */
+static double task_runnable_avg(const struct task *t, stime_t now)
 {
 	double y = pelt_decay(now - t->load_at);
 
 	return t->load_avg * y + (t->load_on ? PELT_FULL * (1 - y) : 0);
 }
 
+/*
+ * t's runnable load average now (se.avg.load_avg: the runnable average
+ * times its weight; for a task of an autogroup, what its group's entity
+ * contributes, task_h_load).
+ */
+static double task_load(const struct task *t, stime_t now)
+{
+	double l = task_runnable_avg(t, now), w = task_weight(t);
+
+	return w == NICE_0_WEIGHT ? l : l * w / NICE_0_WEIGHT;
+}
+
 /* t becomes runnable (on) or stops being runnable: fold the time since into the average. */
 static void load_set(struct task *t, stime_t now, bool on)
 {
-	t->load_avg = task_load(t, now);
+	if (t->tg && on != t->load_on)
+		t->tg->nr_runnable += on ? 1 : -1;
+	t->load_avg = task_runnable_avg(t, now);
 	t->load_at = now;
 	t->load_on = on;
 }
@@ -527,25 +585,88 @@ static double busy_imbalance(double local, int nr_local, double busiest, int nr_
 }
 
 /*
+ * load_balance's failure count (sd->nr_balance_failed, 4.4-4.8): a busy
+ * CPU's balance that finds an imbalance but moves nothing counts a
+ * failure; past the domain's cache_nice_tries (1: sd_init for an MC or
+ * NUMA-less flat domain) can_migrate_task lets cache-hot tasks go, and
+ * past cache_nice_tries + 2 need_active_balance has the busiest CPU's
+ * stopper push a task (active_load_balance_cpu_stop), after which the
+ * count is set to cache_nice_tries + 1.  A balanced domain resets it.
+ */
+#define CACHE_NICE_TRIES 1
+
+enum balance_result { BAL_BALANCED, BAL_MOVED, BAL_FAILED, BAL_ACTIVE };
+
+/* Moves t, off every queue, from busiest to `to`, keeping its lag (migrate_task_rq_fair). */
+static void attach_moved(struct guest_vcpu *busiest, struct guest_vcpu *to, struct task *t)
+{
+	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+	t->cpu = to->idx;
+	rq_insert(to, t);
+}
+
+/*
+ * active_load_balance_cpu_stop: the stopper preempts the busiest CPU's
+ * task and detach_one_task moves the first movable task of its cfs_tasks
+ * list, the most recently enqueued one (account_entity_enqueue adds at
+ * the head), cache-hot or not.  The stopper needs its CPU: only while Xen
+ * runs that vCPU and no interrupt work holds it; otherwise the next
+ * balance tries again.  Returns the task moved, or NULL.
+ */
+static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *to, stime_t now)
+{
+	struct task *t = NULL, **pp, **from = NULL;
+
+	if (!busiest->on_pcpu || !busiest->curr || busiest->curr->cls != TASK_NORMAL)
+		return NULL;
+	if (!busiest->curr->bound)
+		t = busiest->curr;
+	for (pp = &busiest->rq; *pp; pp = &(*pp)->next)
+		if (!(*pp)->bound && (!t || (*pp)->enqueued_at > t->enqueued_at)) {
+			t = *pp;
+			from = pp;
+		}
+	if (!t)
+		return NULL;
+	if (from) {
+		*from = t->next;
+		t->next = NULL;
+		busiest->nr_rq--;
+		busiest->g->nr_queued--;
+		attach_moved(busiest, to, t);
+		arm(busiest);
+		return t;
+	}
+	account(busiest, now);
+	t->state = TASK_READY;
+	t->last_ran = now;
+	busiest->curr = NULL;
+	attach_moved(busiest, to, t);
+	resched(busiest);
+	return t;
+}
+
+/*
  * load_balance on a busy CPU (rebalance_domains with CPU_NOT_IDLE,
  * kernel/sched/fair.c 4.4-4.8): find_busiest_group's tests (the busiest
  * CPU runs more than one task; this CPU's load is below both its and the
  * domain's average; the busiest exceeds it by imbalance_pct), then
- * detach_tasks: queued tasks that may move (not bound, not cache-hot),
- * skipping one whose load is more than twice what is left to move, until
- * the imbalance is covered.  Each keeps its lag (migrate_task_rq_fair)
- * and may preempt this CPU's task as a wake-up would (check_preempt_curr
- * in attach_task).  Called from a timer, so no task is in its step, and
- * only while Xen runs this vCPU.  Interrupt work is no load (no IRQ-time capacity).
- * Returns whether a task moved.
+ * detach_tasks: queued tasks that may move (not bound, not cache-hot
+ * unless balancing has failed often enough), skipping one whose load is
+ * more than twice what is left to move, until the imbalance is covered.
+ * Each keeps its lag (migrate_task_rq_fair) and may preempt this CPU's
+ * task as a wake-up would (check_preempt_curr in attach_task).  Nothing
+ * moved: a failure, and past enough of them an active balance.  Called
+ * from a timer, so no task is in its step, and only while Xen runs this
+ * vCPU.  Interrupt work is no load (no IRQ-time capacity).
  */
-static bool busy_balance(struct guest_vcpu *to, stime_t now)
+static enum balance_result busy_balance(struct guest_vcpu *to, stime_t now)
 {
 	struct guest *g = to->g;
 	struct guest_vcpu *busiest = NULL;
 	double local = cpu_load(to, now), total = 0, busiest_load = 0, imb;
-	bool moved = false, preempt = false;
-	struct task **pp;
+	bool moved = false, preempt = false, hot_ok, any_unbound = false;
+	struct task **pp, *t;
 
 	for (int i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
@@ -558,17 +679,22 @@ static bool busy_balance(struct guest_vcpu *to, stime_t now)
 		}
 	}
 	if (!busiest || local >= busiest_load || local * g->nr_cpus >= total ||
-	    100 * busiest_load <= g->p.imbalance_pct * local)
-		return false;
+	    100 * busiest_load <= g->p.imbalance_pct * local) {
+		to->nr_balance_failed = 0;
+		return BAL_BALANCED;
+	}
 	imb = busy_imbalance(local, cpu_nr_running(to), busiest_load, cpu_nr_running(busiest),
 			     total / g->nr_cpus);
+	hot_ok = to->nr_balance_failed > CACHE_NICE_TRIES;
 	/* attach_task's enqueue updates curr first (update_curr), so min_vruntime is current */
 	account(to, now);
 	for (pp = &busiest->rq; *pp && imb > 0;) {
-		struct task *t = *pp;
-		double l = task_load(t, now);
+		double l;
 
-		if (t->bound || cache_hot(g, t, now) || l / 2 > imb) {
+		t = *pp;
+		l = task_load(t, now);
+		any_unbound |= !t->bound;
+		if (t->bound || (!hot_ok && cache_hot(g, t, now)) || l / 2 > imb) {
 			pp = &t->next;
 			continue;
 		}
@@ -576,22 +702,35 @@ static bool busy_balance(struct guest_vcpu *to, stime_t now)
 		t->next = NULL;
 		busiest->nr_rq--;
 		g->nr_queued--;
-		t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-		t->cpu = to->idx;
-		rq_insert(to, t);
+		attach_moved(busiest, to, t);
 		preempt |= to->curr && should_preempt(to, t);
 		imb -= l;
 		moved = true;
 	}
-	if (!moved)
-		return false;
+	if (!moved) {
+		/* every waiting task pinned (LBF_ALL_PINNED): out_all_pinned, no failure */
+		if (!any_unbound && !(busiest->curr && !busiest->curr->bound)) {
+			to->nr_balance_failed = 0;
+			return BAL_BALANCED;
+		}
+		to->nr_balance_failed++;
+		if (to->nr_balance_failed <= CACHE_NICE_TRIES + 2)
+			return BAL_FAILED;
+		to->nr_balance_failed = CACHE_NICE_TRIES + 1;
+		t = active_pull(busiest, to, now);
+		if (!t)
+			return BAL_ACTIVE;
+		preempt = to->curr && should_preempt(to, t);
+	} else {
+		to->nr_balance_failed = 0;
+	}
 	if (!to->curr)
 		resched(to);
 	else if (preempt)
 		preempt_curr(to);
 	else
 		arm(to);
-	return true;
+	return moved ? BAL_MOVED : BAL_ACTIVE;
 }
 
 /*
@@ -618,10 +757,21 @@ static void balance_timer_fn(struct timer *tm, void *arg)
 		return;
 	}
 	set_this_cpu(gv);
-	if (g->idle_pull && !cpu_idle(gv) && busy_balance(gv, now))
+	/*
+	 * load_balance: back to min_interval when it found an imbalance and
+	 * kicked no active balance, doubling (up to max_interval) otherwise
+	 */
+	switch (g->idle_pull && !cpu_idle(gv) ? busy_balance(gv, now) : BAL_BALANCED) {
+	case BAL_MOVED:
+	case BAL_FAILED:
 		gv->balance_interval = min;
-	else if (gv->balance_interval < 2 * min)
-		gv->balance_interval *= 2;
+		break;
+	case BAL_BALANCED:
+	case BAL_ACTIVE:
+		if (gv->balance_interval < 2 * min)
+			gv->balance_interval *= 2;
+		break;
+	}
 	timer_set(&s->q, &gv->balance_timer, now + gv->balance_interval * BALANCE_BUSY_FACTOR);
 	times_update(g);
 }
@@ -719,7 +869,8 @@ static bool should_preempt(struct guest_vcpu *gv, struct task *t)
 		return false;
 	if (t->cls == TASK_IRQ)
 		return true;
-	return c->vruntime - t->vruntime > gv->g->p.wakeup_granularity;
+	/* wakeup_gran: the granularity in the woken task's vruntime */
+	return c->vruntime - t->vruntime > delta_fair(t, gv->g->p.wakeup_granularity);
 }
 
 /* A task becomes ready (woken, created, or back from sleep). */
@@ -740,6 +891,7 @@ static void make_ready(struct sim *s, struct task *t)
 		t->vruntime = vmax(t->vruntime, gv->min_vruntime - gv->g->p.sched_latency / 2);
 	}
 	load_set(t, now, true);
+	t->enqueued_at = now;
 	idle_ends(gv, now);
 	t->state = TASK_READY;
 	rq_insert(gv, t);
@@ -1009,6 +1161,25 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 	times_update(g);
 }
 
+struct task_group *task_group_create(struct guest *g)
+{
+	struct task_group *tg = xcalloc(1, sizeof(*tg));
+
+	g->groups = xreallocarray(g->groups, (size_t)g->nr_groups + 1, sizeof(*g->groups));
+	g->groups[g->nr_groups++] = tg;
+	return tg;
+}
+
+void task_join_group(struct task *t, struct task_group *tg)
+{
+	if (t->load_on) {
+		fprintf(stderr, "schedsim: internal error: task %s joined a group while runnable\n",
+			t->name);
+		abort();
+	}
+	t->tg = tg;
+}
+
 struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start)
 {
@@ -1224,6 +1395,9 @@ void guest_free_all(struct sim *s)
 			s->domains[d]->vcpus[i]->guest = NULL;
 			free(g->cpus[i]);
 		}
+		for (i = 0; i < g->nr_groups; i++)
+			free(g->groups[i]);
+		free(g->groups);
 		free(g->tasks);
 		free(g->timed);
 		free(g->cpus);

@@ -96,6 +96,8 @@ struct task {
 	stime_t load_at;
 	bool load_on;           /* runnable since load_at */
 	stime_t last_ran;       /* when it last ran (cache-hot test) */
+	stime_t enqueued_at;    /* when it last became runnable (rq->cfs_tasks order) */
+	struct task_group *tg;  /* its session's autogroup (NULL: the root group) */
 	/* time accounting (task_time_start) */
 	bool timed;
 	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
@@ -139,6 +141,29 @@ void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N]);
 /* From t's step, before task_block: what it will wait for (see TT_BLOCKED). */
 void task_block_reason(struct task *t, int reason);
 
+/*
+ * A session's autogroup (CONFIG_SCHED_AUTOGROUP, kernel/sched/auto_group.c,
+ * on by default in the distribution kernels of 2016: setsid() gives a
+ * session a task group of its own, shares NICE_0_LOAD).  CFS then shares a
+ * CPU between the group as a whole and the other groups and kernel
+ * threads, not task by task: a session of N CPU-bound tasks spread over N
+ * CPUs weighs about 1024/N on each (calc_cfs_shares, kernel/sched/fair.c
+ * 4.4-4.8), so a task of another session beside one of them gets most of
+ * that CPU when it wants it.  The model flattens the hierarchy: each
+ * runnable task of a group weighs NICE_0_LOAD / (the group's runnable
+ * tasks), its weight entering vruntime, sched_slice, the wake-up
+ * granularity and PELT load as a task's own weight does (guest.c).  Exact
+ * for one task of the group per CPU; the group's load is its runnable
+ * count, not PELT's average of it.  A task outside every group (kernel
+ * threads, and sessions of one task: a group with all its load on one
+ * CPU weighs NICE_0_LOAD, as a task does) weighs NICE_0_LOAD.
+ */
+struct task_group;
+/* A new autogroup of g (freed with g). */
+struct task_group *task_group_create(struct guest *g);
+/* Puts t, not yet runnable, in tg's session. */
+void task_join_group(struct task *t, struct task_group *tg);
+
 struct guest_params {
 	stime_t sched_latency;        /* CFS target latency */
 	stime_t min_granularity;
@@ -161,6 +186,8 @@ struct guest {
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 	struct task **timed;          /* tasks whose time is accounted */
 	int nr_timed;
+	struct task_group **groups;   /* its autogroups (task_group_create) */
+	int nr_groups;
 	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */
 	struct timer nohz_timer;      /* idle CPUs balance at the busy one's next tick */
 };
