@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The sensitivity study of doc/validation.md, run through schedsim's axes.
+
+Each prediction is a scheduler's loaded cell against the base scheduler's
+(credit1:era=2016) cell of the same configuration.  For every uncertain
+parameter the study runs the configurations of its axis (each value 25 %
+below and above the default, or a switch's two settings) and prints, per
+prediction, the range of the difference across them, marked **flip** when
+the sign inside the range differs from the base's.
+
+    schedsim-sensitivity.py [--schedsim=PATH] [--iterations=N] [--only=AXIS,...]
+
+Markdown on stdout, one table per workload; progress on stderr.
+"""
+import argparse
+import json
+import subprocess
+import sys
+
+BASE = "credit1:era=2016"
+PREDICTED = ["credit2:era=2016-p20", "credit2:era=2016-full", "credit2"]
+
+# axis name -> (column title, {workload: [schedsim options]}); one workload
+# spec per value list, so each run of the axis is one configuration.
+AXES = {
+    "smt": ("SMT speed of the workload (±25 %)", {
+        "make-xen": ["--workload=make-xen:smt_speed={0.4875,0.8125}"],
+        "iperf": ["--workload=iperf:smt_speed={0.4125,0.6875}"]}),
+    "load-smt": ("dom0 load smt_speed (±25 %)", {
+        w: ["--workload=" + w, "--dom0-load=on:smt_speed={0.4875,0.8125}"]
+        for w in ("make-xen", "iperf")}),
+    "tasks": ("dom0 load tasks 12/20", {
+        w: ["--workload=" + w, "--dom0-load=on:tasks={12,20}"] for w in ("make-xen", "iperf")}),
+    "autogroup": ("dom0 load autogroup off", {
+        w: ["--workload=" + w, "--dom0-load=on:autogroup=off"] for w in ("make-xen", "iperf")}),
+    "load-mem": ("dom0 load mem_intensity (±25 %)", {
+        w: ["--workload=" + w, "--dom0-load=on:mem_intensity={0.225,0.375}"]
+        for w in ("make-xen", "iperf")}),
+    "remote": ("remote-penalty 1.2/2.0", {
+        w: ["--workload=" + w, "--host=remote-penalty={1.2,2.0}"] for w in ("make-xen", "iperf")}),
+    "bandwidth": ("llc- and memory-bandwidth (±25 %)", {
+        w: ["--workload=" + w,
+            "--host=llc-bandwidth={28.5,47.5}:memory-bandwidth={5.925,9.875}"]
+        for w in ("make-xen", "iperf")}),
+    "tcp": ("TCP limits (TSQ, rmem; ±25 %)", {
+        "iperf": ["--workload=iperf:tcp_limit_output_bytes={196608,327680},"
+                  "iperf:tcp_rmem_max={4718592,7864320}"]}),
+    "costs": ("netback_cost, server_cost (±25 %)", {
+        "iperf": ["--workload=iperf:netback_cost={18900ns,31500ns},"
+                  "iperf:server_cost={22237ns,37062ns}"]}),
+}
+
+
+def run(schedsim, options, iterations):
+    """Runs schedsim; returns {(label, host, workload, dom0 load): mean} of the loaded cells."""
+    cmd = [schedsim, "--sched=" + ",".join([BASE] + PREDICTED),
+           "--iterations=%d" % iterations, "--format=json"] + options
+    if not any(o.startswith("--dom0-load") for o in options):
+        cmd.append("--dom0-load=on")
+    print("+ " + " ".join(cmd), file=sys.stderr)
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE).stdout
+    doc = json.loads(out)
+    means = {}
+    for s in doc["summary"]:
+        if s["dom0_load"].startswith("on"):
+            means[(s["label"], s.get("host", ""), s["workload"], s["dom0_load"])] = s["mean"]
+    return means
+
+
+def deltas(means, workload):
+    """{predicted label: [difference in % per configuration]} for one workload."""
+    out = {p: [] for p in PREDICTED}
+    for (label, host, wl, load), base in sorted(means.items()):
+        if label != BASE or not wl.startswith(workload):
+            continue
+        for p in PREDICTED:
+            out[p].append((means[(p, host, wl, load)] / base - 1) * 100)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--schedsim", default="./schedsim")
+    ap.add_argument("--iterations", type=int, default=5)
+    ap.add_argument("--only", default=",".join(AXES), help="axes, comma-separated: " +
+                    ", ".join(AXES))
+    a = ap.parse_args()
+    axes = a.only.split(",")
+    for ax in axes:
+        if ax not in AXES:
+            print("schedsim-sensitivity: unknown axis '%s' (valid: %s)" % (ax, ", ".join(AXES)),
+                  file=sys.stderr)
+            return 2
+    for workload in ("make-xen", "iperf"):
+        base = deltas(run(a.schedsim, ["--workload=" + workload], a.iterations), workload)
+        cols = [ax for ax in axes if workload in AXES[ax][1]]
+        ranges = {ax: deltas(run(a.schedsim, AXES[ax][1][workload], a.iterations), workload)
+                  for ax in cols}
+        print("| %s with dom0 load, against %s | base (%d it.) | %s |" % (
+            workload, BASE, a.iterations, " | ".join(AXES[ax][0] for ax in cols)))
+        print("|---|---|" + "---|" * len(cols))
+        flips = []
+        for p in PREDICTED:
+            b = base[p][0]
+            cells = []
+            for ax in cols:
+                lo, hi = min(ranges[ax][p]), max(ranges[ax][p])
+                flip = (lo < 0 < b) or (hi > 0 > b) or (lo < 0 < hi)
+                cells.append("%+.1f to %+.1f %%%s" % (lo, hi, " **flip**" if flip else ""))
+                if flip:
+                    flips.append("%s (%s)" % (p, AXES[ax][0]))
+            print("| %s | %+.1f %% | %s |" % (p, b, " | ".join(cells)))
+        print()
+        print("Flips (%s): %s." % (workload, "; ".join(flips) if flips else "none"))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

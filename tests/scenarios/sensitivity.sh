@@ -1,0 +1,39 @@
+#!/bin/sh
+# contrib/schedsim-sensitivity.py, the sensitivity study of doc/validation.md
+# (issue 15), on one axis and two iterations: one table per workload with a
+# row per predicted scheduler; its base column is what schedsim itself gives
+# for the same cells; an unknown axis is one line and exit 2.
+set -u
+srcdir=${srcdir:-.}
+. "$srcdir/tests/scenarios/lib.sh"
+
+study="$srcdir/contrib/schedsim-sensitivity.py"
+python3 "$study" --schedsim="$SCHEDSIM" --iterations=2 --only=autogroup \
+	> "$tmp/table.md" 2> "$tmp/log" || fail "the study exited $?: $(cat "$tmp/log")"
+run_ok --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full,credit2 \
+	--workload=make-xen --dom0-load=on --iterations=2 --format=json > "$tmp/mx.json" || finish
+python3 - "$tmp/table.md" "$tmp/mx.json" <<'PY' || fail "the study's tables are wrong"
+import json, re, sys
+text = open(sys.argv[1]).read()
+doc = json.load(open(sys.argv[2]))
+tables = re.findall(r"^\| (make-xen|iperf) with dom0 load.*?\n((?:\|.*\n)+)", text, re.M)
+assert [t[0] for t in tables] == ["make-xen", "iperf"], text
+mean = {s["label"]: s["mean"] for s in doc["summary"]}
+for name, body in tables:
+    rows = [r for r in body.splitlines() if not r.startswith("|---")]
+    assert len(rows) == 3, rows
+    for r in rows:
+        cells = [c.strip() for c in r.strip("|").split("|")]
+        assert cells[0] in ("credit2:era=2016-p20", "credit2:era=2016-full", "credit2"), cells
+        assert re.fullmatch(r"[+-]\d+\.\d %", cells[1]), cells
+        assert re.fullmatch(r"[+-]\d+\.\d to [+-]\d+\.\d %( \*\*flip\*\*)?", cells[2]), cells
+        if name == "make-xen":
+            want = (mean[cells[0]] / mean["credit1:era=2016"] - 1) * 100
+            assert cells[1] == "%+.1f %%" % want, (cells, want)
+print(text)
+PY
+python3 "$study" --schedsim="$SCHEDSIM" --only=bogus > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] || fail "an unknown axis did not exit 2"
+[ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "unknown axis 'bogus'" "$tmp/err" ||
+	fail "unknown axis: $(cat "$tmp/err")"
+finish
