@@ -23,6 +23,7 @@
 #include "config.h"
 #include "schedulers/rtds.h"
 #include "schedulers/sched.h"
+#include "sim/cpupool.h"
 #include "sim/xalloc.h"
 #include "xen-shim/bridge.h"
 #include "xen-shim/registry.h"
@@ -191,6 +192,7 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		.cpu_core = sim->topo.cpu_core,
 		.cpu_node = sim->topo.cpu_node,
 		.nr_nodes = sim->topo.nr_nodes,
+		.pool_id = s->pool->id,
 		.now = cb_now,
 		.cur_cpu = cb_cur_cpu,
 		.set_cur_cpu = cb_set_cur_cpu,
@@ -218,12 +220,17 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 	struct xs_sched *xs;
 	char msg[256];
 
-	/* Xen's code here runs with every pCPU in one pool (cpu_online_map). */
-	if (s->pool->sched_gran > 1 || !cpumask_full(s->pool->cpu_valid))
-		return err_set(e, "%s: the shim runs Xen's scheduler in one cpupool of every pCPU "
-			       "with sched-gran=cpu, not in cpupool %s (%s); cpupools and sched-gran "
-			       "are in the models only", s->ops->name, s->pool->name,
-			       s->pool->sched_gran > 1 ? "sched-gran > cpu" : "a part of the pCPUs");
+	/*
+	 * A pool of any part of the host: its pCPUs join this instance one by
+	 * one (xs_init_pdata), as schedule_cpu_add does when
+	 * cpupool_assign_cpu_locked moves them in.  Units of several vCPUs
+	 * (sched-gran > cpu) are not played yet.
+	 */
+	if (s->pool->sched_gran > 1)
+		return err_set(e, "%s: cpupool %s has sched-gran=%s: the shim runs Xen's schedulers "
+			       "with sched-gran=cpu only (units of one vCPU); sched-gran=core and "
+			       "socket are in the models only", s->ops->name, s->pool->name,
+			       sched_gran_name(s->pool->gran));
 	xs = xcalloc(1, sizeof(*xs));
 	xs->tree = t;
 	xs->module = module;

@@ -48,6 +48,11 @@ struct xs_host {
 	int nr_cpus;
 	const int *cpu_socket, *cpu_core, *cpu_node;
 	int nr_nodes;
+	/*
+	 * The cpupool this instance schedules: 0 for Pool-0, whose pCPUs join
+	 * at boot; another's join later, moved in by xl cpupool-cpu-add.
+	 */
+	int pool_id;
 	int64_t (*now)(void *sim);
 	int (*cur_cpu)(void *sim);      /* -1 outside any pCPU's code */
 	void (*set_cur_cpu)(void *sim, int cpu);
@@ -101,7 +106,10 @@ struct xs_tree {
 	struct xs_ctx *(*ctx_new)(const struct xs_module *m, const struct xs_host *h,
 				  const struct xs_params *p, char *err, int errlen);
 	void (*ctx_free)(struct xs_ctx *c);
-	/* Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and pdata. */
+	/*
+	 * Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and
+	 * pdata; the instance sees only the pCPUs added (its cpupool's).
+	 */
 	void (*cpu_add)(struct xs_ctx *c, int cpu, void *idle_peer);
 	struct xs_vcpu *(*idle_of)(struct xs_ctx *c, int cpu);
 	struct xs_dom *(*domain_new)(struct xs_ctx *c, void *peer, int domid, int nr_vcpus);

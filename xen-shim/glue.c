@@ -836,12 +836,16 @@ static xs_unit *unit_of_vcpu(struct vcpu *v)
  * boot: up to 4.12 (cpu_schedule_up and CPU_STARTING) the idle vCPU's
  * data, then alloc_pdata, then init_pdata; from 4.13 (schedule_cpu_add)
  * alloc_pdata, the idle unit's data, then switch_sched under the lock.
- * The pCPU joins the pool afterwards (cpupool_assign_cpu_locked).
+ * A pCPU of another pool than Pool-0 is moved in later by
+ * schedule_cpu_switch (up to 4.12), in the order of that.  The pCPU
+ * joins the pool afterwards (cpupool_assign_cpu_locked); c sees only the
+ * pCPUs of its pool.
  */
 static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 {
 	struct xs_saved s = enter(c, cpu);
 	struct vcpu *idle = vcpu_make(&c->idle_dom, idle_peer, cpu, cpu);
+	int prev;
 #if XS_IFACE == XS_IFACE_VCPU
 	struct schedule_data *sd = &per_cpu(schedule_data, cpu);
 #else
@@ -855,22 +859,49 @@ static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 	idle->runstate.state = RUNSTATE_running;
 	cpumask_copy(idle->cpu_hard_affinity, cpumask_of(cpu));
 	cpumask_setall(idle->cpu_soft_affinity);
-	if (cpu > 0)
-		c->idle[cpu - 1]->next_in_list = idle;
+	/* The idle vCPUs of this pool's pCPUs, in pCPU order (others are other pools'). */
+	for (prev = cpu - 1; prev >= 0 && !c->idle[prev]; prev--)
+		;
+	if (prev >= 0)
+		c->idle[prev]->next_in_list = idle;
 	c->idle[cpu] = idle;
 #if XS_IFACE == XS_IFACE_VCPU
 	per_cpu(scheduler, cpu) = &c->ops;
 	spin_lock_init(&sd->_lock);
 	sd->schedule_lock = &sd->_lock;
 	sd->curr = idle;
-	idle->sched_priv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
-	ASSERT(idle->sched_priv);
-	sd->sched_priv = xs_sched_alloc_pdata(&c->ops, cpu);
-	ASSERT(!IS_ERR(sd->sched_priv));
+	if (c->h.pool_id == 0) {
+		idle->sched_priv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
+		ASSERT(idle->sched_priv);
+		sd->sched_priv = xs_sched_alloc_pdata(&c->ops, cpu);
+		ASSERT(!IS_ERR(sd->sched_priv));
 #ifdef XS_HAVE_INIT_PDATA
-	if (c->ops.init_pdata)
-		c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
+		if (c->ops.init_pdata)
+			c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
 #endif
+	} else {
+		/*
+		 * schedule_cpu_switch(): a free pCPU moved into another pool gets
+		 * the new scheduler's pdata, then its idle vCPU's data, and (from
+		 * 2016) switch_sched sets both under the old lock; before,
+		 * alloc_pdata did all there was.
+		 */
+		void *ppriv = xs_sched_alloc_pdata(&c->ops, cpu);
+		void *vpriv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
+
+		ASSERT(!IS_ERR(ppriv) && vpriv);
+#ifdef XS_HAVE_SWITCH_SCHED
+		if (c->ops.switch_sched) {
+			spin_lock_irq(&sd->_lock);
+			c->ops.switch_sched(&c->ops, (unsigned int)cpu, ppriv, vpriv);
+			spin_unlock_irq(&sd->_lock);
+		} else
+#endif
+		{
+			idle->sched_priv = vpriv;
+			sd->sched_priv = ppriv;
+		}
+	}
 	per_cpu(cpupool, cpu) = &c->pool;
 	/* The pCPU is up and idle: the idle driver stops its tick (see xs_do_schedule). */
 	if (c->p.tick_suspend && c->ops.tick_suspend) {
@@ -1310,8 +1341,10 @@ static void xs_dump(struct xs_ctx *c, FILE *f)
 
 	c->dump = f;
 	xs_sched_dump_settings(&c->ops);
+	/* schedule_dump(): the pCPUs of the pool. */
 	for (cpu = 0; cpu < c->h.nr_cpus; cpu++)
-		xs_sched_dump_cpu_state(&c->ops, cpu);
+		if (cpumask_test_cpu(cpu, c->pool.cpu_valid))
+			xs_sched_dump_cpu_state(&c->ops, cpu);
 	c->dump = NULL;
 	leave(c, s);
 }

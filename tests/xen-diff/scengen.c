@@ -31,6 +31,8 @@ struct gen {
 	int ncpus;
 	int dom_vcpus[MAX_DOMAINS];      /* vCPUs of each domain so far */
 	bool dom0;                       /* the first domain is dom0 */
+	int pool_first;                  /* SCENGEN_POOLS: p1's first pCPU, 0 if none */
+	bool model_pool;                 /* p1 runs the credit1 model */
 };
 
 static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -142,6 +144,39 @@ static void gen_host(struct gen *g)
 	put(g, "/>\n");
 }
 
+/*
+ * SCENGEN_POOLS: p1 takes the pCPUs from a drawn boundary on (pCPU 0
+ * stays in Pool-0, as Xen wants), under the run's scheduler, or one time
+ * in four under the credit1 model whatever the run's.
+ */
+static void gen_pools(struct gen *g)
+{
+	if (g->ncpus < 2)
+		return;
+	g->pool_first = pick(g, 1, g->ncpus - 1);
+	g->model_pool = chance(g, 25);
+	put(g, "  <pool name=\"p1\" cpus=\"%d-%d\"%s/>\n", g->pool_first, g->ncpus - 1,
+	    g->model_pool ? " sched=\"credit1\"" : "");
+}
+
+/* The pCPUs of a domain's pool (p1 when in_p1, else Pool-0). */
+static struct cpumask *pool_mask(struct gen *g, bool in_p1)
+{
+	struct cpumask *m = cpumask_alloc((unsigned)g->ncpus);
+	int i;
+
+	for (i = 0; i < g->ncpus; i++)
+		if (!g->pool_first || (i >= g->pool_first) == in_p1)
+			cpumask_set(m, (unsigned)i);
+	return m;
+}
+
+/* A hard affinity: with pools, it holds a pCPU of the domain's pool. */
+static struct cpumask *random_hard(struct gen *g, const struct cpumask *pool)
+{
+	return g->pool_first ? random_meeting(g, pool) : random_set(g);
+}
+
 static void gen_workload(struct gen *g, int vcpus)
 {
 	int i, n;
@@ -196,6 +231,8 @@ static void gen_domain(struct gen *g, int k)
 	struct cpumask *all = cpumask_alloc((unsigned)g->ncpus), *hard = NULL, *soft = NULL;
 	bool soft_ok = !(g->flags & SCENGEN_NO_SOFT), hard_ok = !(g->flags & SCENGEN_NO_HARD);
 	int vcpus = pick(g, 1, MAX_VCPUS), weight = 256, cap = 0, i;
+	bool in_p1 = false;
+	struct cpumask *pool;
 
 	cpumask_fill(all);
 	if (chance(g, 60))
@@ -212,6 +249,13 @@ static void gen_domain(struct gen *g, int k)
 		g->dom0 = true;
 	} else
 		put(g, "  <domain name=\"d%d\" vcpus=\"%d\"", k, vcpus);
+	/* Pools: dom0 stays in Pool-0, another domain goes into p1 one time in two. */
+	if (g->pool_first && !(k == 0 && g->dom0) && chance(g, 50)) {
+		in_p1 = true;
+		put(g, " pool=\"p1\"");
+		g->out->features |= g->model_pool ? SCENGEN_HAS_MODELPOOL : SCENGEN_HAS_POOL;
+	}
+	pool = pool_mask(g, in_p1);
 	if (weight != 256) {
 		put(g, " weight=\"%d\"", weight);
 		g->out->features |= SCENGEN_HAS_WEIGHT;
@@ -234,7 +278,7 @@ static void gen_domain(struct gen *g, int k)
 		bool want_hard = chance(g, 60), want_soft = chance(g, 60);
 
 		if (want_hard)
-			hard = random_set(g);
+			hard = random_hard(g, pool);
 		if (want_soft)
 			soft = random_meeting(g, hard ? hard : all);
 		if (!soft_ok && soft) {
@@ -267,7 +311,7 @@ static void gen_domain(struct gen *g, int k)
 		}
 		if (!chance(g, 15))
 			continue;
-		vh = random_set(g);
+		vh = random_hard(g, pool);
 		/* The domain's soft would be inherited: it must meet vh. */
 		if (chance(g, 50) || (soft && !cpumask_intersects(soft, vh)))
 			vs = random_meeting(g, vh);
@@ -304,6 +348,7 @@ static void gen_domain(struct gen *g, int k)
 	if (soft)
 		cpumask_free(soft);
 	cpumask_free(all);
+	cpumask_free(pool);
 }
 
 /*
@@ -343,7 +388,7 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 {
 	/* arinc653 keeps vCPUs where they were created: no hard affinity. */
 	struct gen g = { o, src, flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags, 0,
-			 { 0 }, false };
+			 { 0 }, false, 0, false };
 	int k, ms, seed;
 
 	memset(o, 0, sizeof(*o));
@@ -354,6 +399,8 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 	seed = pick(&g, 0, 1000000);
 	put(&g, "<scenario duration=\"%dms\" seed=\"%d\">\n", ms, seed);
 	gen_host(&g);
+	if (flags & SCENGEN_POOLS)
+		gen_pools(&g);
 	o->ndoms = pick(&g, 1, MAX_DOMAINS);
 	for (k = 0; k < o->ndoms; k++)
 		gen_domain(&g, k);
