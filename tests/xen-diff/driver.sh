@@ -81,6 +81,20 @@ done
 out=$("$D" --print=1 --flags=pools,arinc653 2>&1)
 [ $? = 2 ] && echo "$out" | grep -q "pools and arinc653 do not go together" ||
 	fail "--flags=pools,arinc653 is not refused: $out"
+# --flags=units,pools: no per-vCPU settings, caps of at most 100 per unit,
+# p1 from a core's first thread; every scenario runs at gran=core, checked.
+for s in $(seq 1 40); do
+	"$D" --print=$s --flags=units,pools > "$tmp/u.xml"
+	grep -q '<vcpu ' "$tmp/u.xml" && fail "seed $s with units: a per-vCPU setting"
+	threads=$(sed -n 's/.*threads-per-core="\([0-9]*\)".*/\1/p' "$tmp/u.xml")
+	first=$(sed -n 's/.*<pool name="p1" cpus="\([0-9]*\)-.*/\1/p' "$tmp/u.xml")
+	[ -z "$first" ] || [ $((first % threads)) = 0 ] || fail "seed $s with units: p1 starts at pCPU $first"
+	sed -n 's/.*vcpus="\([0-9]*\)".* cap="\([0-9]*\)".*/\1 \2/p' "$tmp/u.xml" | while read -r n cap; do
+		[ "$cap" -le $((100 * ((n + threads - 1) / threads))) ] || echo "cap $cap for $n vCPUs"
+	done | grep -q . && fail "seed $s with units: a cap above 100 per unit"
+	"$SCHEDSIM" --check --sched=credit2:gran=core --scenario="$tmp/u.xml" > /dev/null 2> "$tmp/u.err" ||
+		fail "seed $s with units at gran=core does not run: $(cat "$tmp/u.err")"
+done
 # A model against itself with pools: identical everywhere.
 out=$("$D" --pair=credit1,credit1,pools --count=100 --jobs=2)
 [ $? = 0 ] || fail "credit1 against itself with pools: $out"

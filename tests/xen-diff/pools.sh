@@ -10,8 +10,13 @@
 #    the same run times as the three models of those eras in those pools.
 #  - The comparison can fail: the random pools scenarios against a wrong
 #    era diverge (exit 1).
-#  - sched-gran=core on an SMT host is refused: exit 2, one line naming
-#    the pool (and the scenario's file:line for a <pool>).
+#  - The same file at sched-gran=core, for every pair of the table with
+#    the generator flag units (4.13 on): units of two vCPUs on the two
+#    threads of a core, gang-scheduled, decide as the models do; at
+#    gran=core against gran=cpu they do not.
+#  - sched-gran=core with a tree before 4.13 (no sched_unit) is refused:
+#    exit 2, one line naming the tree's Xen version, for --sched and for a
+#    <pool> (with the scenario's file:line).
 set -u
 srcdir=${srcdir:-.}
 SCHEDSIM=${SCHEDSIM:-./schedsim}
@@ -42,7 +47,7 @@ have() {
 pairs=0
 grep -v '^[[:space:]]*#' "$srcdir/tests/xen-diff/pairs" | while read -r model xen tree need flags; do
 	[ -n "$model" ] || continue
-	case ",${flags:-}," in *,rt,*|*,noextra,*|*,arinc653,*|*,nohard,*|*,pools,*) continue ;; esac
+	case ",${flags:-}," in *,rt,*|*,noextra,*|*,arinc653,*|*,nohard,*|*,pools,*|*,units,*) continue ;; esac
 	have "${xen%%:*}@$tree" || continue
 	spec="${xen%%:*}@$tree${xen#"${xen%%:*}"}"
 	out=$("$XEN_DIFF" --no-dump "$srcdir/tests/xen-diff/scenarios/pools.xml" "$model" "$spec" 2>&1) ||
@@ -77,23 +82,45 @@ if have xen-credit2@4.17.5; then
 	echo "ok: a wrong era diverges with pools"
 fi
 
-# sched-gran=core is refused on an SMT host, for Pool-0 and for a <pool>.
-t=$(head -n 1 "$tmp/trees")
-sed 's/cores-per-socket="8" threads-per-core="1"/cores-per-socket="4" threads-per-core="2"/' \
-	"$sc/pools_split.xml" > "$tmp/smt.xml"
-"$SCHEDSIM" --sched="xen-credit@$t:gran=core" --scenario="$tmp/smt.xml" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc = 2 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
-	grep -q "xen-credit@$t: cpupool Pool-0 has sched-gran=core: the shim runs Xen's schedulers with sched-gran=cpu only" "$tmp/err" ||
-	fail "xen-credit@$t:gran=core: exit $rc: $(cat "$tmp/err")"
-sed "s/sched=\"credit1\"/sched=\"xen-credit@$t:gran=core\"/" "$tmp/smt.xml" > "$tmp/smtpool.xml"
-line=$(grep -n 'name="p-credit"' "$tmp/smtpool.xml" | cut -d: -f1)
-"$SCHEDSIM" --sched=credit2 --scenario="$tmp/smtpool.xml" > /dev/null 2> "$tmp/err"
-rc=$?
-[ $rc = 2 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
-	grep -q "smtpool.xml:$line: <pool name=\"p-credit\">: xen-credit@$t: cpupool p-credit has sched-gran=core" "$tmp/err" ||
-	fail "<pool sched=xen-credit@$t:gran=core>: exit $rc: $(cat "$tmp/err")"
-echo "ok: sched-gran=core refused"
+# sched-gran=core: the pairs of the table with units, on pools.xml.
+grep -v '^[[:space:]]*#' "$srcdir/tests/xen-diff/pairs" | while read -r model xen tree need flags; do
+	case ",${flags:-}," in *,units,*) ;; *) continue ;; esac
+	case ",${flags:-}," in *,rt,*|*,noextra,*) continue ;; esac
+	have "${xen%%:*}@$tree" || continue
+	spec="${xen%%:*}@$tree${xen#"${xen%%:*}"}"
+	out=$("$XEN_DIFF" --no-dump "$srcdir/tests/xen-diff/scenarios/pools.xml" "$model" "$spec" 2>&1) ||
+		echo "FAIL: pools.xml: $model vs $spec: $(echo "$out" | grep -E '^(decisions|run times):|rror' | tr '\n' ' ')"
+	echo "pair: $model vs $spec"
+	# Against the model at gran=cpu: the units show.
+	if [ "${model%:gran=core}" != "$model" ]; then
+		"$XEN_DIFF" --no-dump "$srcdir/tests/xen-diff/scenarios/pools.xml" "${model%:gran=core}" "$spec" > /dev/null 2>&1 &&
+			echo "FAIL: pools.xml: ${model%:gran=core} (gran=cpu) vs $spec decide alike"
+	fi
+done > "$tmp/units.out"
+grep '^FAIL' "$tmp/units.out" && failures=$((failures + $(grep -c '^FAIL' "$tmp/units.out")))
+units=$(grep -c '^pair' "$tmp/units.out")
+echo "ok: pools.xml at sched-gran=core, $units pair(s) of the table"
+
+# sched-gran=core with a tree before 4.13, for Pool-0 and for a <pool>.
+old=$(sed -n 's/^xen-credit@\([^ ]*\) .*(Xen \([0-9]*\)\.\([0-9]*\)[^)]*)$/\1 \2 \3/p' "$tmp/list" |
+      awk '$2 < 4 || ($2 == 4 && $3 < 13) { print $1; exit }')
+if [ -n "$old" ]; then
+	sed 's/cores-per-socket="8" threads-per-core="1"/cores-per-socket="4" threads-per-core="2"/' \
+		"$sc/pools_split.xml" > "$tmp/smt.xml"
+	"$SCHEDSIM" --sched="xen-credit@$old:gran=core" --scenario="$tmp/smt.xml" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+		grep -q "xen-credit@$old: sched-gran=core: Xen [0-9.a-z-]* has no sched-gran (sched_unit, 4.13)" "$tmp/err" ||
+		fail "xen-credit@$old:gran=core: exit $rc: $(cat "$tmp/err")"
+	sed "s/sched=\"credit1\"/sched=\"xen-credit@$old:gran=core\"/" "$tmp/smt.xml" > "$tmp/smtpool.xml"
+	line=$(grep -n 'name="p-credit"' "$tmp/smtpool.xml" | cut -d: -f1)
+	"$SCHEDSIM" --sched=credit2 --scenario="$tmp/smtpool.xml" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+		grep -q "smtpool.xml:$line: <pool name=\"p-credit\">: xen-credit@$old: sched-gran=core: Xen" "$tmp/err" ||
+		fail "<pool sched=xen-credit@$old:gran=core>: exit $rc: $(cat "$tmp/err")"
+	echo "ok: sched-gran=core refused by xen-credit@$old"
+fi
 
 [ $failures = 0 ] || { echo "$failures failure(s)"; exit 1; }
 exit 0

@@ -28,7 +28,7 @@ struct gen {
 	struct scengen *out;
 	const struct scengen_src *src;
 	unsigned flags;
-	int ncpus;
+	int ncpus, threads;
 	int dom_vcpus[MAX_DOMAINS];      /* vCPUs of each domain so far */
 	bool dom0;                       /* the first domain is dom0 */
 	int pool_first;                  /* SCENGEN_POOLS: p1's first pCPU, 0 if none */
@@ -130,6 +130,7 @@ static void gen_host(struct gen *g)
 	int nodes = chance(g, 50) ? sockets : 1;
 
 	g->ncpus = sockets * cores * threads;
+	g->threads = threads;
 	g->out->ncpus = g->ncpus;
 	if (threads > 1)
 		g->out->features |= SCENGEN_HAS_SMT;
@@ -151,9 +152,11 @@ static void gen_host(struct gen *g)
  */
 static void gen_pools(struct gen *g)
 {
-	if (g->ncpus < 2)
+	int units = g->flags & SCENGEN_UNITS ? g->ncpus / g->threads : g->ncpus;
+
+	if (units < 2)
 		return;
-	g->pool_first = pick(g, 1, g->ncpus - 1);
+	g->pool_first = pick(g, 1, units - 1) * (g->ncpus / units);
 	g->model_pool = chance(g, 25);
 	put(g, "  <pool name=\"p1\" cpus=\"%d-%d\"%s/>\n", g->pool_first, g->ncpus - 1,
 	    g->model_pool ? " sched=\"credit1\"" : "");
@@ -171,10 +174,24 @@ static struct cpumask *pool_mask(struct gen *g, bool in_p1)
 	return m;
 }
 
-/* A hard affinity: with pools, it holds a pCPU of the domain's pool. */
+/*
+ * A hard affinity: with pools, it holds a pCPU of the domain's pool; for
+ * units, a core's first thread (the pCPU of a resource its scheduler sees).
+ */
 static struct cpumask *random_hard(struct gen *g, const struct cpumask *pool)
 {
-	return g->pool_first ? random_meeting(g, pool) : random_set(g);
+	struct cpumask *meet, *m;
+	int i;
+
+	if (!(g->flags & SCENGEN_UNITS))
+		return g->pool_first ? random_meeting(g, pool) : random_set(g);
+	meet = cpumask_alloc((unsigned)g->ncpus);
+	for (i = 0; i < g->ncpus; i += g->threads)
+		if (cpumask_test(pool, (unsigned)i))
+			cpumask_set(meet, (unsigned)i);
+	m = random_meeting(g, meet);
+	cpumask_free(meet);
+	return m;
 }
 
 static void gen_workload(struct gen *g, int vcpus)
@@ -241,6 +258,9 @@ static void gen_domain(struct gen *g, int k)
 		cap = pick(g, 1, 100 * vcpus);
 	if (g->flags & SCENGEN_NO_CAPS)
 		cap = 0;
+	/* Units (sched-gran=core): credit2 takes at most 100 per unit. */
+	if ((g->flags & SCENGEN_UNITS) && cap > 100 * ((vcpus + g->threads - 1) / g->threads))
+		cap = 100 * ((vcpus + g->threads - 1) / g->threads);
 	g->out->nvcpus += vcpus;
 	/* The first domain is sometimes dom0 (domain id 0), else d0 (id 1). */
 	g->dom_vcpus[k] = vcpus;
@@ -298,7 +318,7 @@ static void gen_domain(struct gen *g, int k)
 			put(g, "/>\n");
 		}
 	}
-	for (i = 0; i < vcpus; i++) {
+	for (i = 0; i < vcpus && !(g->flags & SCENGEN_UNITS); i++) {
 		struct cpumask *vh, *vs = NULL;
 
 		/* RTDS: some vCPUs get parameters of their own, in an element of their own. */
@@ -387,8 +407,8 @@ static void gen_arinc653(struct gen *g)
 void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned flags)
 {
 	/* arinc653 keeps vCPUs where they were created: no hard affinity. */
-	struct gen g = { o, src, flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags, 0,
-			 { 0 }, false, 0, false };
+	struct gen g = { .out = o, .src = src,
+			 .flags = flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags };
 	int k, ms, seed;
 
 	memset(o, 0, sizeof(*o));

@@ -25,6 +25,10 @@
  * credit1 model on both sides; half the domains but dom0 go into p1, and
  * each hard affinity then holds a pCPU of its domain's pool (draws of
  * its own too, so scenarios without it are those of before).
+ * SCENGEN_UNITS is for pairs at sched-gran=core: no per-vCPU <vcpu>
+ * settings (the vCPUs of a unit share them, and the loader refuses
+ * otherwise), caps of at most 100 per unit (credit2 refuses more), and
+ * with SCENGEN_POOLS p1 starts at a core's first thread.
  *
  * No yields: no workload of workloads/ ever calls the core's yield, so
  * the generator has none to ask for.
@@ -50,6 +54,7 @@ enum {
 	SCENGEN_NO_EXTRA = 1 << 5,  /* with SCENGEN_RT: no extratime (RTDS before 4.10) */
 	SCENGEN_ARINC653 = 1 << 6,  /* an <arinc653> schedule, no hard affinity (the arinc653 pairs) */
 	SCENGEN_POOLS = 1 << 7,     /* Pool-0 and a cpupool p1 of the other pCPUs (the pools pairs) */
+	SCENGEN_UNITS = 1 << 8,     /* for sched-gran=core: no per-vCPU settings, pools of whole cores */
 };
 
 /* What a generated scenario contains (to tell divergences apart). */
