@@ -1539,11 +1539,17 @@ static void xs_ctx_free(struct xs_ctx *c)
 #if XS_IFACE != XS_IFACE_VCPU
 	free_units(&c->idle_dom);
 	for (i = 0; i < c->h.nr_cpus; i++) {
-		/* A resource of several threads is freed once, with its master. */
-		if (c->res[i] && c->res[i]->master_cpu == (unsigned int)i) {
-			free_cpumask_var(c->res[i]->cpus);
-			xfree(c->res[i]);
-		}
+		struct sched_resource *sr = c->res[i];
+		int t;
+
+		if (!sr)
+			continue;
+		/* A resource of several threads is freed once: no thread keeps it. */
+		for (t = i; t < c->h.nr_cpus; t++)
+			if (c->res[t] == sr)
+				c->res[t] = NULL;
+		free_cpumask_var(sr->cpus);
+		xfree(sr);
 	}
 #endif
 	for (i = 0; i < c->h.nr_cpus; i++) {
