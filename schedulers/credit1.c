@@ -227,7 +227,6 @@ struct csched_pcpu {
 	unsigned tick;
 	struct timer ticker;
 	int cpu;
-	int last_tickle_cpu;           /* Xen's per-cpu last_tickle_cpu */
 	unsigned nr_soft;              /* queued vCPUs with a useful soft affinity */
 	struct csched_private *prv;
 };
@@ -273,6 +272,11 @@ struct csched_private {
 	struct cpumask *cpus;
 	const struct cpumask *res_valid;   /* its pool's (Xen's c->res_valid) */
 	int *balance_bias;             /* per node */
+	/*
+	 * Xen's DEFINE_PER_CPU last_tickle_cpu: per thread, not per resource
+	 * (with sched-gran > cpu each thread that tickles cycles its own).
+	 */
+	int *last_tickle_cpu;
 	unsigned runq_sort;
 	unsigned ncpus;
 	unsigned tick_period_us, ticks_per_tslice;
@@ -516,11 +520,10 @@ static void __runq_tickle(struct csched_private *prv, struct csched_unit *new)
 							     idle_mask;
 
 				if (prv->b.tickle_one_idle) {
-					struct csched_pcpu *me = CSCHED_PCPU(prv, this_cpu_or(prv, v));
+					int *last = &prv->last_tickle_cpu[this_cpu_or(prv, v)];
 
-					me->last_tickle_cpu = (int)cpumask_cycle(me->last_tickle_cpu,
-										 pool);
-					cpumask_set(mask, (unsigned)me->last_tickle_cpu);
+					*last = (int)cpumask_cycle(*last, pool);
+					cpumask_set(mask, (unsigned)*last);
 				} else {
 					cpumask_or(mask, mask, pool);
 				}
@@ -749,7 +752,7 @@ static void csched_unit_remove(struct scheduler *sch, struct vcpu *v)
 		runq_remove(prv, svc);
 	if (svc->flags & CSCHED_FLAG_UNIT_PARKED) {
 		svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
-		vcpu_unpause(prv->sim, v);
+		sched_unit_unpause(prv->sim, v);
 	}
 	if (!clist_empty(&svc->active_unit_elem))
 		__csched_unit_acct_stop_locked(prv, svc);
@@ -894,7 +897,7 @@ static int csched_acct_unit(struct csched_private *prv, struct csched_dom *sdom,
 		if (sdom->cap != 0 && credit < -(int)credit_cap &&
 		    !(svc->flags & CSCHED_FLAG_UNIT_PARKED)) {
 			svc->flags |= CSCHED_FLAG_UNIT_PARKED;
-			vcpu_pause_nosync(s, svc->vcpu);
+			sched_unit_pause_nosync(s, svc->vcpu);
 		}
 		if (credit < -(int)prv->credits_per_tslice) {
 			credit = -(int)prv->credits_per_tslice;
@@ -908,9 +911,9 @@ static int csched_acct_unit(struct csched_private *prv, struct csched_dom *sdom,
 		/* Clearing the flag after the unpause keeps the wake from BOOSTing. */
 		if (prv->b.unpark_boost) {
 			svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
-			vcpu_unpause(s, svc->vcpu);
+			sched_unit_unpause(s, svc->vcpu);
 		} else {
-			vcpu_unpause(s, svc->vcpu);
+			sched_unit_unpause(s, svc->vcpu);
 			svc->flags &= ~CSCHED_FLAG_UNIT_PARKED;
 		}
 	}
@@ -1336,6 +1339,7 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->idlers = cpumask_alloc(n);
 	prv->cpus = cpumask_alloc(n);
 	prv->res_valid = sched_res_valid(sch);
+	prv->last_tickle_cpu = xcalloc((size_t)s->nr_cpus, sizeof(*prv->last_tickle_cpu));
 	prv->balance_bias = xcalloc((size_t)(s->topo.nr_nodes > 0 ? s->topo.nr_nodes : 1),
 				    sizeof(int));
 	prv->t_mask = cpumask_alloc(n);
@@ -1403,6 +1407,7 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->waiting_soft);
 	cpumask_free(prv->st_scratch);
 	free(prv->balance_bias);
+	free(prv->last_tickle_cpu);
 	free(prv);
 	sch->priv = NULL;
 }

@@ -1,7 +1,7 @@
 /*
  * The invariant checker (tests, and --check on the CLI), run after every
  * event: a vCPU runs on at most one pCPU and only inside its hard
- * affinity, a pCPU runs exactly one vCPU, is_running and the running
+ * affinity and its domain's cpupool, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, and each vCPU's runstate times add
  * up to the simulated time; with sched-gran=core (socket) a thread runs
  * only its resource's unit's vCPU or its idle vCPU, so that no two
@@ -95,6 +95,9 @@ bool sim_check_invariants(struct sim *s)
 			return fail(s, "vCPU runs on a pCPU other than its processor (on two pCPUs?)", c, cpu);
 		if (!is_idle_vcpu(c) && !cpumask_test(c->hard, (unsigned)cpu))
 			return fail(s, "vCPU runs outside its hard affinity", c, cpu);
+		/* cpupool.c: a domain's vCPUs run only on its pool's pCPUs. */
+		if (!is_idle_vcpu(c) && !cpumask_test(c->dom->pool->cpu_valid, (unsigned)cpu))
+			return fail(s, "vCPU runs outside its domain's cpupool", c, cpu);
 		if (!check_vcpu(s, s->pcpus[cpu].idle))
 			return false;
 		if (s->pcpus[cpu].res->nr_cpus > 1 && !check_gran(s, cpu))

@@ -321,6 +321,28 @@ void vcpu_unblock(struct sim *s, struct vcpu *v);
 void vcpu_yield(struct sim *s, struct vcpu *v);
 void vcpu_pause_nosync(struct sim *s, struct vcpu *v);
 void vcpu_unpause(struct sim *s, struct vcpu *v);
+/*
+ * Xen's sched_unit_pause_nosync / sched_unit_unpause (private.h): every
+ * vCPU of unit u is paused (unpaused); u itself at sched-gran=cpu.
+ */
+static inline void sched_unit_pause_nosync(struct sim *s, struct vcpu *u)
+{
+	int i;
+
+	if (!u->members)
+		vcpu_pause_nosync(s, u);
+	for (i = 0; u->members && i < u->nr_members; i++)
+		vcpu_pause_nosync(s, u->members[i]);
+}
+static inline void sched_unit_unpause(struct sim *s, struct vcpu *u)
+{
+	int i;
+
+	if (!u->members)
+		vcpu_unpause(s, u);
+	for (i = 0; u->members && i < u->nr_members; i++)
+		vcpu_unpause(s, u->members[i]);
+}
 /* Recomputes unit u's pause state from its vCPUs' (sched-gran > 1). */
 void unit_pause_sync(struct vcpu *u);
 /* Sets or clears f on every vCPU of unit u (sched-gran > 1). */

@@ -837,6 +837,12 @@ START_TEST(invariant_checker_catches_violations)
 	ck_assert_msg(strstr(s->check_error, "outside its hard affinity"), "%s", s->check_error);
 	cpumask_set(v->hard, 0);
 	s->check_error[0] = '\0';
+	/* A pCPU taken out of the domain's pool while its vCPU runs there. */
+	cpumask_clear_cpu(v->dom->pool->cpu_valid, 0);
+	ck_assert(!sim_check_invariants(s));
+	ck_assert_msg(strstr(s->check_error, "outside its domain's cpupool"), "%s", s->check_error);
+	cpumask_set(v->dom->pool->cpu_valid, 0);
+	s->check_error[0] = '\0';
 	other = s->pcpus[1].curr;
 	s->pcpus[1].curr = v;          /* the same vCPU on two pCPUs */
 	ck_assert(!sim_check_invariants(s));

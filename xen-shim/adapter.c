@@ -139,13 +139,17 @@ static void cb_peer_state(void *peer, struct xs_peer_state *st)
 	st->runstate_entry = v->runstate_entry;
 }
 
-static void cb_peer_update(void *peer, int processor, bool parked, bool migrating)
+/* A unit of several vCPUs (sched-gran > cpu) moves and is flagged as a whole. */
+static void cb_peer_update(void *sim, void *peer, int processor, bool parked, bool migrating)
 {
 	struct vcpu *v = peer;
 
 	if (is_idle_vcpu(v))
 		return;
-	v->processor = processor;
+	if (v->members)
+		sched_set_res(sim, v, processor);
+	else
+		v->processor = processor;
 	if (parked)
 		sched_set_pause_flags(v, VPF_PARKED);
 	else
@@ -153,6 +157,13 @@ static void cb_peer_update(void *peer, int processor, bool parked, bool migratin
 	/* Only the core clears it (migrate_finish), as in Xen. */
 	if (migrating)
 		sched_set_pause_flags(v, VPF_MIGRATING);
+}
+
+static void *cb_unit_member(void *unit_peer, int idx)
+{
+	struct vcpu *u = unit_peer;
+
+	return idx < u->nr_members ? u->members[idx] : NULL;
 }
 
 static void cb_pause_nosync(void *sim, void *peer)
@@ -191,6 +202,9 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		.cpu_core = sim->topo.cpu_core,
 		.cpu_node = sim->topo.cpu_node,
 		.nr_nodes = sim->topo.nr_nodes,
+		.pool_id = s->pool->id,
+		.gran = s->pool->gran == SCHED_GRAN_CPU ? 0 : s->pool->gran == SCHED_GRAN_CORE ? 1 : 2,
+		.sched_gran = s->pool->sched_gran,
 		.now = cb_now,
 		.cur_cpu = cb_cur_cpu,
 		.set_cur_cpu = cb_set_cur_cpu,
@@ -202,6 +216,7 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		.timer_free = cb_timer_free,
 		.peer_state = cb_peer_state,
 		.peer_update = cb_peer_update,
+		.unit_member = cb_unit_member,
 		.pause_nosync = cb_pause_nosync,
 		.unpause = cb_unpause,
 		.trace = cb_trace,
@@ -218,12 +233,11 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 	struct xs_sched *xs;
 	char msg[256];
 
-	/* Xen's code here runs with every pCPU in one pool (cpu_online_map). */
-	if (s->pool->sched_gran > 1 || !cpumask_full(s->pool->cpu_valid))
-		return err_set(e, "%s: the shim runs Xen's scheduler in one cpupool of every pCPU "
-			       "with sched-gran=cpu, not in cpupool %s (%s); cpupools and sched-gran "
-			       "are in the models only", s->ops->name, s->pool->name,
-			       s->pool->sched_gran > 1 ? "sched-gran > cpu" : "a part of the pCPUs");
+	/*
+	 * A pool of any part of the host: its pCPUs join this instance one
+	 * scheduling resource at a time (xs_init_pdata), as schedule_cpu_add
+	 * does when cpupool_assign_cpu_locked moves them in.
+	 */
 	xs = xcalloc(1, sizeof(*xs));
 	xs->tree = t;
 	xs->module = module;
@@ -242,12 +256,21 @@ static void xs_deinit(struct scheduler *s)
 	free(s->priv);
 }
 
+/* The resource of master cpu joins: all its threads, their idle vCPUs and its idle unit. */
 static void xs_init_pdata(struct scheduler *s, int cpu)
 {
 	struct pcpu *pc = &s->sim->pcpus[cpu];
+	const struct sched_resource *r = pc->res;
+	void *idle[XS_NR_CPUS];
+	int k;
 
-	tree_of(s)->cpu_add(ctx_of(s), cpu, pc->idle);
-	pc->idle->sched_priv = tree_of(s)->idle_of(ctx_of(s), cpu);
+	for (k = 0; k < r->nr_cpus; k++)
+		idle[k] = s->sim->pcpus[r->cpus[k]].idle;
+	tree_of(s)->cpu_add(ctx_of(s), r->nr_cpus, r->cpus, idle, pc->idle_unit);
+	for (k = 0; k < r->nr_cpus; k++)
+		s->sim->pcpus[r->cpus[k]].idle->sched_priv =
+			tree_of(s)->idle_of(ctx_of(s), r->cpus[k]);
+	pc->idle_unit->sched_priv = tree_of(s)->idle_of(ctx_of(s), cpu);
 }
 
 static void *xs_alloc_domdata(struct scheduler *s, struct domain *d)
@@ -262,9 +285,17 @@ static void xs_free_domdata(struct scheduler *s, void *data)
 
 static void *xs_alloc_udata(struct scheduler *s, struct vcpu *v, void *dd)
 {
+	int nr = 1;
+
 	if (is_idle_vcpu(v))
 		return NULL;
-	return tree_of(s)->vcpu_new(ctx_of(s), dd, v, v->vcpu_id, v->processor);
+	/* A unit (sched-gran > cpu): its vCPUs from its first, as sched_alloc_unit groups them. */
+	if (v->members) {
+		nr = v->dom->nr_vcpus - v->vcpu_id;
+		if (nr > s->pool->sched_gran)
+			nr = s->pool->sched_gran;
+	}
+	return tree_of(s)->vcpu_new(ctx_of(s), dd, v, v->vcpu_id, v->processor, nr);
 }
 
 static void xs_free_udata(struct scheduler *s, void *data)
@@ -313,6 +344,24 @@ static int xs_check_rt(struct scheduler *s, const struct rt_params *rt, int nr, 
 	return 0;
 }
 
+/*
+ * Weight and cap by putinfo, as xl sets them.  The loader has refused
+ * what Xen refuses but one thing: credit2 (4.13 on) takes at most 100
+ * per unit, and under sched-gran=core a domain has fewer units than
+ * vCPUs; xl would fail there, and so does the run.
+ */
+static void put_weight_cap(struct scheduler *s, struct domain *d)
+{
+	int rc = tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+
+	if (rc != 0) {
+		fprintf(stderr, "schedsim: %s: Xen refused domain d%d's weight %d and cap %d "
+			"(error %d; credit2's cap is at most 100 per unit: %d units)\n",
+			s->ops->name, d->domid, d->weight, d->cap, rc, d->nr_units);
+		exit(2);
+	}
+}
+
 static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 {
 	struct domain *d = v->dom;
@@ -327,8 +376,9 @@ static void xs_insert_unit(struct scheduler *s, struct vcpu *v)
 	 * once the units exist (credit2's cap budget is per unit).
 	 */
 	if ((module_of(s) == XS_CREDIT || module_of(s) == XS_CREDIT2 || module_of(s) == XS_NULL) &&
-	    v->vcpu_id == d->nr_vcpus - 1 && (d->weight != 256 || d->cap != 0))
-		tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+	    (v->members ? v == d->units[d->nr_units - 1] : v->vcpu_id == d->nr_vcpus - 1) &&
+	    (d->weight != 256 || d->cap != 0))
+		put_weight_cap(s, d);
 }
 
 static void xs_remove_unit(struct scheduler *s, struct vcpu *v)
@@ -390,7 +440,7 @@ static void xs_adjust_op(struct scheduler *s, struct domain *d)
 	case XS_ARINC653:
 		break;
 	default:
-		tree_of(s)->adjust(ctx_of(s), d->sched_priv, d->weight, d->cap);
+		put_weight_cap(s, d);
 	}
 }
 

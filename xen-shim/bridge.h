@@ -48,6 +48,16 @@ struct xs_host {
 	int nr_cpus;
 	const int *cpu_socket, *cpu_core, *cpu_node;
 	int nr_nodes;
+	/*
+	 * The cpupool this instance schedules: 0 for Pool-0, whose pCPUs join
+	 * at boot; another's join later, moved in by xl cpupool-cpu-add.
+	 */
+	int pool_id;
+	/*
+	 * Its sched-gran (0 cpu, 1 core, 2 socket) and the pCPUs of each
+	 * scheduling resource (1 at cpu; 4.13 on only).
+	 */
+	int gran, sched_gran;
 	int64_t (*now)(void *sim);
 	int (*cur_cpu)(void *sim);      /* -1 outside any pCPU's code */
 	void (*set_cur_cpu)(void *sim, int cpu);
@@ -62,7 +72,9 @@ struct xs_host {
 	 * Xen's side moved the vCPU, parked it (credit2 caps) or asked for it
 	 * to move (_VPF_migrating: credit1's tick and tickle): mirror it.
 	 */
-	void (*peer_update)(void *peer, int processor, bool parked, bool migrating);
+	void (*peer_update)(void *sim, void *peer, int processor, bool parked, bool migrating);
+	/* Member idx of a unit of several vCPUs (its peer), NULL while not made yet. */
+	void *(*unit_member)(void *unit_peer, int idx);
 	void (*pause_nosync)(void *sim, void *peer);
 	void (*unpause)(void *sim, void *peer);
 	void (*trace)(void *sim, int cpu, uint32_t event, int n, const uint32_t *data);
@@ -101,14 +113,24 @@ struct xs_tree {
 	struct xs_ctx *(*ctx_new)(const struct xs_module *m, const struct xs_host *h,
 				  const struct xs_params *p, char *err, int errlen);
 	void (*ctx_free)(struct xs_ctx *c);
-	/* Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and pdata. */
-	void (*cpu_add)(struct xs_ctx *c, int cpu, void *idle_peer);
+	/*
+	 * Builds pCPU cpu's resource, idle vCPU (peer: the simulator's) and
+	 * pdata; the instance sees only the pCPUs added (its cpupool's).
+	 * With sched-gran > cpu, the resource of nr threads (threads[0] its
+	 * master), their idle vCPUs' peers, and the peer of the idle unit.
+	 */
+	void (*cpu_add)(struct xs_ctx *c, int nr, const int *threads, void *const *idle_peers,
+			void *idle_unit_peer);
 	struct xs_vcpu *(*idle_of)(struct xs_ctx *c, int cpu);
 	struct xs_dom *(*domain_new)(struct xs_ctx *c, void *peer, int domid, int nr_vcpus);
 	void (*domain_free)(struct xs_ctx *c, struct xs_dom *d);
-	/* A vCPU as domain creation makes it: affinity all pCPUs, on processor. */
+	/*
+	 * A vCPU as domain creation makes it: affinity all pCPUs, on processor.
+	 * With sched-gran > cpu, the unit of nr vCPUs from vcpu_id (peer: the
+	 * simulator's unit, whose members unit_member gives); returns its first.
+	 */
 	struct xs_vcpu *(*vcpu_new)(struct xs_ctx *c, struct xs_dom *d, void *peer, int vcpu_id,
-				    int processor);
+				    int processor, int nr);
 	void (*vcpu_free)(struct xs_ctx *c, struct xs_vcpu *v);
 	void (*insert)(struct xs_ctx *c, struct xs_vcpu *v);
 	void (*remove)(struct xs_ctx *c, struct xs_vcpu *v);
@@ -121,7 +143,8 @@ struct xs_tree {
 	/* Runs do_schedule on cpu; returns the peer of the chosen vCPU. */
 	void *(*do_schedule)(struct xs_ctx *c, int cpu, struct xs_vcpu *prev, int64_t now,
 			     bool tasklet, int64_t *slice, bool *migrated);
-	void (*adjust)(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
+	/* XEN_DOMCTL_SCHEDOP_putinfo of weight and cap; Xen's result. */
+	int (*adjust)(struct xs_ctx *c, struct xs_dom *d, int weight, int cap);
 	bool rt_extratime;                /* its rt.c has extratime (463b958317, 4.10) */
 	/*
 	 * RTDS parameters (us) of d's vCPU vcpu_id, as the toolstack sets them

@@ -63,6 +63,7 @@ struct xs_ctx {
 	void *percpu[XS_PCPU_NR_IDS];
 	size_t percpu_size[XS_PCPU_NR_IDS];
 	cpumask_t online;
+	cpumask_t res_mask;             /* sched_res_mask: online but the threads after a master */
 	cpumask_t *node_masks;
 	nodemask_t nodes_online;
 	struct vcpu **vcpus;            /* every guest vCPU, for the pause sync */
@@ -545,6 +546,8 @@ static void sync_in(struct xs_ctx *c)
 		struct vcpu *v = c->vcpus[i];
 		struct xs_peer_state st;
 
+		if (!v->xs_peer && v->xs_unit_peer)
+			v->xs_peer = c->h.unit_member(v->xs_unit_peer, v->xs_member);
 		if (!v->xs_peer)
 			continue;
 		c->h.peer_state(v->xs_peer, &st);
@@ -563,9 +566,17 @@ static void sync_out(struct xs_ctx *c)
 	for (i = 0; i < c->nr_vcpus; i++) {
 		struct vcpu *v = c->vcpus[i];
 
-		if (!v->xs_peer)
+		void *peer = v->xs_peer;
+
+		/* A unit of several vCPUs goes back whole, from its first. */
+		if (v->xs_unit_peer) {
+			if (v->xs_member != 0)
+				continue;
+			peer = v->xs_unit_peer;
+		}
+		if (!peer)
 			continue;
-		c->h.peer_update(v->xs_peer, (int)v->processor,
+		c->h.peer_update(c->h.sim, peer, (int)v->processor,
 				 test_bit(_VPF_parked, &v->pause_flags),
 				 test_bit(_VPF_migrating, &v->pause_flags));
 	}
@@ -586,7 +597,7 @@ static void load_globals(struct xs_ctx *c)
 	xs_node_online_map = c->nodes_online;
 	cpupool0 = &c->pool;
 #if XS_IFACE != XS_IFACE_VCPU
-	sched_res_mask = c->online;
+	sched_res_mask = c->res_mask;
 #endif
 }
 
@@ -726,6 +737,14 @@ static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host
 			 m->file, XS_TREE_NAME, NR_CPUS, h->nr_cpus);
 		return NULL;
 	}
+#if XS_IFACE == XS_IFACE_VCPU
+	if (h->sched_gran > 1) {
+		snprintf(err, (size_t)errlen, "sched-gran=%s: Xen %s has no sched-gran (sched_unit, "
+			 "4.13): its scheduler runs vCPUs, not units of several",
+			 h->gran == 1 ? "core" : "socket", XS_TREE_VERSION);
+		return NULL;
+	}
+#endif
 	/* Boot parameters are the file's own variables: set before anything. */
 	if (m->apply_params(p, err, errlen) < 0)
 		return NULL;
@@ -748,6 +767,7 @@ static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host
 	s = enter(c, 0);
 	for (cpu = 0; cpu < h->nr_cpus; cpu++) {
 		cpumask_set_cpu(cpu, &c->online);
+		cpumask_set_cpu(cpu, &c->res_mask);
 		cpumask_set_cpu(cpu, &c->node_masks[h->cpu_node[cpu]]);
 		node_set(h->cpu_node[cpu], c->nodes_online);
 	}
@@ -769,8 +789,9 @@ static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host
 	c->pool.sched = &c->ops;
 #if XS_IFACE != XS_IFACE_VCPU
 	zalloc_cpumask_var(&c->pool.res_valid);
-	c->pool.gran = SCHED_GRAN_cpu;
-	c->pool.sched_gran = 1;
+	c->pool.gran = h->gran == 0 ? SCHED_GRAN_cpu : h->gran == 1 ? SCHED_GRAN_core :
+		       SCHED_GRAN_socket;
+	c->pool.sched_gran = (unsigned int)h->sched_gran;
 	c->ops.cpupool = &c->pool;
 #endif
 	c->idle_dom.domain_id = DOMID_IDLE;
@@ -836,12 +857,37 @@ static xs_unit *unit_of_vcpu(struct vcpu *v)
  * boot: up to 4.12 (cpu_schedule_up and CPU_STARTING) the idle vCPU's
  * data, then alloc_pdata, then init_pdata; from 4.13 (schedule_cpu_add)
  * alloc_pdata, the idle unit's data, then switch_sched under the lock.
- * The pCPU joins the pool afterwards (cpupool_assign_cpu_locked).
+ * A pCPU of another pool than Pool-0 is moved in later by
+ * schedule_cpu_switch (up to 4.12), in the order of that.  The pCPU
+ * joins the pool afterwards (cpupool_assign_cpu_locked); c sees only the
+ * pCPUs of its pool.  From 4.13 with sched-gran > cpu the resource holds
+ * nr threads (threads[0] its master), which join together.
  */
-static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
+/* pCPU cpu's idle vCPU (peer: the simulator's), running, linked in pCPU order. */
+static struct vcpu *idle_vcpu_add(struct xs_ctx *c, int cpu, void *peer)
 {
+	struct vcpu *idle = vcpu_make(&c->idle_dom, peer, cpu, cpu);
+	int prev;
+
+	idle->is_running = true;
+	idle->runstate.state = RUNSTATE_running;
+	cpumask_copy(idle->cpu_hard_affinity, cpumask_of(cpu));
+	cpumask_setall(idle->cpu_soft_affinity);
+	/* The idle vCPUs of this pool's pCPUs, in pCPU order (others are other pools'). */
+	for (prev = cpu - 1; prev >= 0 && !c->idle[prev]; prev--)
+		;
+	if (prev >= 0)
+		c->idle[prev]->next_in_list = idle;
+	c->idle[cpu] = idle;
+	return idle;
+}
+
+static void xs_cpu_add(struct xs_ctx *c, int nr, const int *threads, void *const *idle_peers,
+		       void *idle_unit_peer)
+{
+	int cpu = threads[0];
 	struct xs_saved s = enter(c, cpu);
-	struct vcpu *idle = vcpu_make(&c->idle_dom, idle_peer, cpu, cpu);
+	struct vcpu *idle = idle_vcpu_add(c, cpu, idle_peers[0]);
 #if XS_IFACE == XS_IFACE_VCPU
 	struct schedule_data *sd = &per_cpu(schedule_data, cpu);
 #else
@@ -849,28 +895,47 @@ static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 	struct sched_unit *u;
 	spinlock_t *lock;
 	void *ppriv, *vpriv;
+	int k;
 #endif
 
-	idle->is_running = true;
-	idle->runstate.state = RUNSTATE_running;
-	cpumask_copy(idle->cpu_hard_affinity, cpumask_of(cpu));
-	cpumask_setall(idle->cpu_soft_affinity);
-	if (cpu > 0)
-		c->idle[cpu - 1]->next_in_list = idle;
-	c->idle[cpu] = idle;
 #if XS_IFACE == XS_IFACE_VCPU
+	ASSERT(nr == 1);
 	per_cpu(scheduler, cpu) = &c->ops;
 	spin_lock_init(&sd->_lock);
 	sd->schedule_lock = &sd->_lock;
 	sd->curr = idle;
-	idle->sched_priv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
-	ASSERT(idle->sched_priv);
-	sd->sched_priv = xs_sched_alloc_pdata(&c->ops, cpu);
-	ASSERT(!IS_ERR(sd->sched_priv));
+	if (c->h.pool_id == 0) {
+		idle->sched_priv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
+		ASSERT(idle->sched_priv);
+		sd->sched_priv = xs_sched_alloc_pdata(&c->ops, cpu);
+		ASSERT(!IS_ERR(sd->sched_priv));
 #ifdef XS_HAVE_INIT_PDATA
-	if (c->ops.init_pdata)
-		c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
+		if (c->ops.init_pdata)
+			c->ops.init_pdata(&c->ops, sd->sched_priv, cpu);
 #endif
+	} else {
+		/*
+		 * schedule_cpu_switch(): a free pCPU moved into another pool gets
+		 * the new scheduler's pdata, then its idle vCPU's data, and (from
+		 * 2016) switch_sched sets both under the old lock; before,
+		 * alloc_pdata did all there was.
+		 */
+		void *ppriv = xs_sched_alloc_pdata(&c->ops, cpu);
+		void *vpriv = xs_sched_alloc_udata(&c->ops, idle, c->idle_dom.sched_priv);
+
+		ASSERT(!IS_ERR(ppriv) && vpriv);
+#ifdef XS_HAVE_SWITCH_SCHED
+		if (c->ops.switch_sched) {
+			spin_lock_irq(&sd->_lock);
+			c->ops.switch_sched(&c->ops, (unsigned int)cpu, ppriv, vpriv);
+			spin_unlock_irq(&sd->_lock);
+		} else
+#endif
+		{
+			idle->sched_priv = vpriv;
+			sd->sched_priv = ppriv;
+		}
+	}
 	per_cpu(cpupool, cpu) = &c->pool;
 	/* The pCPU is up and idle: the idle driver stops its tick (see xs_do_schedule). */
 	if (c->p.tick_suspend && c->ops.tick_suspend) {
@@ -886,13 +951,32 @@ static void xs_cpu_add(struct xs_ctx *c, int cpu, void *idle_peer)
 	spin_lock_init(&sr->_lock);
 	sr->schedule_lock = &sr->_lock;
 	sr->master_cpu = (unsigned int)cpu;
-	sr->granularity = 1;
+	sr->granularity = (unsigned int)nr;
 	zalloc_cpumask_var(&sr->cpus);
 	cpumask_set_cpu(cpu, sr->cpus);
 	sr->curr = sr->sched_unit_idle = u;
 	c->res[cpu] = sr;
 	set_sched_res(cpu, sr);
 	u->res = sr;
+	/*
+	 * sched-gran > cpu (schedule_cpu_add): the other threads' idle vCPUs
+	 * join the master's idle unit and the threads its resource; only the
+	 * master stays in sched_res_mask.
+	 */
+	if (nr > 1)
+		idle->xs_unit_peer = idle_unit_peer;
+	for (k = 1; k < nr; k++) {
+		struct vcpu *t = idle_vcpu_add(c, threads[k], idle_peers[k]);
+
+		t->sched_unit = u;
+		u->runstate_cnt[RUNSTATE_running]++;
+		cpumask_clear_cpu((unsigned int)threads[k], &c->res_mask);
+		cpumask_set_cpu((unsigned int)threads[k], sr->cpus);
+		c->res[threads[k]] = sr;
+		set_sched_res(threads[k], sr);
+		cpumask_set_cpu((unsigned int)threads[k], c->pool.cpu_valid);
+	}
+	load_globals(c);
 	ppriv = sched_alloc_pdata(&c->ops, cpu);
 	ASSERT(!IS_ERR(ppriv));
 	vpriv = sched_alloc_udata(&c->ops, u, c->idle_dom.sched_priv);
@@ -966,19 +1050,14 @@ static void set_affinity(struct xs_ctx *c, xs_unit *u, const uint64_t *hard,
 #endif
 }
 
-static struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer,
-				   int vcpu_id, int processor)
+static void vcpu_list_add(struct xs_ctx *c, struct domain *d, struct vcpu *v)
 {
-	struct domain *d = (struct domain *)xd;
-	struct xs_saved s = enter(c, processor);
-	struct vcpu *v = vcpu_make(d, peer, vcpu_id, processor);
-	xs_unit *u;
-	uint64_t all[XS_NR_CPUS / 64];
+	int id = (int)v->vcpu_id;
 
 	v->runstate.state = RUNSTATE_offline;
-	d->vcpu[vcpu_id] = v;
-	if (vcpu_id > 0 && d->vcpu[vcpu_id - 1])
-		d->vcpu[vcpu_id - 1]->next_in_list = v;
+	d->vcpu[id] = v;
+	if (id > 0 && d->vcpu[id - 1])
+		d->vcpu[id - 1]->next_in_list = v;
 	if (c->nr_vcpus == c->cap_vcpus) {
 		c->cap_vcpus = c->cap_vcpus ? 2 * c->cap_vcpus : 16;
 		c->vcpus = realloc(c->vcpus, (size_t)c->cap_vcpus * sizeof(*c->vcpus));
@@ -986,13 +1065,52 @@ static struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *pe
 			xs_bug(__FILE__, __LINE__, "out of memory");
 	}
 	c->vcpus[c->nr_vcpus++] = v;
-	/* sched_init_vcpu(): unit, resource, all-cpus affinity, data. */
+}
+
+/*
+ * sched_init_vcpu() of a unit's first vCPU: the unit, its resource, the
+ * all-pCPUs affinity and its data.  With sched-gran > cpu the unit's
+ * other nr - 1 vCPUs are made with it (the simulator's members follow;
+ * each is found by unit_member once made), each on its thread.
+ */
+static struct xs_vcpu *xs_vcpu_new(struct xs_ctx *c, struct xs_dom *xd, void *peer,
+				   int vcpu_id, int processor, int nr)
+{
+	struct domain *d = (struct domain *)xd;
+	struct xs_saved s = enter(c, processor);
+	bool units = c->h.sched_gran > 1;
+	struct vcpu *v = vcpu_make(d, units ? NULL : peer, vcpu_id, processor);
+	xs_unit *u;
+	uint64_t all[XS_NR_CPUS / 64];
+
+	vcpu_list_add(c, d, v);
 #if XS_IFACE == XS_IFACE_VCPU
+	ASSERT(nr == 1 && !units);
 	u = v;
 #else
 	u = unit_new(d, v);
 	u->state_entry_time = NOW();
 	u->res = c->res[processor];
+	if (units) {
+		unsigned int thread = cpumask_first(u->res->cpus);
+		int k;
+
+		v->xs_unit_peer = peer;
+		for (k = 1; k < nr; k++) {
+			struct vcpu *m;
+
+			thread = cpumask_next(thread, u->res->cpus);
+			m = vcpu_make(d, NULL, vcpu_id + k, (int)thread);
+			m->xs_unit_peer = peer;
+			m->xs_member = k;
+			m->sched_unit = u;
+			/* Down until the simulator has made it (sync_in finds it). */
+			m->pause_flags = 1UL << _VPF_down;
+			vcpu_list_add(c, d, m);
+		}
+		v->pause_flags = 1UL << _VPF_down;
+		sync_in(c);
+	}
 #endif
 	memset(all, 0xff, sizeof(all));
 	set_affinity(c, u, all, all);
@@ -1068,6 +1186,9 @@ static void xs_context_saved(struct xs_ctx *c, struct xs_vcpu *xv)
 
 	v->is_running = false;
 #if XS_IFACE != XS_IFACE_VCPU
+	for (; v && v->sched_unit == u; v = v->next_in_list)
+		v->is_running = false;
+	v = XU_VCPU(u);
 	u->is_running = false;
 	u->runstate_cnt[RUNSTATE_running] = 0;
 	u->state_entry_time = NOW();
@@ -1186,7 +1307,12 @@ static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, in
 	}
 #endif
 	next = xs_sched_do_schedule(&c->ops, prev, now, tasklet, &sl, migrated);
+#if XS_IFACE == XS_IFACE_VCPU
 	ASSERT(next && XU_CPU(next) == (unsigned int)cpu);
+#else
+	/* Any thread of the resource may be the one that schedules it. */
+	ASSERT(next && XU_CPU(next) == c->res[cpu]->master_cpu);
+#endif
 	*slice = sl;
 	if (next != prev) {
 		struct vcpu *vn = XU_VCPU(next), *vp = XU_VCPU(prev);
@@ -1194,13 +1320,21 @@ static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, in
 		XS_CPU_CURR(cpu) = next;
 		ASSERT(!next->is_running);
 		next->is_running = true;
+		vp->last_run_time = now;
+#if XS_IFACE == XS_IFACE_VCPU
 		vn->is_running = true;
 		vn->runstate.state = RUNSTATE_running;
 		vn->runstate.state_entry_time = now;
-		vp->last_run_time = now;
-#if XS_IFACE != XS_IFACE_VCPU
+#else
+		/* sched_switch_units(): every vCPU of the unit, on its thread. */
+		for (; vn && vn->sched_unit == next; vn = vn->next_in_list) {
+			vn->is_running = true;
+			vn->runstate.state = RUNSTATE_running;
+			vn->runstate.state_entry_time = now;
+		}
 		c->res[cpu]->prev = prev;
-		next->runstate_cnt[RUNSTATE_running] = 1;
+		next->runstate_cnt[RUNSTATE_running] = is_idle_unit(next) ?
+			c->res[cpu]->granularity : 1;
 		next->state_entry_time = now;
 #endif
 	}
@@ -1213,14 +1347,16 @@ static void *xs_do_schedule(struct xs_ctx *c, int cpu, struct xs_vcpu *xprev, in
 	}
 #endif
 	leave(c, s);
-	return XU_VCPU(next)->xs_peer;
+	/* The simulator's unit (sched-gran > cpu: of several vCPUs, or the idle unit). */
+	return XU_VCPU(next)->xs_unit_peer ? XU_VCPU(next)->xs_unit_peer : XU_VCPU(next)->xs_peer;
 }
 
-static void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
+static int xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
 {
 	struct domain *d = (struct domain *)xd;
 	struct xen_domctl_scheduler_op op;
 	struct xs_saved s;
+	int rc;
 
 	memset(&op, 0, sizeof(op));
 	op.sched_id = XS_OPS(&c->ops)->sched_id;
@@ -1228,8 +1364,9 @@ static void xs_adjust(struct xs_ctx *c, struct xs_dom *xd, int weight, int cap)
 	op.u.credit.weight = (uint16_t)weight;
 	op.u.credit.cap = (uint16_t)cap;
 	s = enter(c, 0);
-	xs_sched_adjust_dom(&c->ops, d, &op);
+	rc = xs_sched_adjust_dom(&c->ops, d, &op);
 	leave(c, s);
+	return rc;
 }
 
 /*
@@ -1310,8 +1447,14 @@ static void xs_dump(struct xs_ctx *c, FILE *f)
 
 	c->dump = f;
 	xs_sched_dump_settings(&c->ops);
+	/* schedule_dump(): the pCPUs of the pool. */
 	for (cpu = 0; cpu < c->h.nr_cpus; cpu++)
-		xs_sched_dump_cpu_state(&c->ops, cpu);
+#if XS_IFACE == XS_IFACE_VCPU
+		if (cpumask_test_cpu(cpu, c->pool.cpu_valid))
+#else
+		if (cpumask_test_cpu(cpu, c->pool.res_valid))
+#endif
+			xs_sched_dump_cpu_state(&c->ops, cpu);
 	c->dump = NULL;
 	leave(c, s);
 }
@@ -1319,6 +1462,7 @@ static void xs_dump(struct xs_ctx *c, FILE *f)
 static void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *xv)
 {
 	xs_unit *u = unit_of(xv);
+	struct vcpu *v;
 
 	/*
 	 * Teardown: the simulator does not destroy domains the way Xen does
@@ -1327,8 +1471,13 @@ static void xs_vcpu_free(struct xs_ctx *c, struct xs_vcpu *xv)
 	 */
 	xfree(XU_PRIV(u));
 	XU_PRIV(u) = NULL;
-	/* The simulator frees its vCPU next: no more syncing with it. */
-	((struct vcpu *)xv)->xs_peer = NULL;
+	/* The simulator frees its vCPUs next: no more syncing with them. */
+	for (v = (struct vcpu *)xv; v; v = v->next_in_list) {
+		if (v != (struct vcpu *)xv && (!v->xs_unit_peer || unit_of_vcpu(v) != u))
+			break;
+		v->xs_peer = NULL;
+		v->xs_unit_peer = NULL;
+	}
 }
 
 static void xs_domain_free(struct xs_ctx *c, struct xs_dom *xd)
@@ -1390,10 +1539,17 @@ static void xs_ctx_free(struct xs_ctx *c)
 #if XS_IFACE != XS_IFACE_VCPU
 	free_units(&c->idle_dom);
 	for (i = 0; i < c->h.nr_cpus; i++) {
-		if (c->res[i]) {
-			free_cpumask_var(c->res[i]->cpus);
-			xfree(c->res[i]);
-		}
+		struct sched_resource *sr = c->res[i];
+		int t;
+
+		if (!sr)
+			continue;
+		/* A resource of several threads is freed once: no thread keeps it. */
+		for (t = i; t < c->h.nr_cpus; t++)
+			if (c->res[t] == sr)
+				c->res[t] = NULL;
+		free_cpumask_var(sr->cpus);
+		xfree(sr);
 	}
 #endif
 	for (i = 0; i < c->h.nr_cpus; i++) {

@@ -50,6 +50,55 @@ done
 [ $nosoft_soft = 0 ] || fail "--flags=nosoft left soft affinities in $nosoft_soft scenarios"
 [ $same_rest = 60 ] || fail "--flags=nocaps changed more than the caps ($same_rest of 60 alike)"
 
+# --flags=pools: Pool-0 keeps pCPU 0, a pool p1 takes the rest (on hosts
+# of two pCPUs or more), dom0 is never in p1, some domains are, p1 is
+# sometimes under the credit1 model; every scenario runs checked.
+pooled=0 model_pool=0 in_p1=0
+for s in $(seq 1 60); do
+	"$D" --print=$s --flags=pools > "$tmp/p.xml"
+	ncpus=$(sed -n 's/.*sockets="\([0-9]*\)" cores-per-socket="\([0-9]*\)" threads-per-core="\([0-9]*\)".*/\1 \2 \3/p' "$tmp/p.xml" |
+		{ read -r a b c; echo $((a * b * c)); })
+	if grep -q '<pool ' "$tmp/p.xml"; then
+		pooled=$((pooled + 1))
+		grep -Eq "<pool name=\"p1\" cpus=\"[1-9][0-9]*-$((ncpus - 1))\"" "$tmp/p.xml" ||
+			fail "seed $s: p1 is not the pCPUs from a boundary to the last: $(grep '<pool' "$tmp/p.xml")"
+	elif [ "$ncpus" -gt 1 ]; then
+		fail "seed $s: no pool on a host of $ncpus pCPUs"
+	fi
+	grep -q 'sched="credit1"' "$tmp/p.xml" && model_pool=$((model_pool + 1))
+	grep -q 'pool="p1"' "$tmp/p.xml" && in_p1=$((in_p1 + 1))
+	grep -q 'name="dom0"[^>]*pool=' "$tmp/p.xml" && fail "seed $s: dom0 outside Pool-0"
+	"$SCHEDSIM" --check --sched=credit2 --scenario="$tmp/p.xml" > /dev/null 2> "$tmp/p.err" ||
+		fail "seed $s with pools does not run: $(cat "$tmp/p.err")"
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout --nonet --relaxng "$srcdir/sim/scenario.rng" "$tmp/p.xml" 2>/dev/null ||
+			fail "seed $s with pools: the scenario does not match the schema"
+	fi
+done
+[ $pooled -gt 30 ] || fail "only $pooled of 60 scenarios have a pool"
+[ $model_pool -gt 3 ] || fail "only $model_pool of 60 scenarios put p1 under the credit1 model"
+[ $in_p1 -gt 15 ] || fail "only $in_p1 of 60 scenarios have a domain in p1"
+out=$("$D" --print=1 --flags=pools,arinc653 2>&1)
+[ $? = 2 ] && echo "$out" | grep -q "pools and arinc653 do not go together" ||
+	fail "--flags=pools,arinc653 is not refused: $out"
+# --flags=units,pools: no per-vCPU settings, caps of at most 100 per unit,
+# p1 from a core's first thread; every scenario runs at gran=core, checked.
+for s in $(seq 1 40); do
+	"$D" --print=$s --flags=units,pools > "$tmp/u.xml"
+	grep -q '<vcpu ' "$tmp/u.xml" && fail "seed $s with units: a per-vCPU setting"
+	threads=$(sed -n 's/.*threads-per-core="\([0-9]*\)".*/\1/p' "$tmp/u.xml")
+	first=$(sed -n 's/.*<pool name="p1" cpus="\([0-9]*\)-.*/\1/p' "$tmp/u.xml")
+	[ -z "$first" ] || [ $((first % threads)) = 0 ] || fail "seed $s with units: p1 starts at pCPU $first"
+	sed -n 's/.*vcpus="\([0-9]*\)".* cap="\([0-9]*\)".*/\1 \2/p' "$tmp/u.xml" | while read -r n cap; do
+		[ "$cap" -le $((100 * ((n + threads - 1) / threads))) ] || echo "cap $cap for $n vCPUs"
+	done | grep -q . && fail "seed $s with units: a cap above 100 per unit"
+	"$SCHEDSIM" --check --sched=credit2:gran=core --scenario="$tmp/u.xml" > /dev/null 2> "$tmp/u.err" ||
+		fail "seed $s with units at gran=core does not run: $(cat "$tmp/u.err")"
+done
+# A model against itself with pools: identical everywhere.
+out=$("$D" --pair=credit1,credit1,pools --count=100 --jobs=2)
+[ $? = 0 ] || fail "credit1 against itself with pools: $out"
+
 # A model against itself: identical everywhere; every scenario loads.
 out=$("$D" --pair=credit2,credit2 --count=300 --jobs=2)
 rc=$?

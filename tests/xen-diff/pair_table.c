@@ -35,11 +35,20 @@ int pair_flags_parse(const char *s, unsigned *flags, char *why, size_t len)
 			*flags |= SCENGEN_NO_EXTRA | SCENGEN_RT;
 		else if (strcmp(tok, "arinc653") == 0)
 			*flags |= SCENGEN_ARINC653;
+		else if (strcmp(tok, "pools") == 0)
+			*flags |= SCENGEN_POOLS;
+		else if (strcmp(tok, "units") == 0)
+			*flags |= SCENGEN_UNITS;
 		else {
 			snprintf(why, len, "unknown generator flag '%s' (nocaps, nosoft, nohard, rt, "
-				 "noextra, arinc653, or -)", tok);
+				 "noextra, arinc653, pools, units, or -)", tok);
 			return -1;
 		}
+	}
+	/* Which of two pools an <arinc653> is for is not what these pairs test. */
+	if ((*flags & SCENGEN_POOLS) && (*flags & SCENGEN_ARINC653)) {
+		snprintf(why, len, "generator flags pools and arinc653 do not go together");
+		return -1;
 	}
 	return 0;
 }
@@ -161,7 +170,7 @@ const char *pair_flags_format(unsigned flags, char *buf, size_t len)
 	static const struct { unsigned flag; const char *name; } names[] = {
 		{ SCENGEN_NO_CAPS, "nocaps" }, { SCENGEN_NO_SOFT, "nosoft" },
 		{ SCENGEN_NO_HARD, "nohard" }, { SCENGEN_NO_EXTRA, "noextra" },
-		{ SCENGEN_ARINC653, "arinc653" },
+		{ SCENGEN_ARINC653, "arinc653" }, { SCENGEN_POOLS, "pools" }, { SCENGEN_UNITS, "units" },
 	};
 	size_t n = 0;
 	size_t i;

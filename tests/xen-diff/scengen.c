@@ -28,9 +28,11 @@ struct gen {
 	struct scengen *out;
 	const struct scengen_src *src;
 	unsigned flags;
-	int ncpus;
+	int ncpus, threads;
 	int dom_vcpus[MAX_DOMAINS];      /* vCPUs of each domain so far */
 	bool dom0;                       /* the first domain is dom0 */
+	int pool_first;                  /* SCENGEN_POOLS: p1's first pCPU, 0 if none */
+	bool model_pool;                 /* p1 runs the credit1 model */
 };
 
 static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -128,6 +130,7 @@ static void gen_host(struct gen *g)
 	int nodes = chance(g, 50) ? sockets : 1;
 
 	g->ncpus = sockets * cores * threads;
+	g->threads = threads;
 	g->out->ncpus = g->ncpus;
 	if (threads > 1)
 		g->out->features |= SCENGEN_HAS_SMT;
@@ -140,6 +143,55 @@ static void gen_host(struct gen *g)
 	if (chance(g, 25))
 		put(g, " context-switch=\"%dns\"", pick(g, 0, 5000));
 	put(g, "/>\n");
+}
+
+/*
+ * SCENGEN_POOLS: p1 takes the pCPUs from a drawn boundary on (pCPU 0
+ * stays in Pool-0, as Xen wants), under the run's scheduler, or one time
+ * in four under the credit1 model whatever the run's.
+ */
+static void gen_pools(struct gen *g)
+{
+	int units = g->flags & SCENGEN_UNITS ? g->ncpus / g->threads : g->ncpus;
+
+	if (units < 2)
+		return;
+	g->pool_first = pick(g, 1, units - 1) * (g->ncpus / units);
+	g->model_pool = chance(g, 25);
+	put(g, "  <pool name=\"p1\" cpus=\"%d-%d\"%s/>\n", g->pool_first, g->ncpus - 1,
+	    g->model_pool ? " sched=\"credit1\"" : "");
+}
+
+/* The pCPUs of a domain's pool (p1 when in_p1, else Pool-0). */
+static struct cpumask *pool_mask(struct gen *g, bool in_p1)
+{
+	struct cpumask *m = cpumask_alloc((unsigned)g->ncpus);
+	int i;
+
+	for (i = 0; i < g->ncpus; i++)
+		if (!g->pool_first || (i >= g->pool_first) == in_p1)
+			cpumask_set(m, (unsigned)i);
+	return m;
+}
+
+/*
+ * A hard affinity: with pools, it holds a pCPU of the domain's pool; for
+ * units, a core's first thread (the pCPU of a resource its scheduler sees).
+ */
+static struct cpumask *random_hard(struct gen *g, const struct cpumask *pool)
+{
+	struct cpumask *meet, *m;
+	int i;
+
+	if (!(g->flags & SCENGEN_UNITS))
+		return g->pool_first ? random_meeting(g, pool) : random_set(g);
+	meet = cpumask_alloc((unsigned)g->ncpus);
+	for (i = 0; i < g->ncpus; i += g->threads)
+		if (cpumask_test(pool, (unsigned)i))
+			cpumask_set(meet, (unsigned)i);
+	m = random_meeting(g, meet);
+	cpumask_free(meet);
+	return m;
 }
 
 static void gen_workload(struct gen *g, int vcpus)
@@ -196,6 +248,8 @@ static void gen_domain(struct gen *g, int k)
 	struct cpumask *all = cpumask_alloc((unsigned)g->ncpus), *hard = NULL, *soft = NULL;
 	bool soft_ok = !(g->flags & SCENGEN_NO_SOFT), hard_ok = !(g->flags & SCENGEN_NO_HARD);
 	int vcpus = pick(g, 1, MAX_VCPUS), weight = 256, cap = 0, i;
+	bool in_p1 = false;
+	struct cpumask *pool;
 
 	cpumask_fill(all);
 	if (chance(g, 60))
@@ -204,6 +258,9 @@ static void gen_domain(struct gen *g, int k)
 		cap = pick(g, 1, 100 * vcpus);
 	if (g->flags & SCENGEN_NO_CAPS)
 		cap = 0;
+	/* Units (sched-gran=core): credit2 takes at most 100 per unit. */
+	if ((g->flags & SCENGEN_UNITS) && cap > 100 * ((vcpus + g->threads - 1) / g->threads))
+		cap = 100 * ((vcpus + g->threads - 1) / g->threads);
 	g->out->nvcpus += vcpus;
 	/* The first domain is sometimes dom0 (domain id 0), else d0 (id 1). */
 	g->dom_vcpus[k] = vcpus;
@@ -212,6 +269,13 @@ static void gen_domain(struct gen *g, int k)
 		g->dom0 = true;
 	} else
 		put(g, "  <domain name=\"d%d\" vcpus=\"%d\"", k, vcpus);
+	/* Pools: dom0 stays in Pool-0, another domain goes into p1 one time in two. */
+	if (g->pool_first && !(k == 0 && g->dom0) && chance(g, 50)) {
+		in_p1 = true;
+		put(g, " pool=\"p1\"");
+		g->out->features |= g->model_pool ? SCENGEN_HAS_MODELPOOL : SCENGEN_HAS_POOL;
+	}
+	pool = pool_mask(g, in_p1);
 	if (weight != 256) {
 		put(g, " weight=\"%d\"", weight);
 		g->out->features |= SCENGEN_HAS_WEIGHT;
@@ -234,7 +298,7 @@ static void gen_domain(struct gen *g, int k)
 		bool want_hard = chance(g, 60), want_soft = chance(g, 60);
 
 		if (want_hard)
-			hard = random_set(g);
+			hard = random_hard(g, pool);
 		if (want_soft)
 			soft = random_meeting(g, hard ? hard : all);
 		if (!soft_ok && soft) {
@@ -254,7 +318,7 @@ static void gen_domain(struct gen *g, int k)
 			put(g, "/>\n");
 		}
 	}
-	for (i = 0; i < vcpus; i++) {
+	for (i = 0; i < vcpus && !(g->flags & SCENGEN_UNITS); i++) {
 		struct cpumask *vh, *vs = NULL;
 
 		/* RTDS: some vCPUs get parameters of their own, in an element of their own. */
@@ -267,7 +331,7 @@ static void gen_domain(struct gen *g, int k)
 		}
 		if (!chance(g, 15))
 			continue;
-		vh = random_set(g);
+		vh = random_hard(g, pool);
 		/* The domain's soft would be inherited: it must meet vh. */
 		if (chance(g, 50) || (soft && !cpumask_intersects(soft, vh)))
 			vs = random_meeting(g, vh);
@@ -304,6 +368,7 @@ static void gen_domain(struct gen *g, int k)
 	if (soft)
 		cpumask_free(soft);
 	cpumask_free(all);
+	cpumask_free(pool);
 }
 
 /*
@@ -342,8 +407,8 @@ static void gen_arinc653(struct gen *g)
 void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned flags)
 {
 	/* arinc653 keeps vCPUs where they were created: no hard affinity. */
-	struct gen g = { o, src, flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags, 0,
-			 { 0 }, false };
+	struct gen g = { .out = o, .src = src,
+			 .flags = flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags };
 	int k, ms, seed;
 
 	memset(o, 0, sizeof(*o));
@@ -354,6 +419,8 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 	seed = pick(&g, 0, 1000000);
 	put(&g, "<scenario duration=\"%dms\" seed=\"%d\">\n", ms, seed);
 	gen_host(&g);
+	if (flags & SCENGEN_POOLS)
+		gen_pools(&g);
 	o->ndoms = pick(&g, 1, MAX_DOMAINS);
 	for (k = 0; k < o->ndoms; k++)
 		gen_domain(&g, k);

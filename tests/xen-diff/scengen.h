@@ -19,6 +19,16 @@
  * an ARINC 653 schedule after the domains (or, one time in five, none:
  * dom0's default schedule), with draws of its own, and implies
  * SCENGEN_NO_HARD (arinc653 keeps vCPUs where they were created).
+ * SCENGEN_POOLS splits a host of two or more pCPUs into Pool-0 (pCPU 0
+ * up to a drawn boundary) and a cpupool "p1" of the rest, under the
+ * scheduler of the run (the pair's side) or, one time in four, under the
+ * credit1 model on both sides; half the domains but dom0 go into p1, and
+ * each hard affinity then holds a pCPU of its domain's pool (draws of
+ * its own too, so scenarios without it are those of before).
+ * SCENGEN_UNITS is for pairs at sched-gran=core: no per-vCPU <vcpu>
+ * settings (the vCPUs of a unit share them, and the loader refuses
+ * otherwise), caps of at most 100 per unit (credit2 refuses more), and
+ * with SCENGEN_POOLS p1 starts at a core's first thread.
  *
  * No yields: no workload of workloads/ ever calls the core's yield, so
  * the generator has none to ask for.
@@ -43,6 +53,8 @@ enum {
 	SCENGEN_RT = 1 << 4,        /* RTDS period/budget/extratime (the rtds pairs) */
 	SCENGEN_NO_EXTRA = 1 << 5,  /* with SCENGEN_RT: no extratime (RTDS before 4.10) */
 	SCENGEN_ARINC653 = 1 << 6,  /* an <arinc653> schedule, no hard affinity (the arinc653 pairs) */
+	SCENGEN_POOLS = 1 << 7,     /* Pool-0 and a cpupool p1 of the other pCPUs (the pools pairs) */
+	SCENGEN_UNITS = 1 << 8,     /* for sched-gran=core: no per-vCPU settings, pools of whole cores */
 };
 
 /* What a generated scenario contains (to tell divergences apart). */
@@ -57,10 +69,12 @@ enum {
 	SCENGEN_HAS_OVER = 1 << 7,     /* more vCPUs than pCPUs */
 	SCENGEN_HAS_EXTRA = 1 << 8,    /* an RTDS vCPU with extratime */
 	SCENGEN_HAS_RTVCPU = 1 << 9,   /* RTDS parameters of a vCPU of its own */
+	SCENGEN_HAS_POOL = 1 << 10,    /* a domain in cpupool p1 under the run's scheduler */
+	SCENGEN_HAS_MODELPOOL = 1 << 11, /* p1 under the credit1 model on both sides */
 };
 #define SCENGEN_FEATURE_NAMES { "cap", "hard", "soft", "vcpu", "weight", "smt", \
-				"sockets", "over", "extra", "rtvcpu" }
-#define SCENGEN_NFEATURES 10
+				"sockets", "over", "extra", "rtvcpu", "pool", "modelpool" }
+#define SCENGEN_NFEATURES 12
 
 struct scengen {
 	char *xml;                 /* NUL-terminated scenario file text */

@@ -66,6 +66,12 @@ struct vcpu {
 	bool is_urgent;
 	bool affinity_broken;
 	void *xs_peer;
+	/*
+	 * sched-gran > cpu: the simulator's unit this vCPU belongs to, and its
+	 * place in it (xs_peer is found from these once the member exists).
+	 */
+	void *xs_unit_peer;
+	int xs_member;
 };
 
 /* public/xen.h: a domain's UUID. */
