@@ -646,13 +646,14 @@ uint64_t sim_run_until(struct sim *s, stime_t until)
 	if (s->tracer && s->tracer->start)
 		s->tracer->start(s->tracer, s);
 	while (q->len && q->heap[0]->expires <= until && !s->stop_requested) {
-		struct timer *t = evq_pop(q);
+		struct timer *t = evq_fire_begin(q);
 
 		q->now = t->expires;
 		q->fired++;
 		n++;
 		s->this_cpu = -1;
 		t->fn(t, t->arg);
+		evq_fire_end(q);
 		if (s->check && !s->check_error[0])
 			sim_check_invariants(s);
 	}

@@ -7,7 +7,12 @@
  * A pop moves the hole at the root down along the smaller children to a
  * leaf and sifts the last entry up from there ("bottom-up"), which saves
  * about half the comparisons: the last entry usually belongs near the
- * bottom anyway.
+ * bottom anyway.  A timer being fired stays in the root until its callback
+ * returns (evq_fire_begin/end): most callbacks re-arm their own timer (a
+ * guest CPU's next step, a scheduler's next slice), and a re-arm of the
+ * root is one sift down, where a pop and an insert are a sift down and a
+ * sift up.  The root's key is the smallest in the heap, so every timer
+ * armed or moved meanwhile stays below it.
  */
 #include "sim/evq.h"
 
@@ -92,6 +97,7 @@ void evq_init(struct evq *q)
 	q->next_seq = 0;
 	q->now = 0;
 	q->fired = 0;
+	q->root_fired = false;
 }
 
 void evq_free(struct evq *q)
@@ -105,6 +111,7 @@ void evq_free(struct evq *q)
 	q->heap = NULL;
 	q->keys = NULL;
 	q->len = q->cap = 0;
+	q->root_fired = false;
 }
 
 void timer_init(struct timer *t, timer_fn fn, void *arg)
@@ -155,6 +162,12 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 	t->seq = q->next_seq++;
 	k.expires = when;
 	k.seq = t->seq;
+	if (q->root_fired && q->heap[0] == t) {
+		/* Re-armed from its own callback: it still holds the root. */
+		q->root_fired = false;
+		sift_down(q, 0, t, k);
+		return;
+	}
 	if (t->heap_slot >= 0) {
 		/* Re-arming in place: one sift instead of a remove and an insert. */
 		size_t i = (size_t)t->heap_slot;
@@ -170,18 +183,15 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 	sift_up(q, q->len++, t, k);
 }
 
-struct timer *evq_pop(struct evq *q)
+/* Removes the root, whose timer is already marked disarmed. */
+static void drop_root(struct evq *q)
 {
-	struct timer *t, *last;
+	struct timer *last;
 	struct evq_key k;
 	size_t i = 0;
 
-	if (!q->len)
-		return NULL;
-	t = q->heap[0];
-	t->heap_slot = -1;
 	if (--q->len == 0)
-		return t;
+		return;
 	last = q->heap[q->len];
 	k = q->keys[q->len];
 	/* Bottom-up: the hole goes down to a leaf, then last rises from it. */
@@ -192,7 +202,38 @@ struct timer *evq_pop(struct evq *q)
 		i = best;
 	}
 	sift_up(q, i, last, k);
+}
+
+struct timer *evq_pop(struct evq *q)
+{
+	struct timer *t;
+
+	if (!q->len)
+		return NULL;
+	t = q->heap[0];
+	t->heap_slot = -1;
+	drop_root(q);
 	return t;
+}
+
+struct timer *evq_fire_begin(struct evq *q)
+{
+	struct timer *t;
+
+	if (!q->len)
+		return NULL;
+	t = q->heap[0];
+	t->heap_slot = -1;
+	q->root_fired = true;
+	return t;
+}
+
+void evq_fire_end(struct evq *q)
+{
+	if (!q->root_fired)
+		return;
+	q->root_fired = false;
+	drop_root(q);
 }
 
 uint64_t evq_run_until(struct evq *q, stime_t until)
@@ -200,12 +241,13 @@ uint64_t evq_run_until(struct evq *q, stime_t until)
 	uint64_t n = 0;
 
 	while (q->len && q->keys[0].expires <= until) {
-		struct timer *t = evq_pop(q);
+		struct timer *t = evq_fire_begin(q);
 
 		q->now = t->expires;
 		q->fired++;
 		n++;
 		t->fn(t, t->arg);
+		evq_fire_end(q);
 	}
 	if (q->now < until)
 		q->now = until;

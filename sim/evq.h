@@ -42,6 +42,12 @@ struct evq {
 	uint64_t next_seq;
 	stime_t now;      /* time of the event being handled */
 	uint64_t fired;   /* events handled so far */
+	/*
+	 * The timer being fired is still at the root (evq_fire_begin): its
+	 * callback usually re-arms it, which is then one sift down from the
+	 * root instead of a pop and an insert.
+	 */
+	bool root_fired;
 };
 
 void evq_init(struct evq *q);
@@ -57,11 +63,21 @@ static inline bool timer_pending(const struct timer *t)
 	return t->heap_slot >= 0;
 }
 
-/* Earliest armed timer, or NULL. */
+/* Earliest armed timer, or NULL (not from inside a callback). */
 static inline struct timer *evq_peek(const struct evq *q)
 {
 	return q->len ? q->heap[0] : NULL;
 }
+/*
+ * Takes the earliest timer to fire it: it is disarmed at once (pending no
+ * more, re-armable, stopping it is harmless) but left in the heap's root
+ * until evq_fire_end, after its callback.  Its key is the smallest there
+ * is, so nothing armed meanwhile can pass it, and the order of events is
+ * exactly that of evq_pop.  Returns NULL when the queue is empty.
+ */
+struct timer *evq_fire_begin(struct evq *q);
+/* After the callback of evq_fire_begin's timer: drops it unless it was re-armed. */
+void evq_fire_end(struct evq *q);
 /* Removes and returns the earliest timer without running it. */
 struct timer *evq_pop(struct evq *q);
 /*
