@@ -641,13 +641,13 @@ void sim_core_init_pcpu(struct sim *s, int cpu)
 uint64_t sim_run_until(struct sim *s, stime_t until)
 {
 	struct evq *q = &s->q;
+	struct timer *t;
 	uint64_t n = 0;
 
 	if (s->tracer && s->tracer->start)
 		s->tracer->start(s->tracer, s);
-	while (q->len && q->heap[0]->expires <= until && !s->stop_requested) {
-		struct timer *t = evq_fire_begin(q);
-
+	while ((t = evq_peek(q)) && t->expires <= until && !s->stop_requested) {
+		evq_fire_begin(q);
 		q->now = t->expires;
 		q->fired++;
 		n++;

@@ -100,7 +100,7 @@ START_TEST(past_times_are_clamped_to_now)
 }
 END_TEST
 
-/* A random mix of arms, re-arms and cancels pops in sorted order. */
+/* A random mix of arms, re-arms and cancels pops in sorted order, near and far timers alike. */
 START_TEST(random_operations_keep_heap_order)
 {
 	enum { N = 2000 };
@@ -121,7 +121,9 @@ START_TEST(random_operations_keep_heap_order)
 		if (rng_below(&rng, 4) == 0)
 			timer_stop(&q, x);
 		else
-			timer_set(&q, x, (stime_t)rng_below(&rng, 1000));
+			/* near and far timers (the queue's two heaps, 1 ms apart), with ties */
+			timer_set(&q, x, (stime_t)rng_below(&rng, 1000) +
+					 (rng_below(&rng, 2) ? 2000000 : 0));
 	}
 	for (i = 0; i < N; i++)
 		armed += timer_pending(&t[i]);
@@ -142,9 +144,10 @@ START_TEST(random_operations_keep_heap_order)
 END_TEST
 
 /*
- * Callbacks that re-arm, stop and arm timers, their own included, while
- * the fired timer still holds the heap's root (evq_fire_begin): every
- * event is still the earliest armed one, checked against a plain scan.
+ * Callbacks that re-arm, stop and arm timers, their own included, near
+ * and far, while the fired timer still holds its heap's root
+ * (evq_fire_begin): every event is still the earliest armed one, checked
+ * against a plain scan.
  */
 enum { NCB = 300 };
 
@@ -186,7 +189,8 @@ static void cb_fire(struct timer *t, void *arg)
 	w->fired++;
 	for (int k = (int)rng_below(&w->rng, 5); k > 0; k--) {
 		int which = rng_below(&w->rng, 3) == 0 ? self : (int)rng_below(&w->rng, NCB);
-		stime_t when = w->q.now + (stime_t)rng_below(&w->rng, 50);
+		stime_t when = w->q.now + (stime_t)rng_below(&w->rng, 50) +
+			       (rng_below(&w->rng, 4) == 0 ? 2000000 : 0);
 
 		if (rng_below(&w->rng, 3) == 0)
 			cb_stop(w, which);
@@ -207,7 +211,7 @@ START_TEST(callbacks_rearming_themselves_keep_order)
 		timer_init(&w->t[i], cb_fire, w);
 	for (int i = 0; i < NCB; i += 2)
 		cb_set(w, i, (stime_t)rng_below(&w->rng, 100));
-	evq_run_until(&w->q, 20000);
+	evq_run_until(&w->q, 100000000);
 	ck_assert(!w->bad);
 	ck_assert_int_gt(w->fired, 10 * NCB);
 	for (int i = 0; i < NCB; i++)
