@@ -641,18 +641,19 @@ void sim_core_init_pcpu(struct sim *s, int cpu)
 uint64_t sim_run_until(struct sim *s, stime_t until)
 {
 	struct evq *q = &s->q;
+	struct timer *t;
 	uint64_t n = 0;
 
 	if (s->tracer && s->tracer->start)
 		s->tracer->start(s->tracer, s);
-	while (q->len && q->heap[0]->expires <= until && !s->stop_requested) {
-		struct timer *t = evq_pop(q);
-
+	while ((t = evq_peek(q)) && t->expires <= until && !s->stop_requested) {
+		evq_fire_begin(q);
 		q->now = t->expires;
 		q->fired++;
 		n++;
 		s->this_cpu = -1;
 		t->fn(t, t->arg);
+		evq_fire_end(q);
 		if (s->check && !s->check_error[0])
 			sim_check_invariants(s);
 	}

@@ -1,13 +1,29 @@
 /*
- * The event queue's 4-ary heap.  Profiling the 1024-pCPU benchmark showed
- * the heap dominated by cache misses: every comparison dereferenced a
- * timer embedded somewhere in a vCPU, task or pCPU.  So each slot keeps
+ * The event queue: two 4-ary heaps.  Profiling the 1024-pCPU benchmark
+ * showed the heap dominated by cache misses: every comparison dereferenced
+ * a timer embedded somewhere in a vCPU, task or pCPU.  So each slot keeps
  * its (expires, seq) key in a parallel array, and sifting reads only the
  * two arrays; a timer is touched once per move, to record its new slot.
  * A pop moves the hole at the root down along the smaller children to a
  * leaf and sifts the last entry up from there ("bottom-up"), which saves
  * about half the comparisons: the last entry usually belongs near the
  * bottom anyway.
+ *
+ * Profiling the seed evaluation's iperf runs showed the sifts a third of
+ * the run: some 45 timers pending, most of them long (each pCPU's ticker
+ * and slice, sleeps) and rarely due, while the events come from a few
+ * short ones (guest CPUs' steps, softirqs, event channels).  A timer armed
+ * less than EVQ_NEAR_NS ahead goes into the near heap, the others into the
+ * far one, and the next event is the earlier of the two roots: both are
+ * exact priority queues on the same keys, so events fire in exactly the
+ * order one heap gives.
+ *
+ * A timer being fired stays in its heap's root until its callback returns
+ * (evq_fire_begin/end): most callbacks re-arm their own timer (a guest
+ * CPU's next step, a scheduler's next slice), and a re-arm of the root is
+ * one sift down, where a pop and an insert are a sift down and a sift up.
+ * The root's key is the smallest in the queue, so every timer armed or
+ * moved meanwhile stays below it.
  */
 #include "sim/evq.h"
 
@@ -16,6 +32,7 @@
 #include "sim/xalloc.h"
 
 #define ARITY 4
+#define EVQ_NEAR_NS 1000000   /* 1 ms: a step or a wake-up, not a tick or a slice */
 
 typedef unsigned __int128 ukey;
 
@@ -30,24 +47,24 @@ static inline bool before(const struct evq_key *a, const struct evq_key *b)
 	return key_of(a) < key_of(b);
 }
 
-static inline void place(struct evq *q, size_t i, struct timer *t, struct evq_key k)
+static inline void place(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k)
 {
-	q->heap[i] = t;
-	q->keys[i] = k;
+	h->heap[i] = t;
+	h->keys[i] = k;
 	t->heap_slot = (int)i;
 }
 
-static void sift_up(struct evq *q, size_t i, struct timer *t, struct evq_key k)
+static void sift_up(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k)
 {
 	while (i > 0) {
 		size_t parent = (i - 1) / ARITY;
 
-		if (!before(&k, &q->keys[parent]))
+		if (!before(&k, &h->keys[parent]))
 			break;
-		place(q, i, q->heap[parent], q->keys[parent]);
+		place(h, i, h->heap[parent], h->keys[parent]);
 		i = parent;
 	}
-	place(q, i, t, k);
+	place(h, i, t, k);
 }
 
 /*
@@ -55,14 +72,14 @@ static void sift_up(struct evq *q, size_t i, struct timer *t, struct evq_key k)
  * Written with selects rather than branches: the winner among random keys
  * is unpredictable, and mispredictions were most of a pop's cost.
  */
-static inline size_t min_child(const struct evq *q, size_t i)
+static inline size_t min_child(const struct evq_heap *h, size_t i)
 {
 	size_t first = i * ARITY + 1, best = first, c, end;
-	ukey kb = key_of(&q->keys[first]);
+	ukey kb = key_of(&h->keys[first]);
 
-	end = first + ARITY < q->len ? first + ARITY : q->len;
+	end = first + ARITY < h->len ? first + ARITY : h->len;
 	for (c = first + 1; c < end; c++) {
-		ukey kc = key_of(&q->keys[c]);
+		ukey kc = key_of(&h->keys[c]);
 		bool less = kc < kb;
 
 		best = less ? c : best;
@@ -71,40 +88,56 @@ static inline size_t min_child(const struct evq *q, size_t i)
 	return best;
 }
 
-static void sift_down(struct evq *q, size_t i, struct timer *t, struct evq_key k)
+static void sift_down(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k)
 {
-	while (i * ARITY + 1 < q->len) {
-		size_t best = min_child(q, i);
+	while (i * ARITY + 1 < h->len) {
+		size_t best = min_child(h, i);
 
-		if (!before(&q->keys[best], &k))
+		if (!before(&h->keys[best], &k))
 			break;
-		place(q, i, q->heap[best], q->keys[best]);
+		place(h, i, h->heap[best], h->keys[best]);
 		i = best;
 	}
-	place(q, i, t, k);
+	place(h, i, t, k);
+}
+
+/* Puts t with key k at slot i of h, up or down as its key says. */
+static void sift(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k)
+{
+	if (i > 0 && before(&k, &h->keys[(i - 1) / ARITY]))
+		sift_up(h, i, t, k);
+	else
+		sift_down(h, i, t, k);
+}
+
+static void heap_free(struct evq_heap *h)
+{
+	for (size_t i = 0; i < h->len; i++)
+		h->heap[i]->heap_slot = -1;
+	free(h->heap);
+	free(h->keys);
+	h->heap = NULL;
+	h->keys = NULL;
+	h->len = h->cap = 0;
 }
 
 void evq_init(struct evq *q)
 {
-	q->heap = NULL;
-	q->keys = NULL;
-	q->len = q->cap = 0;
+	q->near = (struct evq_heap){ NULL, NULL, 0, 0 };
+	q->far = (struct evq_heap){ NULL, NULL, 0, 0 };
+	q->len = 0;
 	q->next_seq = 0;
 	q->now = 0;
 	q->fired = 0;
+	q->root_fired = NULL;
 }
 
 void evq_free(struct evq *q)
 {
-	size_t i;
-
-	for (i = 0; i < q->len; i++)
-		q->heap[i]->heap_slot = -1;
-	free(q->heap);
-	free(q->keys);
-	q->heap = NULL;
-	q->keys = NULL;
-	q->len = q->cap = 0;
+	heap_free(&q->near);
+	heap_free(&q->far);
+	q->len = 0;
+	q->root_fired = NULL;
 }
 
 void timer_init(struct timer *t, timer_fn fn, void *arg)
@@ -112,100 +145,169 @@ void timer_init(struct timer *t, timer_fn fn, void *arg)
 	t->expires = 0;
 	t->seq = 0;
 	t->heap_slot = -1;
+	t->far = false;
 	t->fn = fn;
 	t->arg = arg;
 }
 
-static void remove_at(struct evq *q, size_t i)
+static inline struct evq_heap *heap_of(struct evq *q, const struct timer *t)
 {
-	struct timer *last;
-	struct evq_key k;
+	return t->far ? &q->far : &q->near;
+}
 
-	q->heap[i]->heap_slot = -1;
-	if (i == --q->len)
+static void remove_at(struct evq *q, struct evq_heap *h, size_t i)
+{
+	h->heap[i]->heap_slot = -1;
+	q->len--;
+	if (i == --h->len)
 		return;
-	last = q->heap[q->len];
-	k = q->keys[q->len];
-	if (i > 0 && before(&k, &q->keys[(i - 1) / ARITY]))
-		sift_up(q, i, last, k);
-	else
-		sift_down(q, i, last, k);
+	sift(h, i, h->heap[h->len], h->keys[h->len]);
 }
 
 void timer_stop(struct evq *q, struct timer *t)
 {
 	if (t->heap_slot >= 0)
-		remove_at(q, (size_t)t->heap_slot);
+		remove_at(q, heap_of(q, t), (size_t)t->heap_slot);
 }
 
-static void grow(struct evq *q)
+static void insert(struct evq *q, struct evq_heap *h, struct timer *t, struct evq_key k)
 {
-	q->cap = q->cap ? q->cap * 2 : 64;
-	q->heap = xreallocarray(q->heap, q->cap, sizeof(*q->heap));
-	q->keys = xreallocarray(q->keys, q->cap, sizeof(*q->keys));
+	if (h->len == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->heap = xreallocarray(h->heap, h->cap, sizeof(*h->heap));
+		h->keys = xreallocarray(h->keys, h->cap, sizeof(*h->keys));
+	}
+	q->len++;
+	sift_up(h, h->len++, t, k);
+}
+
+/* Removes the root of h, whose timer is already marked disarmed. */
+static void drop_root(struct evq *q, struct evq_heap *h)
+{
+	struct timer *last;
+	struct evq_key k;
+	size_t i = 0;
+
+	q->len--;
+	if (--h->len == 0)
+		return;
+	last = h->heap[h->len];
+	k = h->keys[h->len];
+	/* Bottom-up: the hole goes down to a leaf, then last rises from it. */
+	while (i * ARITY + 1 < h->len) {
+		size_t best = min_child(h, i);
+
+		place(h, i, h->heap[best], h->keys[best]);
+		i = best;
+	}
+	sift_up(h, i, last, k);
 }
 
 void timer_set(struct evq *q, struct timer *t, stime_t when)
 {
+	struct evq_heap *h;
 	struct evq_key k;
+	bool far;
 
 	if (when < q->now)
 		when = q->now;
+	far = when - q->now >= EVQ_NEAR_NS;
+	h = far ? &q->far : &q->near;
 	t->expires = when;
 	t->seq = q->next_seq++;
 	k.expires = when;
 	k.seq = t->seq;
-	if (t->heap_slot >= 0) {
-		/* Re-arming in place: one sift instead of a remove and an insert. */
-		size_t i = (size_t)t->heap_slot;
+	if (q->root_fired && q->root_fired->heap[0] == t) {
+		/* Re-armed from its own callback: it still holds its heap's root. */
+		struct evq_heap *was = q->root_fired;
 
-		if (i > 0 && before(&k, &q->keys[(i - 1) / ARITY]))
-			sift_up(q, i, t, k);
-		else
-			sift_down(q, i, t, k);
-		return;
+		q->root_fired = NULL;
+		if (was == h) {
+			sift_down(h, 0, t, k);
+			return;
+		}
+		drop_root(q, was);
+	} else if (t->heap_slot >= 0) {
+		struct evq_heap *was = heap_of(q, t);
+
+		if (was == h) {
+			/* Re-arming in place: one sift instead of a remove and an insert. */
+			sift(h, (size_t)t->heap_slot, t, k);
+			return;
+		}
+		remove_at(q, was, (size_t)t->heap_slot);
 	}
-	if (q->len == q->cap)
-		grow(q);
-	sift_up(q, q->len++, t, k);
+	t->far = far;
+	insert(q, h, t, k);
+}
+
+/* The heap whose root fires next (both non-empty or one of them). */
+static struct evq_heap *next_heap(const struct evq *q)
+{
+	const struct evq_heap *n = &q->near, *f = &q->far;
+
+	if (!f->len)
+		return (struct evq_heap *)n;
+	if (!n->len)
+		return (struct evq_heap *)f;
+	return (struct evq_heap *)(before(&f->keys[0], &n->keys[0]) ? f : n);
+}
+
+struct timer *evq_peek(const struct evq *q)
+{
+	return q->len ? next_heap(q)->heap[0] : NULL;
 }
 
 struct timer *evq_pop(struct evq *q)
 {
-	struct timer *t, *last;
-	struct evq_key k;
-	size_t i = 0;
+	struct evq_heap *h;
+	struct timer *t;
 
 	if (!q->len)
 		return NULL;
-	t = q->heap[0];
+	h = next_heap(q);
+	t = h->heap[0];
 	t->heap_slot = -1;
-	if (--q->len == 0)
-		return t;
-	last = q->heap[q->len];
-	k = q->keys[q->len];
-	/* Bottom-up: the hole goes down to a leaf, then last rises from it. */
-	while (i * ARITY + 1 < q->len) {
-		size_t best = min_child(q, i);
-
-		place(q, i, q->heap[best], q->keys[best]);
-		i = best;
-	}
-	sift_up(q, i, last, k);
+	drop_root(q, h);
 	return t;
+}
+
+struct timer *evq_fire_begin(struct evq *q)
+{
+	struct evq_heap *h;
+	struct timer *t;
+
+	if (!q->len)
+		return NULL;
+	h = next_heap(q);
+	t = h->heap[0];
+	t->heap_slot = -1;
+	q->root_fired = h;
+	return t;
+}
+
+void evq_fire_end(struct evq *q)
+{
+	struct evq_heap *h = q->root_fired;
+
+	if (!h)
+		return;
+	q->root_fired = NULL;
+	drop_root(q, h);
 }
 
 uint64_t evq_run_until(struct evq *q, stime_t until)
 {
 	uint64_t n = 0;
+	struct timer *t;
 
-	while (q->len && q->keys[0].expires <= until) {
-		struct timer *t = evq_pop(q);
-
+	while ((t = evq_peek(q)) && t->expires <= until) {
+		evq_fire_begin(q);
 		q->now = t->expires;
 		q->fired++;
 		n++;
 		t->fn(t, t->arg);
+		evq_fire_end(q);
 	}
 	if (q->now < until)
 		q->now = until;

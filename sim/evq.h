@@ -1,5 +1,6 @@
 /*
- * The event queue: a 4-ary min-heap of timers ordered by (time, sequence).
+ * The event queue: timers ordered by (time, sequence), in two 4-ary
+ * min-heaps (near and far timers, sim/evq.c) that pop as one.
  *
  * Every event in the simulator is a struct timer embedded in the object it
  * belongs to (a pCPU's schedule timer, a scheduler's accounting ticker, a
@@ -24,6 +25,7 @@ struct timer {
 	stime_t expires;
 	uint64_t seq;     /* arming order, breaks ties between equal times */
 	int heap_slot;    /* -1 when not armed */
+	bool far;         /* in the heap of the timers due later (see evq.c) */
 	timer_fn fn;
 	void *arg;
 };
@@ -35,13 +37,31 @@ struct evq_key {
 	uint64_t seq;
 };
 
-struct evq {
+/* One heap: its timers and, beside them, their keys. */
+struct evq_heap {
 	struct timer **heap;
 	struct evq_key *keys;    /* keys[i] is heap[i]'s (expires, seq) */
 	size_t len, cap;
+};
+
+struct evq {
+	/*
+	 * Timers due within EVQ_NEAR_NS of their arming, and the others: the
+	 * busy few (a guest CPU's next step, a softirq) sift through a small
+	 * heap, the many long ones (tickers, slices, sleeps) wait in theirs.
+	 * The earliest event is the earlier of the two roots.
+	 */
+	struct evq_heap near, far;
+	size_t len;              /* timers armed, in both */
 	uint64_t next_seq;
 	stime_t now;      /* time of the event being handled */
 	uint64_t fired;   /* events handled so far */
+	/*
+	 * The timer being fired is still at the root (evq_fire_begin): its
+	 * callback usually re-arms it, which is then one sift down from the
+	 * root instead of a pop and an insert.
+	 */
+	struct evq_heap *root_fired;   /* the heap whose root it is, or NULL */
 };
 
 void evq_init(struct evq *q);
@@ -57,11 +77,18 @@ static inline bool timer_pending(const struct timer *t)
 	return t->heap_slot >= 0;
 }
 
-/* Earliest armed timer, or NULL. */
-static inline struct timer *evq_peek(const struct evq *q)
-{
-	return q->len ? q->heap[0] : NULL;
-}
+/* Earliest armed timer, or NULL (not from inside a callback). */
+struct timer *evq_peek(const struct evq *q);
+/*
+ * Takes the earliest timer to fire it: it is disarmed at once (pending no
+ * more, re-armable, stopping it is harmless) but left in the heap's root
+ * until evq_fire_end, after its callback.  Its key is the smallest there
+ * is, so nothing armed meanwhile can pass it, and the order of events is
+ * exactly that of evq_pop.  Returns NULL when the queue is empty.
+ */
+struct timer *evq_fire_begin(struct evq *q);
+/* After the callback of evq_fire_begin's timer: drops it unless it was re-armed. */
+void evq_fire_end(struct evq *q);
 /* Removes and returns the earliest timer without running it. */
 struct timer *evq_pop(struct evq *q);
 /*

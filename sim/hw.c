@@ -102,11 +102,26 @@ struct cstate {
 	stime_t exit_latency, residency;
 };
 
+/* A profile's figures, worked out once (a small cache in struct hw). */
+struct hw_figures {
+	const struct hw_profile *p;
+	double pressure;           /* on its core's pipeline */
+	long long demand;          /* MB/s of memory traffic at full speed */
+	double alone;              /* memory time with its own traffic alone */
+	double per_alone;          /* its inverse */
+};
+
 struct hw {
 	struct sim *s;
 	struct hw_config c;
 	int nr_cores, nr_sockets, nr_nodes;
 	int *busy;                 /* per core: threads running a non-idle vCPU */
+	/*
+	 * The threads of each pCPU's core, itself included, ascending (its
+	 * topology sibling_mask as a list: walked on every switch and rate
+	 * query): those of cpu are threads[thread_start[cpu] .. thread_start[cpu + 1]).
+	 */
+	int *thread_start, *threads;
 	struct timer *retold;      /* per core: tells its threads a profile changed */
 	struct hw_retold_arg *retold_arg;
 	long long *cpu_demand;     /* per pCPU: MB/s of memory traffic of what it runs */
@@ -115,13 +130,7 @@ struct hw {
 	struct timer *mem_retold;  /* per socket: tells its threads the load changed */
 	struct hw_retold_arg *mem_retold_arg;
 	double queue_per_load;     /* a line's service / its unloaded latency, over 2 */
-	struct profile_figures {   /* per profile, worked out once */
-		const struct hw_profile *p;
-		double pressure;       /* on its core's pipeline */
-		long long demand;      /* MB/s of memory traffic at full speed */
-		double alone;          /* memory time with its own traffic alone */
-		double per_alone;      /* its inverse */
-	} figures[PROFILE_CACHE];
+	struct hw_figures figures[PROFILE_CACHE];
 	int next_figures;
 	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
 	uint64_t *llc_fill;        /* per socket: bytes brought into its LLC */
@@ -237,6 +246,18 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 			hw->nr_sockets = s->topo.cpu_socket[cpu] + 1;
 	}
 	hw->nr_nodes = s->topo.nr_nodes;
+	hw->thread_start = xcalloc((size_t)s->topo.nr_cpus + 1, sizeof(*hw->thread_start));
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
+		hw->thread_start[cpu + 1] = hw->thread_start[cpu] +
+					    (int)cpumask_weight(s->topo.sibling_mask[cpu]);
+	hw->threads = xcalloc((size_t)hw->thread_start[s->topo.nr_cpus] + 1, sizeof(*hw->threads));
+	for (int cpu = 0, k = 0; cpu < s->topo.nr_cpus; cpu++) {
+		const struct cpumask *m = s->topo.sibling_mask[cpu];
+
+		for (unsigned i = cpumask_first(m); i < (unsigned)s->topo.nr_cpus;
+		     i = cpumask_next((int)i, m))
+			hw->threads[k++] = (int)i;
+	}
 	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
 	hw->retold = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold));
 	hw->retold_arg = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold_arg));
@@ -298,6 +319,8 @@ void hw_free(struct hw *hw)
 		dom->hw.remote = NULL;
 	}
 	free(hw->busy);
+	free(hw->thread_start);
+	free(hw->threads);
 	free(hw->retold);
 	free(hw->retold_arg);
 	free(hw->cpu_demand);
@@ -343,15 +366,14 @@ static const struct hw_profile *profile_of(const struct vcpu *v)
 static void tell_core(struct hw *hw, int cpu, int except)
 {
 	struct sim *s = hw->s;
-	const struct cpumask *threads = s->topo.sibling_mask[cpu];
 
 	if (!s->hooks.work_sync)
 		return;
-	for (unsigned i = cpumask_first(threads); i < (unsigned)s->topo.nr_cpus;
-	     i = cpumask_next((int)i, threads)) {
+	for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
+		int i = hw->threads[k];
 		struct vcpu *u = s->pcpus[i].curr;
 
-		if ((int)i != except && !is_idle_vcpu(u))
+		if (i != except && !is_idle_vcpu(u))
 			s->hooks.work_sync(s, u);
 	}
 }
@@ -458,9 +480,9 @@ static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switc
 }
 
 /* p's pressure, memory demand and memory time alone, worked out once. */
-static const struct profile_figures *figures_of(struct hw *hw, const struct hw_profile *p)
+static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profile *p)
 {
-	struct profile_figures *f;
+	struct hw_figures *f;
 
 	for (int i = 0; i < PROFILE_CACHE; i++)
 		if (hw->figures[i].p == p)
@@ -475,11 +497,24 @@ static const struct profile_figures *figures_of(struct hw *hw, const struct hw_p
 	return f;
 }
 
+/*
+ * The same for a vCPU's profile p: the vCPU remembers where they were
+ * (an entry the cache gave to another profile since is found anew).
+ */
+static const struct hw_figures *vcpu_figures(struct hw *hw, struct vcpu *v,
+					     const struct hw_profile *p)
+{
+	const struct hw_figures *f = v->hw.figures;
+
+	if (!f || f->p != p)
+		v->hw.figures = f = figures_of(hw, p);
+	return f;
+}
+
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
 {
 	struct sim *s;
-	const struct cpumask *siblings;
-	const struct profile_figures *f;
+	const struct hw_figures *f;
 	const double *remote;
 	double smt = 0, numa = 0, membw = 0, own, alone, per_alone, lost;
 	int cpu;
@@ -495,7 +530,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 		p = &default_profile;
 	cpu = v->processor;
 	/* Copied: a sibling's look-up below may take f's place in the cache. */
-	f = figures_of(hw, p);
+	f = vcpu_figures(hw, v, p);
 	own = f->pressure;
 	alone = f->alone;
 	per_alone = f->per_alone;
@@ -506,13 +541,12 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	}
 	v->hw.prof = p;
 	if (hw->busy[s->topo.cpu_core[cpu]] > 1) {
-		siblings = s->topo.sibling_mask[cpu];
-		for (unsigned i = cpumask_first(siblings); i < (unsigned)s->topo.nr_cpus;
-		     i = cpumask_next((int)i, siblings)) {
-			const struct vcpu *u = s->pcpus[i].curr;
+		for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
+			int i = hw->threads[k];
+			struct vcpu *u = s->pcpus[i].curr;
 
-			if ((int)i != cpu && !is_idle_vcpu(u))
-				smt += own * figures_of(hw, profile_of(u))->pressure;
+			if (i != cpu && !is_idle_vcpu(u))
+				smt += own * vcpu_figures(hw, u, profile_of(u))->pressure;
 		}
 	}
 	remote = v->dom->hw.remote;
@@ -661,7 +695,7 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 		   hw->busy[hw->s->topo.cpu_core[cpu]] > 1) {
 		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
-	set_demand(hw, cpu, busy ? figures_of(hw, profile_of(next))->demand : 0, true);
+	set_demand(hw, cpu, busy ? vcpu_figures(hw, next, profile_of(next))->demand : 0, true);
 	if (!busy) {
 		hw->idle_since[cpu] = now;
 		hw->exit_latency[cpu] = 0;

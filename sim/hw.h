@@ -83,8 +83,10 @@ struct hw_stats {
 };
 
 /* Per vCPU: where its cached lines are (hw.c's business). */
+struct hw_figures;
 struct hw_vcpu {
 	const struct hw_profile *prof;  /* of the task it ran last: what its lines hold */
+	const struct hw_figures *figures; /* what hw.c worked out of a profile, last asked */
 	int warm_core, warm_socket;     /* -1: its lines are nowhere */
 	long long core_bytes, llc_bytes;/* resident there when it left */
 	uint64_t core_mark, llc_mark;   /* the caches' fill counters when it left */

@@ -100,7 +100,7 @@ START_TEST(past_times_are_clamped_to_now)
 }
 END_TEST
 
-/* A random mix of arms, re-arms and cancels pops in sorted order. */
+/* A random mix of arms, re-arms and cancels pops in sorted order, near and far timers alike. */
 START_TEST(random_operations_keep_heap_order)
 {
 	enum { N = 2000 };
@@ -121,7 +121,9 @@ START_TEST(random_operations_keep_heap_order)
 		if (rng_below(&rng, 4) == 0)
 			timer_stop(&q, x);
 		else
-			timer_set(&q, x, (stime_t)rng_below(&rng, 1000));
+			/* near and far timers (the queue's two heaps, 1 ms apart), with ties */
+			timer_set(&q, x, (stime_t)rng_below(&rng, 1000) +
+					 (rng_below(&rng, 2) ? 2000000 : 0));
 	}
 	for (i = 0; i < N; i++)
 		armed += timer_pending(&t[i]);
@@ -141,6 +143,84 @@ START_TEST(random_operations_keep_heap_order)
 }
 END_TEST
 
+/*
+ * Callbacks that re-arm, stop and arm timers, their own included, near
+ * and far, while the fired timer still holds its heap's root
+ * (evq_fire_begin): every event is still the earliest armed one, checked
+ * against a plain scan.
+ */
+enum { NCB = 300 };
+
+struct cb_world {
+	struct evq q;
+	struct timer t[NCB];
+	bool armed[NCB];
+	struct rng rng;
+	int fired;
+	bool bad;
+};
+
+static void cb_set(struct cb_world *w, int i, stime_t when)
+{
+	timer_set(&w->q, &w->t[i], when);
+	w->armed[i] = true;
+}
+
+static void cb_stop(struct cb_world *w, int i)
+{
+	timer_stop(&w->q, &w->t[i]);
+	w->armed[i] = false;
+}
+
+static void cb_fire(struct timer *t, void *arg)
+{
+	struct cb_world *w = arg;
+	int self = (int)(t - w->t), best = -1;
+
+	/* the earliest of those armed before this event, by the plain scan */
+	for (int i = 0; i < NCB; i++)
+		if (w->armed[i] && (best < 0 || w->t[i].expires < w->t[best].expires ||
+				    (w->t[i].expires == w->t[best].expires &&
+				     w->t[i].seq < w->t[best].seq)))
+			best = i;
+	if (best != self || timer_pending(t) || t->expires != w->q.now)
+		w->bad = true;
+	w->armed[self] = false;
+	w->fired++;
+	for (int k = (int)rng_below(&w->rng, 5); k > 0; k--) {
+		int which = rng_below(&w->rng, 3) == 0 ? self : (int)rng_below(&w->rng, NCB);
+		stime_t when = w->q.now + (stime_t)rng_below(&w->rng, 50) +
+			       (rng_below(&w->rng, 4) == 0 ? 2000000 : 0);
+
+		if (rng_below(&w->rng, 3) == 0)
+			cb_stop(w, which);
+		else
+			cb_set(w, which, when);
+	}
+	if (timer_pending(t) != w->armed[self])
+		w->bad = true;
+}
+
+START_TEST(callbacks_rearming_themselves_keep_order)
+{
+	struct cb_world *w = calloc(1, sizeof(*w));
+
+	evq_init(&w->q);
+	rng_seed(&w->rng, 7);
+	for (int i = 0; i < NCB; i++)
+		timer_init(&w->t[i], cb_fire, w);
+	for (int i = 0; i < NCB; i += 2)
+		cb_set(w, i, (stime_t)rng_below(&w->rng, 100));
+	evq_run_until(&w->q, 100000000);
+	ck_assert(!w->bad);
+	ck_assert_int_gt(w->fired, 10 * NCB);
+	for (int i = 0; i < NCB; i++)
+		ck_assert_int_eq(timer_pending(&w->t[i]), w->armed[i]);
+	evq_free(&w->q);
+	free(w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("evq");
@@ -152,6 +232,7 @@ int main(void)
 	tcase_add_test(tc, cancel_and_rearm);
 	tcase_add_test(tc, past_times_are_clamped_to_now);
 	tcase_add_test(tc, random_operations_keep_heap_order);
+	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
