@@ -1776,6 +1776,20 @@ static void set_budget_quotas(struct csched2_dom *sdom)
 	}
 }
 
+/*
+ * csched2_dom_cntl: a cap is valid up to 100 per unit, as many pCPUs'
+ * worth as the domain has scheduling units; above, Xen returns -EINVAL
+ * and xl fails.  The scenario loader refuses more than 100 per vCPU, so
+ * this refuses only at sched-gran > cpu.  Eras without caps ignore a cap.
+ */
+static int csched2_check_cap(struct scheduler *ops, int cap, int nr_units, struct err *e)
+{
+	if (!csched2_priv(ops)->caps || cap <= 100 * nr_units)
+		return 0;
+	return err_set(e, "cap %d is more than credit2 takes, 100 per scheduling unit "
+		       "(%d units): Xen refuses it (csched2_dom_cntl, -EINVAL)", cap, nr_units);
+}
+
 static void csched2_set_cap(struct scheduler *ops, struct csched2_dom *sdom, int cap)
 {
 	struct csched2_private *prv = csched2_priv(ops);
@@ -1783,9 +1797,7 @@ static void csched2_set_cap(struct scheduler *ops, struct csched2_dom *sdom, int
 	struct domain *d = sdom->dom;
 	int i;
 
-	/* Xen refuses a cap above 100 per vCPU; the scenario has checked it. */
-	if (cap > 100 * sdom->nr_units)
-		cap = 100 * sdom->nr_units;
+	/* above 100 per unit refused before the domain was built (csched2_check_cap) */
 	sdom->tot_budget = prv->bdgt_repl_period * cap / 100;
 	set_budget_quotas(sdom);
 	if (sdom->cap != 0) {
@@ -2459,6 +2471,7 @@ const struct sched_ops credit2_ops = {
 	.deinit = csched2_deinit,
 	.init_pdata = csched2_init_pdata,
 	.alloc_domdata = csched2_alloc_domdata,
+	.check_cap = csched2_check_cap,
 	.free_domdata = csched2_free_domdata,
 	.alloc_udata = csched2_alloc_udata,
 	.free_udata = csched2_free_udata,

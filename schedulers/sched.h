@@ -87,6 +87,12 @@ struct sched_ops {
 	 * filling e; before the domain is built.
 	 */
 	int (*check_rt)(struct scheduler *s, const struct rt_params *rt, int nr, struct err *e);
+	/*
+	 * Optional: refuses a domain's cap (percent of one pCPU, not 0) that
+	 * this scheduler cannot take with the domain's nr_units scheduling
+	 * units, filling e; before the domain is built.
+	 */
+	int (*check_cap)(struct scheduler *s, int cap, int nr_units, struct err *e);
 	void *(*alloc_udata)(struct scheduler *s, struct vcpu *v, void *domdata);
 	void (*free_udata)(struct scheduler *s, void *data);
 

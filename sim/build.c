@@ -282,7 +282,8 @@ static int unit_params_agree(struct sim *s, const struct scenario *sc,
  * run the scenario as written: that is refused.  The RTDS parameters are
  * in place before the scheduler allocates the unit (see rtds.c); those a
  * scheduler cannot take (its check_rt hook) are refused before any of
- * the domain's vCPUs is built.
+ * the domain's vCPUs is built, and so is a cap it cannot take with the
+ * domain's units (check_cap: credit2's 100 per unit at sched-gran > cpu).
  * Then its memory is placed (which may set the soft affinities as xl's
  * NUMA placement does).
  */
@@ -316,6 +317,15 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 			rt[i] = rt_params_of(ds, i);
 		ret = sch->ops->check_rt(sch, rt, ds->vcpus, e);
 		free(rt);
+		if (ret < 0) {
+			err_prefix(e, "%s:%d: domain '%s'", sc->source, ds->line, ds->name);
+			goto out;
+		}
+	}
+	if (d->cap && sch->ops->check_cap) {
+		int units = (ds->vcpus + d->pool->sched_gran - 1) / d->pool->sched_gran;
+
+		ret = sch->ops->check_cap(sch, d->cap, units, e);
 		if (ret < 0) {
 			err_prefix(e, "%s:%d: domain '%s'", sc->source, ds->line, ds->name);
 			goto out;
