@@ -258,6 +258,17 @@ struct timer *evq_peek(const struct evq *q)
 	return q->len ? next_heap(q)->heap[0] : NULL;
 }
 
+/* The earliest timer, marked as out of the queue; *hp: the heap whose root it is. */
+static struct timer *take_root(struct evq *q, struct evq_heap **hp)
+{
+	struct timer *t;
+
+	*hp = next_heap(q);
+	t = (*hp)->heap[0];
+	t->heap_slot = -1;
+	return t;
+}
+
 struct timer *evq_pop(struct evq *q)
 {
 	struct evq_heap *h;
@@ -265,25 +276,16 @@ struct timer *evq_pop(struct evq *q)
 
 	if (!q->len)
 		return NULL;
-	h = next_heap(q);
-	t = h->heap[0];
-	t->heap_slot = -1;
+	t = take_root(q, &h);
 	drop_root(q, h);
 	return t;
 }
 
 struct timer *evq_fire_begin(struct evq *q)
 {
-	struct evq_heap *h;
-	struct timer *t;
-
 	if (!q->len)
 		return NULL;
-	h = next_heap(q);
-	t = h->heap[0];
-	t->heap_slot = -1;
-	q->root_fired = h;
-	return t;
+	return take_root(q, &q->root_fired);
 }
 
 void evq_fire_end(struct evq *q)

@@ -226,14 +226,19 @@ static stime_t guest_slice(const struct guest_vcpu *gv)
 	const struct guest_params *p = &gv->g->p;
 	int nr = gv->nr_rq + 1;
 	stime_t period = p->sched_latency, sl;
-	double w = task_weight(gv->curr), total = w;
-	bool equal = w == NICE_0_WEIGHT;
+	double w = NICE_0_WEIGHT, total = NICE_0_WEIGHT;
+	bool equal = true;
 
-	for (const struct task *t = gv->rq; t; t = t->next) {
-		double tw = task_weight(t);
+	/* without autogroups every weight is NICE_0_WEIGHT: no walk of the queue */
+	if (gv->g->nr_groups) {
+		w = total = task_weight(gv->curr);
+		equal = w == NICE_0_WEIGHT;
+		for (const struct task *t = gv->rq; t; t = t->next) {
+			double tw = task_weight(t);
 
-		total += tw;
-		equal &= tw == NICE_0_WEIGHT;
+			total += tw;
+			equal &= tw == NICE_0_WEIGHT;
+		}
 	}
 	if (equal) {
 		sl = p->sched_latency / nr;
@@ -309,6 +314,18 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	gv->g->nr_queued++;
 }
 
+/* Takes the normal task at *pp off gv's queue. */
+static struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
+{
+	struct task *t = *pp;
+
+	*pp = t->next;
+	t->next = NULL;
+	gv->nr_rq--;
+	gv->g->nr_queued--;
+	return t;
+}
+
 static struct task *rq_pop(struct guest_vcpu *gv)
 {
 	struct task *t;
@@ -321,14 +338,7 @@ static struct task *rq_pop(struct guest_vcpu *gv)
 		t->next = NULL;
 		return t;
 	}
-	t = gv->rq;
-	if (t) {
-		gv->rq = t->next;
-		t->next = NULL;
-		gv->nr_rq--;
-		gv->g->nr_queued--;
-	}
-	return t;
+	return gv->rq ? rq_unlink(gv, &gv->rq) : NULL;
 }
 
 /*
@@ -525,11 +535,7 @@ static struct task *pull_task(struct guest_vcpu *to, stime_t now)
 	}
 	if (!busiest)
 		return NULL;
-	t = *pp;
-	*pp = t->next;
-	t->next = NULL;
-	busiest->nr_rq--;
-	g->nr_queued--;
+	t = rq_unlink(busiest, pp);
 	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
 	return t;
@@ -629,11 +635,7 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 	if (!t)
 		return NULL;
 	if (from) {
-		*from = t->next;
-		t->next = NULL;
-		busiest->nr_rq--;
-		busiest->g->nr_queued--;
-		attach_moved(busiest, to, t);
+		attach_moved(busiest, to, rq_unlink(busiest, from));
 		arm(busiest);
 		return t;
 	}
@@ -698,11 +700,7 @@ static enum balance_result busy_balance(struct guest_vcpu *to, stime_t now)
 			pp = &t->next;
 			continue;
 		}
-		*pp = t->next;
-		t->next = NULL;
-		busiest->nr_rq--;
-		g->nr_queued--;
-		attach_moved(busiest, to, t);
+		attach_moved(busiest, to, rq_unlink(busiest, pp));
 		preempt |= to->curr && should_preempt(to, t);
 		imb -= l;
 		moved = true;
