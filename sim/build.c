@@ -152,7 +152,10 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
  * xl's automatic NUMA placement of d (memory_mb MiB): the chosen nodes in
  * nodes[], and every vCPU's soft affinity set to their pCPUs, as
  * libxl__build_pre does with libxl_set_vcpuaffinity_all.  Without a
- * candidate the domain may go anywhere and keeps its affinities.
+ * candidate the domain may go anywhere and keeps its affinities.  With
+ * autoballoon the free memory placement sees is what xl's freemem() had
+ * dom0 give back for d, spread over the nodes: no single node holds it,
+ * so the candidate spans them all (a soft affinity of every pCPU).
  */
 static int xl_place(struct sim *s, struct domain *d, long long memory_mb, bool *nodes)
 {
@@ -166,7 +169,8 @@ static int xl_place(struct sim *s, struct domain *d, long long memory_mb, bool *
 		cpus[i] = (int)cpumask_weight(s->topo.node_mask[i]);
 		cpumask_and(soft, s->topo.node_mask[i], d->pool->cpu_valid);
 		pool_cpus[i] = (int)cpumask_weight(soft);
-		free_mb[i] = hw_node_free_mb(s->hw, i);
+		free_mb[i] = hw_autoballoon(s->hw) ? memory_mb / n + (i < memory_mb % n)
+						    : hw_node_free_mb(s->hw, i);
 	}
 	numa_vcpus_on_nodes(s, d->pool->cpu_valid, vcpus);
 	cpumask_zero(soft);

@@ -54,6 +54,11 @@ const struct param_def hw_host_params[] = {
 	{ "max-cstate", PARAM_INT, "15", NULL, 0, 15,
 	  "Xen's max_cstate=: deepest C-state type used (0: halt only; 15: no limit)",
 	  OFF(max_cstate) },
+	{ "autoballoon", PARAM_BOOL, "off", NULL, 0, 0,
+	  "dom0 was booted without dom0_mem= and holds the host's memory: xl balloons it down "
+	  "by what each new domain needs before placing it, and the freed memory is spread "
+	  "over the nodes (a PV dom0 does not see NUMA), so no single node holds the domain; "
+	  "off: the nodes' memory is free (dom0_mem= given)", OFF(autoballoon) },
 	{ NULL }
 };
 
@@ -76,6 +81,10 @@ static const char *const hw_sources[] = {
 	"nehalem_cstates; type as Xen's cx->type (MWAIT C-state + 1)",
 	"Xen xen/arch/x86/acpi/cpu_idle.c: max_cstate (no limit by default), "
 	"compared with cx->type in acpi_processor_idle",
+	"xl.conf(5) autoballoon=\"auto\": on when dom0 was booted without dom0_mem= "
+	"(tools/xl/xl.c auto_autoballoon); tools/xl/xl_vmcontrol.c freemem() shrinks dom0 "
+	"before libxl_domain_create_new, whose libxl__build_pre places the domain "
+	"(numa_place_domain) on the free memory that leaves",
 };
 
 _Static_assert(sizeof(hw_sources) / sizeof(hw_sources[0]) ==
@@ -741,6 +750,11 @@ stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 long long hw_node_free_mb(const struct hw *hw, int node)
 {
 	return hw->free_mb[node];
+}
+
+bool hw_autoballoon(const struct hw *hw)
+{
+	return hw && hw->c.autoballoon;
 }
 
 static void describe_nodes(const bool *nodes, int n, char *buf, size_t len)

@@ -121,6 +121,7 @@ struct hw_config {
 	double remote_penalty;          /* remote / local time of a memory access */
 	char cstates[PARAM_STRING_MAX]; /* name:type:exit-latency:target-residency,... */
 	long long max_cstate;           /* Xen's max_cstate= */
+	bool autoballoon;               /* xl frees each domain's memory from dom0 */
 };
 
 /* The <host> attributes hw owns (NULL-terminated), for the loader and --list-host. */
@@ -218,6 +219,12 @@ static inline stime_t hw_time_for(const struct hw_rate *r, stime_t work)
 
 /* Free memory of node n, MiB. */
 long long hw_node_free_mb(const struct hw *hw, int node);
+/*
+ * The host's autoballoon setting: xl then finds free, when it places a
+ * domain, only what dom0's balloon driver gave back for it, an equal share
+ * on each node.
+ */
+bool hw_autoballoon(const struct hw *hw);
 /*
  * Puts memory_mb of d's memory on the nodes set in 'nodes' (nr_nodes
  * flags), evenly; what a node cannot hold goes to the others of the set,

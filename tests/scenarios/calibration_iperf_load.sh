@@ -6,8 +6,9 @@
 # bound) under credit1:era=2016, credit2:era=2016-p20 and
 # credit2:era=2016-full, 15 iterations.
 #
-# An expected failure (XFAIL_TESTS): the model collapses to about 3 Gbit/s
-# (doc/validation.md says where the stream waits and what is missing).
+# An expected failure (XFAIL_TESTS): the model gives about 8.8 Gbit/s,
+# -19 % from the real cell, losing 25-31 % with load (doc/validation.md,
+# "The guest's memory after autoballooning", says where the stream waits).
 # When the mechanism is fixed this passes, make check reports XPASS, and
 # the test moves to TESTS.
 set -u

@@ -8,7 +8,8 @@
 #     2015 era, and 2016's on per-socket runqueues with smt_idle=off) gets
 #     less done than today's;
 #  3. a memory-intensive domain whose memory is on node 0 gets more work
-#     done with soft affinity honoured than with soft_affinity=off;
+#     done with soft affinity honoured than with soft_affinity=off; xl's
+#     placement puts a domain on one node, or with autoballoon on all;
 #  4. wake-to-run latency on an idle host includes the C-state exit latency
 #     (C6 after 5 ms idle: 200 us); with max-cstate=1 it is C1E's 10 us;
 #  5. --hw=ideal (or <host hw="ideal">) is the full-speed machine: work is
@@ -154,6 +155,25 @@ assert on[0] > 1.1 * off[0] and on[1] < off[1], (on, off)
 " "$tmp/on.json" "$tmp/off.json" || fail "$s: soft affinity does not keep m's memory local"
 done
 
+# 3b. xl's placement with and without autoballoon: a 4-vCPU domain that fits
+#     on a node gets that node's memory and soft affinity; with dom0
+#     holding the host's memory (autoballoon="on") no node has it free, so
+#     it gets both nodes (half its memory remote wherever it runs).
+for ab in off on; do
+	cat > "$tmp/ab.xml" <<END
+<scenario duration="100ms" seed="1">
+  <host sockets="2" cores-per-socket="4" threads-per-core="1" nodes="2" hw="model" autoballoon="$ab"/>
+  <domain name="g" vcpus="4" memory="1024"><workload type="cpu-hog" mem_intensity="0.8"/></domain>
+</scenario>
+END
+	check "$tmp/ab.xml" credit1 "
+g = dom('g')
+numa = g['lost_ns']['numa'] / 1e9
+print('autoballoon=$ab: g on nodes %s, %.3f s lost to remote memory' % (g['numa_nodes'], numa))
+assert g['numa_nodes'] == ([0, 1] if '$ab' == 'on' else [0]), g['numa_nodes']
+assert (numa > 0.03) if '$ab' == 'on' else (numa == 0), numa"
+done
+
 # 4. C-states: an idle host pays the exit latency on every wake-up.
 for mc in 15 1; do
 	cat > "$tmp/cstate$mc.xml" <<END
@@ -250,7 +270,7 @@ n=$(grep -c '^    [a-z]' "$tmp/list")
 k=$(grep -c 'source: ' "$tmp/list")
 [ "$n" -ge 10 ] && [ "$n" -eq "$k" ] || fail "--list-host: $n parameters, $k sources"
 for p in hw l2-size llc-size llc-bandwidth memory-bandwidth socket-memory-bandwidth \
-	memory-per-node remote-penalty cstates max-cstate; do
+	memory-per-node remote-penalty cstates max-cstate autoballoon; do
 	grep -q "^    $p " "$tmp/list" || fail "--list-host lacks $p"
 done
 
