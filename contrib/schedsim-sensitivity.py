@@ -21,28 +21,26 @@ import sys
 BASE = "credit1:era=2016"
 PREDICTED = ["credit2:era=2016-p20", "credit2:era=2016-full", "credit2"]
 
+
+def both(option):
+    """An axis of one option (--dom0-load or --host) for both workloads."""
+    return {w: ["--workload=" + w, option] for w in ("make-xen", "iperf")}
+
+
 # axis name -> (column title, {workload: [schedsim options]}); one workload
 # spec per value list, so each run of the axis is one configuration.
 AXES = {
     "smt": ("SMT speed of the workload (±25 %)", {
         "make-xen": ["--workload=make-xen:smt_speed={0.4875,0.8125}"],
         "iperf": ["--workload=iperf:smt_speed={0.4125,0.6875}"]}),
-    "load-smt": ("dom0 load smt_speed (-25 %, 1)", {
-        w: ["--workload=" + w, "--dom0-load=on:smt_speed={0.7425,1}"]
-        for w in ("make-xen", "iperf")}),
-    "tasks": ("dom0 load tasks 12/20", {
-        w: ["--workload=" + w, "--dom0-load=on:tasks={12,20}"] for w in ("make-xen", "iperf")}),
-    "autogroup": ("dom0 load autogroup off", {
-        w: ["--workload=" + w, "--dom0-load=on:autogroup=off"] for w in ("make-xen", "iperf")}),
-    "load-mem": ("dom0 load mem_intensity (±25 %)", {
-        w: ["--workload=" + w, "--dom0-load=on:mem_intensity={0.225,0.375}"]
-        for w in ("make-xen", "iperf")}),
-    "remote": ("remote-penalty 1.2/2.0", {
-        w: ["--workload=" + w, "--host=remote-penalty={1.2,2.0}"] for w in ("make-xen", "iperf")}),
-    "bandwidth": ("llc- and memory-bandwidth (±25 %)", {
-        w: ["--workload=" + w,
-            "--host=llc-bandwidth={28.5,47.5}:memory-bandwidth={5.925,9.875}"]
-        for w in ("make-xen", "iperf")}),
+    "load-smt": ("dom0 load smt_speed (-25 %, 1)", both("--dom0-load=on:smt_speed={0.7425,1}")),
+    "tasks": ("dom0 load tasks 12/20", both("--dom0-load=on:tasks={12,20}")),
+    "autogroup": ("dom0 load autogroup off", both("--dom0-load=on:autogroup=off")),
+    "load-mem": ("dom0 load mem_intensity (±25 %)",
+                 both("--dom0-load=on:mem_intensity={0.225,0.375}")),
+    "remote": ("remote-penalty 1.2/2.0", both("--host=remote-penalty={1.2,2.0}")),
+    "bandwidth": ("llc- and memory-bandwidth (±25 %)",
+                  both("--host=llc-bandwidth={28.5,47.5}:memory-bandwidth={5.925,9.875}")),
     "tcp": ("TCP limits (TSQ, rmem; ±25 %)", {
         "iperf": ["--workload=iperf:tcp_limit_output_bytes={196608,327680},"
                   "iperf:tcp_rmem_max={4718592,7864320}"]}),

@@ -9,8 +9,7 @@
 #    compiler's first error, naming credit2.c (in the tree) and the field;
 #  - a name twice, or a bad name, on configure's command line: checked by
 #    configure itself (m4/xen-source.m4), not here.
-set -u
-srcdir=${srcdir:-.}
+. "${srcdir:-.}/tests/xen-diff/common.sh"
 trees=${SCHEDSIM_XEN_TREES:-$srcdir/../shared/xen-src}
 good=$trees/4.17.5
 if [ ! -f "$good/xen/common/sched/credit2.c" ]; then
@@ -19,13 +18,6 @@ if [ ! -f "$good/xen/common/sched/credit2.c" ]; then
 fi
 good=$(cd "$good" && pwd)
 srcdir=$(cd "$srcdir" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
 add() {
 	(cd "$tmp/build" && CC=${CC:-cc} sh "$srcdir/xen-shim/add-tree.sh" "$srcdir" "$@")
 }
@@ -58,4 +50,4 @@ out=$(add 2 bad "$tmp/badfield" 2>&1)
 echo "$out" | grep -q "^the Xen tree bad ($tmp/badfield) does not build with the shim: $tmp/badfield/xen/common/sched/credit2.c:[0-9]*:[0-9]*: error: .*has no member named .private." ||
 	fail "the message does not name credit2.c and the field: '$out'"
 [ "$(echo "$out" | wc -l)" = 1 ] || fail "the message is not one line: '$out'"
-[ $failures = 0 ]
+finish

@@ -10,16 +10,7 @@
 #    divergence lines name a seed that --print reproduces;
 #  - the pairs table: a malformed line is refused with file:line (exit 2),
 #    a pair whose tree is not built is skipped, none runnable gives 77.
-srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
-RANDOM_DRIVER=${RANDOM_DRIVER:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff-random}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "${srcdir:-.}/tests/xen-diff/common.sh"
 D=$RANDOM_DRIVER
 
 # Generator: reproducible, varied, valid.
@@ -140,4 +131,4 @@ out=$("$D" --pairs="$tmp/none" --count=5 2>&1)
 [ $? = 77 ] || fail "no runnable pair: not exit 77: $out"
 echo "$out" | grep -q 'xen-credit2@no-such-tree .*skipped: tree not built' || fail "the skipped pair is not listed: $out"
 
-[ $failures = 0 ]
+finish

@@ -17,19 +17,8 @@
 #  - sched-gran=core with a tree before 4.13 (no sched_unit) is refused:
 #    exit 2, one line naming the tree's Xen version, for --sched and for a
 #    <pool> (with the scenario's file:line).
-set -u
-srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
-XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
-RANDOM_DRIVER=${RANDOM_DRIVER:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff-random}
+. "${srcdir:-.}/tests/xen-diff/common.sh"
 sc=$srcdir/tests/scenarios
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
 
 "$SCHEDSIM" --list-schedulers > "$tmp/list"
 sed -n 's/^xen-credit@\([^ ]*\) .*/\1/p' "$tmp/list" > "$tmp/trees"
@@ -122,5 +111,4 @@ if [ -n "$old" ]; then
 	echo "ok: sched-gran=core refused by xen-credit@$old"
 fi
 
-[ $failures = 0 ] || { echo "$failures failure(s)"; exit 1; }
-exit 0
+finish

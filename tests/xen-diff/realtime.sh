@@ -12,18 +12,8 @@
 #    exit 2, one line naming the file, line, vCPU and the commit.
 #  - rt.c of the 2015 trees (before the event-driven rt.c) is not built:
 #    xen-rtds@2015-11-... is an unknown scheduler, exit 2.
-set -u
-srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
-XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
+. "${srcdir:-.}/tests/xen-diff/common.sh"
 sc=$srcdir/tests/scenarios
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
 
 "$SCHEDSIM" --list-schedulers > "$tmp/list"
 sed -n 's/^xen-rtds@\([^ ]*\) .*/\1/p' "$tmp/list" > "$tmp/rt"
@@ -105,5 +95,4 @@ for t in $(cat "$tmp/a653"); do
 	echo "ok: xen-arinc653@$t (arinc653:era=$era)"
 done
 
-[ $failures = 0 ] || { echo "$failures failure(s)"; exit 1; }
-exit 0
+finish

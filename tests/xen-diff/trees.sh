@@ -10,17 +10,7 @@
 #    leak from one into the other.
 #  - Two trees of different interfaces in one process, taking turns every
 #    137 us of simulated time, decide as when each runs alone.
-set -u
-srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
-XEN_DIFF=${XEN_DIFF:-$(dirname "$SCHEDSIM")/tests/xen-diff/xen-diff}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "${srcdir:-.}/tests/xen-diff/common.sh"
 
 "$SCHEDSIM" --list-schedulers | sed -n 's/^xen-credit2@\([^ ]*\) .*/\1/p' > "$tmp/trees"
 if [ "$(wc -l < "$tmp/trees")" -lt 2 ]; then
@@ -78,4 +68,4 @@ for f in "$srcdir"/tests/xen-diff/scenarios/over-phases-smt.xml "$srcdir"/tests/
 	int=$("$XEN_DIFF" --no-dump --interleave=137us "$f" "xen-credit@$first" "xen-credit@$last" 2>&1)
 	[ "$seq" = "$int" ] || fail "$(basename "$f"): xen-credit@$first and @$last decide differently interleaved"
 done
-[ $failures = 0 ]
+finish
