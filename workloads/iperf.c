@@ -272,8 +272,28 @@ static unsigned send_allowed(struct iperf *ip, unsigned max)
 	return n;
 }
 
-/* The batch's reserved segments go on the shared ring; netback is told if it asked. */
-static void publish_sent(struct iperf *ip, unsigned *sent)
+/*
+ * netfront's TX event index (Linux 4.4-4.8 xennet_tx_buf_gc): not "the
+ * next response", as RING_FINAL_CHECK_FOR_RESPONSES would ask, but the
+ * response that completes half of the requests then outstanding, so a
+ * TX interrupt comes once per half of what is in flight.  False when
+ * responses are already waiting (the caller takes them).
+ */
+static bool tx_arm_event(struct ring *r)
+{
+	if (ring_unconsumed_responses(r))
+		return false;
+	r->rsp_event = r->rsp_cons + ((ring_idx_t)(r->req_prod - r->rsp_cons) >> 1) + 1;
+	return ring_unconsumed_responses(r) == 0;
+}
+
+/*
+ * The batch's reserved segments go on the shared ring; netback is told if
+ * it asked.  xennet_start_xmit then reaps TX completions
+ * (xennet_tx_buf_gc), which sets the event index for what is now in
+ * flight; responses that came meanwhile are netfront's to take.
+ */
+static void publish_sent(struct sim *s, struct iperf *ip, unsigned *sent)
 {
 	if (!*sent)
 		return;
@@ -281,6 +301,8 @@ static void publish_sent(struct iperf *ip, unsigned *sent)
 	ip->sending--;
 	if (ring_push_requests(&ip->tx))
 		evtchn_send(&ip->to_back);
+	if (!tx_arm_event(&ip->tx))
+		worker_kick(s, ip->netfront);
 }
 
 /* TX completions, arming the TX event index as xennet_tx_buf_gc does: segments freed. */
@@ -292,7 +314,7 @@ static unsigned tx_gc(struct iperf *ip)
 		k = ring_unconsumed_responses(&ip->tx);
 		ring_consume_responses(&ip->tx, k);
 		n += k;
-	} while (ring_final_check_responses(&ip->tx));
+	} while (!tx_arm_event(&ip->tx));
 	tcp_tx_freed(&ip->tcp, (uint64_t)(n / spp(ip)) * ip->c->segment);
 	return n / spp(ip);
 }
@@ -327,8 +349,7 @@ static void client_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
 
-	(void)s;
-	publish_sent(ip, &ip->cl_sent);
+	publish_sent(s, ip, &ip->cl_sent);
 	snd_update(ip);
 }
 
@@ -482,10 +503,8 @@ static stime_t netfront_poll(struct sim *s, struct worker *w)
 	ntx = ring_unconsumed_responses(&ip->tx);
 	nrx = ring_unconsumed_responses(&ip->rx);
 	if (!ntx && !nrx) {
-		bool more = ring_final_check_responses(&ip->tx);
-
-		more |= ring_final_check_responses(&ip->rx);
-		if (more)
+		/* the TX event index stays as the last xennet_tx_buf_gc set it */
+		if (ring_final_check_responses(&ip->rx))
 			nrx = ring_unconsumed_responses(&ip->rx);
 		else if ((ip->nf_sent = send_allowed(ip, 1)) > 0) {
 			w->continues_pass = ip->nf_polled > 0;
@@ -516,7 +535,7 @@ static void netfront_done(struct sim *s, struct worker *w)
 	struct iperf *ip = w->ctx;
 
 	(void)w;
-	publish_sent(ip, &ip->nf_sent);
+	publish_sent(s, ip, &ip->nf_sent);
 	if (ip->nf_gc || ip->nf_acks) {
 		ip->nf_gc = ip->nf_acks = 0;
 		if (tcp_writeable(&ip->tcp))
