@@ -21,7 +21,7 @@
 #include "workloads/guest.h"
 #include "sim/xalloc.h"
 
-enum action { ACT_NONE, ACT_RUN, ACT_SLEEP, ACT_BLOCK, ACT_EXIT };
+enum action { ACT_NONE, ACT_RUN, ACT_CLAIM, ACT_SLEEP, ACT_BLOCK, ACT_EXIT };
 
 struct guest_vcpu {
 	struct guest *g;
@@ -269,6 +269,23 @@ static stime_t slice_left(const struct guest_vcpu *gv)
 	return by_time < by_lag ? by_time : by_lag;
 }
 
+/* t has its CPU on a running vCPU: its burst's work is decided now (task_run_claimed). */
+static void claim_now(struct sim *s, struct task *t)
+{
+	task_claim_fn claim = t->claim;
+	stime_t work;
+
+	t->claim = NULL;
+	work = claim(s, t);
+	t->remaining = work > 0 ? work : 0;
+}
+
+/*
+ * Times curr's next step: the end of its burst at its speed, or the end of
+ * its slice.  Every path by which a task gets its CPU on a running vCPU
+ * (resched, the vCPU starting) comes through here, so a claimed burst is
+ * decided here.
+ */
 static void arm(struct guest_vcpu *gv)
 {
 	struct sim *s = gv->g->sim;
@@ -279,6 +296,8 @@ static void arm(struct guest_vcpu *gv)
 		timer_stop(&s->q, &gv->work_timer);
 		return;
 	}
+	if (t->claim)
+		claim_now(s, t);
 	left = hw_time_for(rate_of(gv, t), t->remaining);
 	if (t->cls == TASK_NORMAL && gv->nr_rq > 0) {
 		stime_t sl = vmax(slice_left(gv), 0);
@@ -932,6 +951,7 @@ static void step_once(struct sim *s, struct task *t)
 	t->in_step = false;
 	switch (t->pending_action) {
 	case ACT_RUN:
+	case ACT_CLAIM:
 		t->remaining = t->pending_arg;
 		if (!was_curr)
 			make_ready(s, t);
@@ -978,6 +998,12 @@ static void set_action(struct task *t, int action, stime_t arg)
 void task_run(struct sim *s, struct task *t, stime_t work)
 {
 	set_action(t, ACT_RUN, work);
+}
+
+void task_run_claimed(struct sim *s, struct task *t, task_claim_fn claim)
+{
+	set_action(t, ACT_CLAIM, 0);
+	t->claim = claim;
 }
 
 void task_sleep(struct sim *s, struct task *t, stime_t d)

@@ -43,6 +43,8 @@
 
 struct task;
 typedef void (*task_step_fn)(struct sim *s, struct task *t);
+/* Decides a burst's work when its task gets its CPU (task_run_claimed). */
+typedef stime_t (*task_claim_fn)(struct sim *s, struct task *t);
 
 enum task_class { TASK_IRQ = 0, TASK_NORMAL = 1 };
 enum task_state { TASK_READY, TASK_RUNNING, TASK_SLEEPING, TASK_BLOCKED, TASK_DEAD };
@@ -78,6 +80,7 @@ struct task {
 	int cpu;                /* guest CPU (vCPU index) it is queued on / ran on */
 	bool bound;             /* never moved to another vCPU */
 	stime_t remaining;      /* work left in the current burst (ns at full speed) */
+	task_claim_fn claim;    /* set: the burst's work is decided when it gets its CPU */
 	stime_t vruntime;
 	stime_t cpu_ns;         /* CPU time consumed in total */
 	const struct hw_profile *prof;   /* what its code asks of the hardware (NULL: default) */
@@ -111,6 +114,14 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 			 int cpu, bool bound, task_step_fn step, void *ctx, stime_t start);
 /* Next: run for 'work' ns of CPU at full speed (STIME_MAX: forever). */
 void task_run(struct sim *s, struct task *t, stime_t work);
+/*
+ * Next: run the work that claim returns, asked at the instant t gets its
+ * CPU on a running vCPU (0: none, t steps again at once).  For work a task
+ * takes from a queue when it runs, not when it is woken: a NAPI poll, a
+ * kthread (split.h's workers).  claim only decides: it must not wake,
+ * block or move any task.
+ */
+void task_run_claimed(struct sim *s, struct task *t, task_claim_fn claim);
 /* Next: sleep for 'd' ns of wall time, then step again. */
 void task_sleep(struct sim *s, struct task *t, stime_t d);
 /* Next: wait until task_wake(). */

@@ -128,39 +128,56 @@ static void softirq_bound(struct sim *s, struct worker *w)
 }
 
 /*
+ * Claims the next batch: its CPU time, or 0 when there is none.  poll()
+ * returning 0 means "nothing to do", so a batch whose modelled cost is
+ * zero must still claim at least a nanosecond.
+ */
+static stime_t worker_claim(struct sim *s, struct worker *w)
+{
+	stime_t cost;
+
+	softirq_bound(s, w);
+	w->continues_pass = false;
+	cost = w->poll(s, w);
+	if (cost <= 0)
+		return 0;
+	if (!w->continues_pass)
+		w->passes++;
+	w->busy = true;
+	w->batches++;
+	return cost;
+}
+
+/*
+ * A woken worker's first batch: a NAPI poll or a kthread takes what the
+ * ring holds when it runs, not when it is woken (its vCPU may wait for
+ * Xen, or the task for the guest CPU), so the claim is made when the
+ * task gets its CPU (task_run_claimed).
+ */
+static stime_t worker_claim_on_run(struct sim *s, struct task *t)
+{
+	return worker_claim(s, t->ctx);
+}
+
+/*
  * A worker's step: finish the batch that just ran, then claim the next
- * one or sleep.  poll() returning 0 means "nothing to do", so a batch
- * whose modelled cost is zero must still claim at least a nanosecond.
- *
- * The step that follows a wake-up runs while the task is only woken, not
- * yet running: its vCPU may wait for Xen, or the task for the guest CPU.
- * A NAPI poll or a kthread takes what the ring holds when it runs, so
- * that step only starts a claim burst of WORKER_CLAIM_NS; the claim is
- * made when the burst ends, that is once the task has really run, and
- * the burst is taken off the batch's cost so that costs per item stay.
+ * one or sleep.
  */
 static void worker_step(struct sim *s, struct task *t)
 {
 	struct worker *w = t->ctx;
-	stime_t cost, claimed = 0;
+	stime_t cost;
 
 	if (w->asleep) {
 		w->asleep = false;
-		w->claiming = true;
-		task_run(s, t, WORKER_CLAIM_NS);
+		task_run_claimed(s, t, worker_claim_on_run);
 		return;
-	}
-	if (w->claiming) {
-		w->claiming = false;
-		claimed = WORKER_CLAIM_NS;
 	}
 	if (w->busy) {
 		w->busy = false;
 		w->done(s, w);
 	}
-	softirq_bound(s, w);
-	w->continues_pass = false;
-	cost = w->poll(s, w);
+	cost = worker_claim(s, w);
 	if (cost <= 0) {
 		w->asleep = true;
 		w->in_softirq = false;
@@ -169,11 +186,7 @@ static void worker_step(struct sim *s, struct task *t)
 		task_block(s, t);
 		return;
 	}
-	if (!w->continues_pass)
-		w->passes++;
-	w->busy = true;
-	w->batches++;
-	task_run(s, t, cost > claimed ? cost - claimed : 0);
+	task_run(s, t, cost);
 }
 
 struct worker *worker_create(struct guest *g, const char *name, enum task_class cls,

@@ -71,8 +71,6 @@ void ring_queue_responses(struct ring *r, unsigned n);
 bool ring_push_responses(struct ring *r);
 bool ring_final_check_requests(struct ring *r);
 
-/* CPU a woken worker runs before it claims its batch (split.c). */
-#define WORKER_CLAIM_NS 1
 /*
  * Linux's bound on softirq work (kernel/softirq.c): __do_softirq hands
  * what is left to ksoftirqd after MAX_SOFTIRQ_TIME (2 ms) or
@@ -96,7 +94,6 @@ struct worker {
 	enum task_class cls;   /* its class when woken */
 	bool busy;             /* a claimed batch is being run */
 	bool asleep;           /* blocked: the next step is a wake-up */
-	bool claiming;         /* woken, running the claim burst */
 	/*
 	 * An interrupt-class worker runs its batches back to back as softirq
 	 * for at most softirq_time or softirq_restarts batches (0: no bound)
