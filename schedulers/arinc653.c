@@ -36,7 +36,9 @@
  *   asleep and reschedules its pCPU if it runs there.  A blocked vCPU
  *   stays awake but not runnable: its frame idles until it is woken.
  *
- * ERAS (parameter era=4.17|current, default current):
+ * ERAS (parameter era=2015|2016|2017|4.17|current, default current; 2015
+ * to 2017 are 4.17's arinc653.c on their trees, whose domain creation puts
+ * a new domain's vCPU 0 elsewhere: doc/eras.md):
  *   4.17     a major frame starts when the first schedule at or after its
  *            due time runs (next_major_frame = now + major_frame), so a
  *            late schedule delays every later frame: the drift commit
@@ -127,7 +129,10 @@ static int a653sched_init(struct scheduler *ops, struct err *e)
 	struct a653sched_priv *prv = xcalloc(1, sizeof(*prv));
 
 	prv->sim = ops->sim;
-	prv->era = cfg->era == A653_ERA_4_17 ? A653_ERA_4_17 : A653_ERA_CURRENT;
+	prv->era = cfg->era <= A653_TREE_4_17 ? A653_ERA_4_17 : A653_ERA_CURRENT;
+	ops->initial_cpu = cfg->era == A653_TREE_2015 ? INITIAL_CPU_LEAST_USED :  /* d5438accce */
+			   cfg->era < A653_TREE_4_17 ? INITIAL_CPU_ANY :           /* 8d3c326f67 */
+			   INITIAL_CPU_FIRST;
 	list_init(&prv->unit_list);
 	prv->next_major_frame = 0;
 	if (prv->era == A653_ERA_CURRENT) {
@@ -306,9 +311,10 @@ static void a653sched_dump(struct scheduler *ops, FILE *f)
 }
 
 static const struct param_def a653_params[] = {
-	{ "era", PARAM_ENUM, "current", "4.17|current", 0, 0,
+	{ "era", PARAM_ENUM, "current", "2015|2016|2017|4.17|current", 0, 0,
 	  "which arinc653.c: 4.17 (a major frame starts at the first schedule after it is "
-	  "due) or current (f2927d8343: frames stay on a fixed grid)",
+	  "due; 2015 to 2017: the same file, with their trees' placement of a new domain's "
+	  "vCPU 0) or current (f2927d8343: frames stay on a fixed grid)",
 	  offsetof(struct a653_config, era) },
 	{ NULL }
 };

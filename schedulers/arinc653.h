@@ -16,10 +16,17 @@
 /* Xen's DEFAULT_TIMESLICE: each of dom0's vCPUs in the default schedule. */
 #define A653_DEFAULT_TIMESLICE MSEC(10)
 
+/* What the scheduler does: 4.17's arinc653.c (also the older trees') or today's. */
 enum a653_era { A653_ERA_4_17, A653_ERA_CURRENT };
+/*
+ * The era= choices: the trees.  2015 to 2017 run 4.17's arinc653.c and
+ * differ from it only in where domain creation puts vCPU 0 (doc/eras.md).
+ */
+enum a653_tree { A653_TREE_2015, A653_TREE_2016, A653_TREE_2017, A653_TREE_4_17,
+		 A653_TREE_CURRENT };
 
 struct a653_config {
-	int era;
+	int era;   /* enum a653_tree */
 };
 
 struct arinc653_unit {

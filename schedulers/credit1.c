@@ -1336,6 +1336,8 @@ static int csched_init(struct scheduler *sch, struct err *e)
 
 	prv = xcalloc(1, sizeof(*prv));
 	prv->sim = s;
+	sch->initial_cpu = c->era <= ERA_2015 ? INITIAL_CPU_LEAST_USED :     /* d5438accce */
+			   c->era <= ERA_2017 ? INITIAL_CPU_ANY : INITIAL_CPU_FIRST; /* 8d3c326f67 */
 	prv->idlers = cpumask_alloc(n);
 	prv->cpus = cpumask_alloc(n);
 	prv->res_valid = sched_res_valid(sch);

@@ -2260,6 +2260,8 @@ static int csched2_init(struct scheduler *ops, struct err *e)
 	if (cfg->ratelimit_us > 0 && cfg->ratelimit_us < 100)
 		return err_set(e, "credit2: ratelimit_us=%lld is out of range (0, or 100 to 500000)",
 			       cfg->ratelimit_us);
+	ops->initial_cpu = era == ERA_2015 ? INITIAL_CPU_LEAST_USED :        /* d5438accce */
+			   era < ERA_417 ? INITIAL_CPU_ANY : INITIAL_CPU_FIRST;  /* 8d3c326f67 */
 	/* 0: the era's window, 2^30 ns (2^28 in 2015: credit2_load_window_shift=18). */
 	window = cfg->load_window_shift ? cfg->load_window_shift : era == ERA_2015 ? 28 : 30;
 	if (window < 11)

@@ -123,6 +123,7 @@ static int null_init(struct scheduler *s, struct err *e)
 	struct null_private *prv = xcalloc(1, sizeof(*prv));
 
 	(void)e;
+	s->initial_cpu = c->era < NULL_ERA_4_17 ? INITIAL_CPU_ANY : INITIAL_CPU_FIRST; /* 8d3c326f67 */
 	prv->offline_deassign = c->offline_deassign == NULL_SW_ERA ? c->era >= NULL_ERA_4_17 :
 				c->offline_deassign == NULL_SW_ON;
 	prv->cpus_free = cpumask_alloc((unsigned)s->sim->nr_cpus);

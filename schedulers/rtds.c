@@ -296,6 +296,8 @@ static int rt_init(struct scheduler *ops, struct err *e)
 	prv->sim = ops->sim;
 	prv->era = cfg->era >= RTDS_ERA_2016 && cfg->era <= RTDS_ERA_CURRENT ?
 		   (enum rtds_era)cfg->era : RTDS_ERA_CURRENT;
+	ops->initial_cpu = prv->era < RTDS_ERA_4_17 ? INITIAL_CPU_ANY :      /* d5438accce */
+			   INITIAL_CPU_FIRST;                                 /* 8d3c326f67 */
 	list_init(&prv->runq);
 	list_init(&prv->depletedq);
 	list_init(&prv->replq);

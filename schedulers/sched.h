@@ -121,12 +121,29 @@ struct sched_ops {
 	bool (*unit_credit)(struct scheduler *s, struct vcpu *v, long long *credit);
 };
 
+/*
+ * Where Xen puts a new domain's vCPU 0 before the scheduler's insert sees
+ * it (the others follow, each on the pCPU after its predecessor's).  That
+ * is domain-creation code, not the scheduler's, but it changed with the
+ * tree an era names, so the scheduler's init says which rule its tree had
+ * (sim/build.c applies it):
+ */
+enum initial_cpu_rule {
+	/* 4.13 on, sched_select_initial_cpu (8d3c326f67, 2019): the first pCPU */
+	INITIAL_CPU_FIRST,
+	/* 2016-07-15 (d5438accce) to 4.12, XEN_DOMCTL_max_vcpus: cpumask_any(online), a random one */
+	INITIAL_CPU_ANY,
+	/* before: default_vcpu0_location, the least used pCPU that is not a core's first thread */
+	INITIAL_CPU_LEAST_USED,
+};
+
 struct scheduler {
 	const struct sched_ops *ops;
 	struct sim *sim;
 	struct cpupool *pool;   /* the pool it serves (Xen's scheduler->cpupool) */
 	void *config;     /* filled from ops->params */
 	void *priv;
+	enum initial_cpu_rule initial_cpu;   /* set by init (its era's tree); FIRST unless set */
 };
 
 /* Registered schedulers (schedulers/registry.c). */

@@ -4,8 +4,8 @@
  * (sim/cpupool.c: Pool-0 under the spec's scheduler, each <pool> under its
  * own) and their pCPUs join their schedulers with their idle units, then
  * each domain gets its pool's scheduler data, its vCPUs are placed (vCPU 0
- * on the first pCPU of the pool, each next one on the following pCPU, as
- * sched_select_initial_cpu does), grouped into units of the pool's
+ * as the Xen tree of the pool's scheduler placed it, each next one on the
+ * following pCPU: initial_cpu), grouped into units of the pool's
  * granularity and the units inserted, and then the configured affinities
  * are set as xl does after creation.  vCPUs start halted; the guest layer
  * wakes those with work.  Once every domain exists, a scenario's ARINC 653
@@ -22,6 +22,9 @@
 #include "sim/xalloc.h"
 #include "workloads/guest.h"
 #include "workloads/workload.h"
+
+/* The seed stream of cpumask_any's draw for a new domain's vCPU 0 (plus its domid). */
+#define INITIAL_CPU_STREAM 0x766370753000ULL
 
 
 struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id)
@@ -130,9 +133,52 @@ static struct rt_params rt_params_of(const struct domain_spec *ds, int id)
 }
 
 /*
- * Xen's sched_select_initial_cpu for a new domain (node affinity still
- * "all"): vCPU 0 on the first pCPU of the pool, each next vCPU on the
- * pCPU after its predecessor's.  The first vCPU of a unit places the unit
+ * default_vcpu0_location (xen/common/domctl.c until d5438accce, 2016):
+ * among the pool's pCPUs that are not the first thread of a core with
+ * several (one per core), the one fewest vCPUs of the existing domains
+ * sit on, the highest-numbered on a tie, starting from pCPU 0's second
+ * thread.  That start may lie outside the pool (one of the bugs the
+ * commit removing it names); the model takes the pool's next pCPU then.
+ */
+static int least_used_cpu(const struct sim *s, const struct domain *d, const struct cpumask *cpus)
+{
+	const struct cpumask *sib0 = s->topo.sibling_mask[0];
+	struct cpumask *exclude = cpumask_dup(sib0);
+	int *cnt = xcalloc((size_t)s->nr_cpus, sizeof(*cnt));
+	int cpu = (int)cpumask_first(sib0), i, next;
+
+	/* the new domain's own vCPUs are still down (VPF_down): not counted */
+	for (i = 0; i < s->nr_domains; i++)
+		for (int k = 0; s->domains[i] != d && k < s->domains[i]->nr_vcpus; k++)
+			if (s->domains[i]->vcpus[k])
+				cnt[s->domains[i]->vcpus[k]->processor]++;
+	next = (int)cpumask_next((unsigned)cpu, sib0);
+	if (next < s->nr_cpus)
+		cpu = next;
+	for (i = (int)cpumask_first(cpus); i < s->nr_cpus; i = (int)cpumask_next((unsigned)i, cpus)) {
+		const struct cpumask *sib = s->topo.sibling_mask[i];
+
+		if (cpumask_test(exclude, (unsigned)i))
+			continue;
+		if (i == (int)cpumask_first(sib) && (int)cpumask_next((unsigned)i, sib) < s->nr_cpus)
+			continue;
+		cpumask_or(exclude, exclude, sib);
+		if (cnt[i] <= cnt[cpu])
+			cpu = i;
+	}
+	free(cnt);
+	cpumask_free(exclude);
+	return cpumask_test(cpus, (unsigned)cpu) ? cpu : (int)cpumask_cycle((unsigned)cpu, cpus);
+}
+
+/*
+ * Where a new domain's vCPU starts, before its scheduler's insert: vCPU 0
+ * by the rule of the Xen tree the pool's scheduler follows (enum
+ * initial_cpu_rule, schedulers/sched.h), each next vCPU on the pCPU after
+ * its predecessor's.  dom0's vCPU 0 is on the first pCPU in every tree
+ * (built at boot: alloc_dom0_vcpu0, later sched_select_initial_cpu).
+ * With node affinity still "all", 4.13's sched_select_initial_cpu takes
+ * the first pCPU of the pool.  The first vCPU of a unit places the unit
  * (sched_set_res on that pCPU's resource: cpupool_domain_units).
  */
 static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
@@ -140,9 +186,33 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 	const struct cpumask *cpus = d->pool->cpu_valid;
 	int cpu;
 
-	if (v->vcpu_id == 0)
-		return (int)cpumask_first(cpus);
-	cpu = (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, cpus);
+	if (v->vcpu_id == 0) {
+		if (d->domid == 0)
+			return (int)cpumask_first(cpus);
+		switch (d->pool->sched->initial_cpu) {
+		case INITIAL_CPU_ANY: {
+			/* cpumask_any: get_random() % weight, from a stream of the run's seed */
+			struct rng r;
+			unsigned k;
+
+			rng_seed(&r, seed_derive(s->seed, INITIAL_CPU_STREAM + (uint64_t)d->domid));
+			k = (unsigned)rng_below(&r, cpumask_weight(cpus));
+			cpu = (int)cpumask_first(cpus);
+			while (k--)
+				cpu = (int)cpumask_next((unsigned)cpu, cpus);
+			break;
+		}
+		case INITIAL_CPU_LEAST_USED:
+			cpu = least_used_cpu(s, d, cpus);
+			break;
+		case INITIAL_CPU_FIRST:
+		default:
+			cpu = (int)cpumask_first(cpus);
+			break;
+		}
+	} else {
+		cpu = (int)cpumask_cycle(d->vcpus[v->vcpu_id - 1]->processor, cpus);
+	}
 	if (v->vcpu_id % d->pool->sched_gran == 0)
 		cpu = sched_get_resource_cpu(s, cpu);
 	return cpu;

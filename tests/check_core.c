@@ -893,6 +893,65 @@ START_TEST(remote_wake_pays_ipi_latency)
 }
 END_TEST
 
+/*
+ * Where a new domain's vCPU 0 starts (sim/build.c initial_cpu) follows the
+ * Xen tree of the scheduler's era: default_vcpu0_location in 2015 (the
+ * least used second thread, the highest-numbered on a tie: dom0 has one
+ * vCPU on each pCPU, so pCPU 15), domctl's cpumask_any from July 2016 to
+ * 4.12 (a draw from the seed: the same seed the same pCPU), and the first
+ * pCPU from 4.13.  The next vCPUs follow on the next pCPUs; dom0's vCPU 0
+ * is on pCPU 0 in every tree.  At build every pCPU is idle, so credit1's
+ * insert (csched_cpu_pick from 2016) leaves each vCPU where it starts
+ * (credit2's insert picks in its runqueue, so it would hide the rule).
+ */
+static void initial_placement(const char *sched, unsigned long long seed, int out[8])
+{
+	char xml[512];
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"1ms\" seed=\"%llu\"><host sockets=\"2\" "
+		 "cores-per-socket=\"4\" threads-per-core=\"2\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"16\"/><domain name=\"g\" vcpus=\"8\"/>"
+		 "</scenario>", seed);
+	load(&sc, xml);
+	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	ck_assert_int_eq(s->domains[0]->vcpus[0]->processor, 0);
+	for (int i = 0; i < 8; i++)
+		out[i] = s->domains[1]->vcpus[i]->processor;
+	sim_destroy(s);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+
+START_TEST(a_new_domains_vcpu0_starts_where_its_tree_put_it)
+{
+	int p[8], q[8], first[16] = { 0 }, distinct = 0;
+
+	initial_placement("credit1:era=2015", 1, p);
+	ck_assert_int_eq(p[0], 15);
+	ck_assert_int_eq(p[1], 0);
+	ck_assert_int_eq(p[7], 6);
+	initial_placement("credit1:era=4.17", 1, p);
+	ck_assert_int_eq(p[0], 0);
+	ck_assert_int_eq(p[7], 7);
+	for (unsigned long long seed = 1; seed <= 16; seed++) {
+		initial_placement("credit1:era=2016", seed, p);
+		initial_placement("credit1:era=2016", seed, q);
+		ck_assert_int_eq(p[0], q[0]);
+		ck_assert_int_eq(p[1], (p[0] + 1) % 16);
+		if (!first[p[0]]++)
+			distinct++;
+	}
+	ck_assert_int_ge(distinct, 6);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("core");
@@ -919,6 +978,7 @@ int main(void)
 	tcase_add_test(tc, a_busy_cpu_pulls_from_one_running_two);
 	tcase_add_test(tc, an_autogroup_shares_a_cpu_as_one_task);
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
+	tcase_add_test(tc, a_new_domains_vcpu0_starts_where_its_tree_put_it);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

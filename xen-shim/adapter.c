@@ -247,6 +247,8 @@ static int xs_init(struct scheduler *s, const struct xs_tree *t, int module, str
 		return err_set(e, "%s: %s", s->ops->name, msg);
 	}
 	s->priv = xs;
+	/* where the tree's domain creation puts vCPU 0 (probe-tree.sh) */
+	s->initial_cpu = (enum initial_cpu_rule)t->initial_cpu;
 	return 0;
 }
 

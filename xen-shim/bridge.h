@@ -108,6 +108,7 @@ struct xs_tree {
 	const char *name;                 /* "4.17.5": --with-xen-source=NAME=DIR */
 	const char *version;              /* Xen's, from xen/Makefile */
 	const char *iface;                /* "vcpu", "unit", "unit-ops" */
+	int initial_cpu;                  /* sim's enum initial_cpu_rule (XS_INITIAL_CPU) */
 	const struct xs_module *modules[XS_NR_MODULES];   /* NULL: not in this tree */
 
 	struct xs_ctx *(*ctx_new)(const struct xs_module *m, const struct xs_host *h,

@@ -1619,6 +1619,7 @@ const struct xs_tree XS_TREE_SYMBOL = {
 	.name = XS_TREE_NAME,
 	.version = XS_TREE_VERSION,
 	.iface = XS_IFACE == XS_IFACE_VCPU ? "vcpu" : XS_IFACE == XS_IFACE_UNIT ? "unit" : "unit-ops",
+	.initial_cpu = XS_INITIAL_CPU,
 	.modules = { [XS_NULL] = XS_MODULE_NULL, [XS_CREDIT] = &xs_module_credit,
 		     [XS_CREDIT2] = &xs_module_credit2, [XS_RTDS] = XS_MODULE_RT,
 		     [XS_ARINC653] = XS_MODULE_ARINC653 },

@@ -31,6 +31,11 @@
 #   XS_CREDIT_TICK_SUSPEND     credit.c has tick_suspend/tick_resume, the
 #                              idle driver's hooks (up to 969f58bde2, 2019)
 #   XS_RT_EXTRATIME            rt.c has the extratime flag (463b958317, 4.10)
+#   XS_INITIAL_CPU=0|1|2       where a new domain's vCPU 0 starts (sim's enum
+#                              initial_cpu_rule): 2 domctl.c's
+#                              default_vcpu0_location (until d5438accce, 2016),
+#                              1 its cpumask_any(online) (until 8d3c326f67,
+#                              4.13), 0 sched_select_initial_cpu's first pCPU
 #
 # rt.c is built only in its event-driven form (a replenishment timer,
 # 0709d59545, March 2016) with per-vCPU parameters (putvcpuinfo, 2016).
@@ -133,6 +138,16 @@ if [ -n "$src_rt" ]; then
 		src_rt=
 		modules=$(echo " $modules " | sed 's/ rt / /; s/^ //; s/ $//')
 	fi
+fi
+
+if [ -f "$dir/xen/common/domctl.c" ] && grep -q 'default_vcpu0_location' "$dir/xen/common/domctl.c"; then
+	cflags="$cflags -DXS_INITIAL_CPU=2"
+elif [ -f "$dir/xen/common/domctl.c" ] && grep -q 'cpumask_any(online)' "$dir/xen/common/domctl.c"; then
+	cflags="$cflags -DXS_INITIAL_CPU=1"
+elif grep -q 'sched_select_initial_cpu' "$dir/${src}core.c" 2>/dev/null; then
+	cflags="$cflags -DXS_INITIAL_CPU=0"
+else
+	fail xen/common/domctl.c "no vCPU 0 placement the shim knows (default_vcpu0_location, cpumask_any(online), sched_select_initial_cpu)"
 fi
 
 echo "version='$version'"

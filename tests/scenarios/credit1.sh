@@ -59,12 +59,16 @@ vs = [d["vcpus"][0] for d in run["domains"]]
 assert all(v["run_ns"] >= 0.99 * run["sim_ns"] for v in vs), (spec, [v["run_ns"] for v in vs])
 assert {c for v in vs for c in v["pcpus"]} == {0, 1, 2, 3}, (spec, [v["pcpus"] for v in vs])'
 
-	# Underloaded host: >= 90 % of the run time inside soft affinity.
-	check "$s" credit1_soft.xml '
-vs = dom("softy")["vcpus"]
-soft = sum(v["soft_affinity_run_ns"] for v in vs)
-total = sum(v["run_ns"] for v in vs)
-assert total > 0 and soft >= 0.9 * total, (spec, soft, total)'
+	# Underloaded host: >= 90 % of the run time inside soft affinity; 85 %
+	# in the 2015 trees, where domctl's default_vcpu0_location starts vCPU 1
+	# outside it (pCPU 0, after vCPU 0 on pCPU 7: doc/eras.md) and insert
+	# does not pick (the soft-affinity-blind placement d5438accce removed).
+	case $era in 2015*) least=0.85 ;; *) least=0.9 ;; esac
+	check "$s" credit1_soft.xml "
+vs = dom('softy')['vcpus']
+soft = sum(v['soft_affinity_run_ns'] for v in vs)
+total = sum(v['run_ns'] for v in vs)
+assert total > 0 and soft >= $least * total, (spec, soft, total)"
 done
 
 # The figures above depend on the mechanisms: without them they fail.

@@ -34,7 +34,10 @@ rtds_era() {
 }
 a653_era() {
 	case $1 in
-	20[0-9][0-9]-*|4.17*) echo 4.17 ;;
+	2015-*) echo 2015 ;;
+	2016-*) echo 2016 ;;
+	2017-*) echo 2017 ;;
+	4.17*) echo 4.17 ;;
 	*) echo current ;;
 	esac
 }
