@@ -22,6 +22,20 @@ static void load(struct scenario *sc, const char *xml)
 		ck_abort_msg("scenario: %s", e.msg);
 }
 
+/* Builds the scenario xml under the scheduler spec 'sched' (both freed by the caller). */
+static struct sim *build(struct scenario *sc, struct sched_spec *spec, const char *xml,
+			 const char *sched)
+{
+	struct err e = { "" };
+	struct sim *s;
+
+	load(sc, xml);
+	ck_assert_int_eq(sched_spec_parse(sched, spec, &e), 0);
+	s = sim_build(sc, spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	return s;
+}
+
 static void run(const char *xml, const char *sched, bool check, struct run_result *r)
 {
 	struct scenario sc;
@@ -149,15 +163,11 @@ START_TEST(guest_tasks_share_a_vcpu)
 		"</scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct guest *g;
 	stime_t t0, t1;
 
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, "null");
 	s->check = true;
 	sim_run_until(s, sc.duration);
 	ck_assert_str_eq(s->check_error, "");
@@ -226,15 +236,11 @@ static stime_t wake_in_step(enum task_class b_class)
 		"</scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct wake_probe p = { NULL, NULL, 0, 0, -1 };
 	struct guest *g;
 	struct sim *s;
 
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	p.b = task_create(g, "b", b_class, 0, true, probe_b_step, &p, 0);
@@ -315,14 +321,10 @@ START_TEST(wake_during_own_step_is_taken_after_it)
 		"</scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct self_wake p = { 0 };
 	struct sim *s;
 
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, "null");
 	s->check = true;
 	p.t = task_create(guest_of(s->domains[0]), "t", TASK_NORMAL, 0, true,
 			  self_wake_step, &p, 0);
@@ -371,16 +373,12 @@ START_TEST(migration_writes_no_sleep_record)
 {
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct count_tracer ct = { { count_record, NULL, NULL }, TRC_SCHED_SLEEP, 0 };
 	struct cpumask *hard;
 	struct vcpu *v;
 	struct sim *s;
 
-	load(&sc, three_hogs);
-	ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, three_hogs, "credit1");
 	sim_run_until(s, MSEC(10));
 	s->tracer = &ct.t;
 	v = s->domains[0]->vcpus[0];
@@ -430,16 +428,12 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 		"</scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct guest *g;
 	struct task *movable_task;
 	struct sim *s;
 	int steps = 0;
 
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	task_create(g, "f", TASK_NORMAL, 2, true, run_then_sleep, &steps, 0);
@@ -499,7 +493,6 @@ static void wakee_step(struct sim *s, struct task *t)
 static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int vcpus)
 {
 	char xml[512];
-	struct err e = { "" };
 	struct sim *s;
 
 	snprintf(xml, sizeof(xml),
@@ -507,10 +500,7 @@ static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int v
 		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		 "<domain name=\"a\" vcpus=\"%d\"/>"
 		 "</scenario>", vcpus);
-	load(sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", spec, &e), 0);
-	s = sim_build(sc, spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(sc, spec, xml, "null");
 	s->check = true;
 	return s;
 }
@@ -786,16 +776,12 @@ START_TEST(timer_wake_waits_for_its_vcpu)
 		"</scenario>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct timer_probe p = { 0, -1, -1 };
 	struct timer pause_t, unpause_t;
 	struct guest *g;
 	struct sim *s;
 
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	task_create(g, "hog0", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
@@ -909,7 +895,6 @@ static void initial_placement(const char *sched, unsigned long long seed, int ou
 	char xml[512];
 	struct scenario sc;
 	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 
 	snprintf(xml, sizeof(xml),
@@ -917,10 +902,7 @@ static void initial_placement(const char *sched, unsigned long long seed, int ou
 		 "cores-per-socket=\"4\" threads-per-core=\"2\" hw=\"ideal\"/>"
 		 "<domain name=\"dom0\" vcpus=\"16\"/><domain name=\"g\" vcpus=\"8\"/>"
 		 "</scenario>", seed);
-	load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = build(&sc, &spec, xml, sched);
 	ck_assert_int_eq(s->domains[0]->vcpus[0]->processor, 0);
 	for (int i = 0; i < 8; i++)
 		out[i] = s->domains[1]->vcpus[i]->processor;
