@@ -7,37 +7,13 @@
 set -u
 
 srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
+. "$srcdir/tests/scenarios/lib.sh"
 dir=$srcdir/tests/scenarios
-fails=0
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
 
-# run SPEC FILE: runs one configuration into $tmp; fails on a non-zero
-# exit or a check_error in the report.  The scheduler's behaviour is checked
-# on the full-speed machine (--hw=ideal, doc/hardware.md): C-state exits
-# and xl's NUMA placement would change what these figures measure.
-run() {
-	if ! "$SCHEDSIM" --sched="$1" --scenario="$2" --check --format=json --hw=ideal >"$tmp" 2>&1; then
-		echo "FAIL: $1 $2: schedsim exited non-zero:"; head -5 "$tmp"
-		fails=$((fails + 1)); return 1
-	fi
-	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" != 0 ]; then
-		echo "FAIL: $1 $2: $(jq -r '.runs[].check_error // empty' "$tmp")"
-		fails=$((fails + 1)); return 1
-	fi
-	return 0
-}
-
-# expect DESCRIPTION JQ-BOOLEAN: evaluates on the last report.
-expect() {
-	if [ "$(jq -r "$2" "$tmp")" = true ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1 (got: $(jq -c "$3" "$tmp"))"
-		fails=$((fails + 1))
-	fi
-}
+# run SPEC FILE: lib.sh's run_checked, on the full-speed machine
+# (--hw=ideal, doc/hardware.md): C-state exits and xl's NUMA placement
+# would change what these figures measure.
+run() { run_checked "$1" "$2" --hw=ideal; }
 
 dom='.runs[0].domains[] | select(.name == $n)'
 # Every era before caps, and every era with soft affinity.
@@ -81,11 +57,11 @@ done
 # A light vCPU beside two hogs on one pCPU waits under 2 ms at p95.
 for s in credit2 credit2:era=4.17 $old_eras; do
 	run "$s" "$dir/credit2_latency.xml" || continue
-	p95=$(jq -r '.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95' "$tmp")
+	p95=$(jq -r '.runs[0].domains[] | select(.name == "light") | .vcpus[0].wake_latency_ns.p95' "$tmp/report.json")
 	if [ "$p95" -lt 2000000 ] 2>/dev/null; then
 		echo "ok: $s: light vCPU p95 wake-to-run ${p95} ns < 2 ms"
 	else
-		echo "FAIL: $s: light vCPU p95 wake-to-run ${p95} ns"; fails=$((fails + 1))
+		fail "$s: light vCPU p95 wake-to-run ${p95} ns"
 	fi
 done
 
@@ -125,50 +101,49 @@ done
 for s in credit2:runqueue=cpu credit2:runqueue=core credit2:runqueue=socket \
 	 credit2:runqueue=node credit2:runqueue=all credit2:max_cpus_runqueue=4 \
 	 $old_eras credit2:era=4.17 credit2:ratelimit_us=0; do
-	if "$SCHEDSIM" --sched="$s" --check --format=json --hw=ideal >"$tmp" 2>&1 &&
-	   [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" = 0 ]; then
+	if "$SCHEDSIM" --sched="$s" --check --format=json --hw=ideal >"$tmp/report.json" 2>&1 &&
+	   [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp/report.json")" = 0 ]; then
 		expect "$s: default scenario, guest hogs get >= 99 % of 8 pCPUs" \
 			"($(run_of guest)) >= 8 * .runs[0].sim_ns * 0.99" "$(run_of guest)"
 	else
-		echo "FAIL: $s: default scenario: $(head -3 "$tmp")"; fails=$((fails + 1))
+		fail "$s: default scenario: $(head -3 "$tmp/report.json")"
 	fi
 done
 
 # The 2016 series' table: the three specs --list-schedulers names print
 # the three boxes (one iteration, to be quick).
-"$SCHEDSIM" --list-schedulers >"$tmp" 2>&1
-table=$(sed -n 's/^    Credit.*  \(credit[12]:era=[^ ]*\)$/\1/p' "$tmp" | paste -sd, -)
+"$SCHEDSIM" --list-schedulers >"$tmp/out" 2>&1
+table=$(sed -n 's/^    Credit.*  \(credit[12]:era=[^ ]*\)$/\1/p' "$tmp/out" | paste -sd, -)
 if [ "$table" = "credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full" ]; then
 	echo "ok: --list-schedulers names the 2016 table's specs: $table"
 else
-	echo "FAIL: --list-schedulers table: '$table'"; fails=$((fails + 1))
+	fail "--list-schedulers table: '$table'"
 fi
 if "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --iterations=1 \
-	>"$tmp" 2>&1 &&
-   [ "$(grep -c -e '^|  CREDIT1:era=2016 ' -e '^|  CREDIT2:era=2016-p20 ' -e '^|  CREDIT2:era=2016-full ' "$tmp")" = 3 ] &&
-   [ "$(grep -c '^| with dom0 load ' "$tmp")" = 3 ]; then
+	>"$tmp/out" 2>&1 &&
+   [ "$(grep -c -e '^|  CREDIT1:era=2016 ' -e '^|  CREDIT2:era=2016-p20 ' -e '^|  CREDIT2:era=2016-full ' "$tmp/out")" = 3 ] &&
+   [ "$(grep -c '^| with dom0 load ' "$tmp/out")" = 3 ]; then
 	echo "ok: the 2016 table prints its three boxes"
 else
-	echo "FAIL: the 2016 table:"; head -30 "$tmp"; fails=$((fails + 1))
+	fail "the 2016 table: $(head -30 "$tmp/out")"
 fi
 
 # Credit2 had no hard affinity before b6fa4c81b2 (era 2015): pinning is refused.
-"$SCHEDSIM" --sched=credit2:era=2015 --scenario="$dir/credit2_hard.xml" >"$tmp" 2>&1
+"$SCHEDSIM" --sched=credit2:era=2015 --scenario="$dir/credit2_hard.xml" >"$tmp/out" 2>&1
 rc=$?
-if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp")" -eq 1 ] && grep -q "does not honour hard affinity" "$tmp"; then
-	echo "ok: credit2:era=2015 refuses pinned vCPUs: $(cat "$tmp")"
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q "does not honour hard affinity" "$tmp/out"; then
+	echo "ok: credit2:era=2015 refuses pinned vCPUs: $(cat "$tmp/out")"
 else
-	echo "FAIL: credit2:era=2015 with hard affinity: exit $rc: $(cat "$tmp")"; fails=$((fails + 1))
+	fail "credit2:era=2015 with hard affinity: exit $rc: $(cat "$tmp/out")"
 fi
 
 # A bad parameter is a one-line error with exit status 2.
-"$SCHEDSIM" --sched=credit2:ratelimit_us=50 >"$tmp" 2>&1
+"$SCHEDSIM" --sched=credit2:ratelimit_us=50 >"$tmp/out" 2>&1
 rc=$?
-if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp")" -eq 1 ] && grep -q ratelimit_us "$tmp"; then
-	echo "ok: ratelimit_us=50 rejected with exit 2: $(cat "$tmp")"
+if [ $rc -eq 2 ] && [ "$(wc -l <"$tmp/out")" -eq 1 ] && grep -q ratelimit_us "$tmp/out"; then
+	echo "ok: ratelimit_us=50 rejected with exit 2: $(cat "$tmp/out")"
 else
-	echo "FAIL: ratelimit_us=50: exit $rc: $(cat "$tmp")"; fails=$((fails + 1))
+	fail "ratelimit_us=50: exit $rc: $(cat "$tmp/out")"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-exit 0
+finish

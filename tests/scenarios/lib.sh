@@ -32,6 +32,35 @@ expect_error() {
 	return 0
 }
 
+# run_checked SPEC FILE [ARGS...]: the scenario FILE under SPEC with the
+# invariant checker, its JSON report into $tmp/report.json (what expect
+# reads); returns 1, counting a failure, on a non-zero exit or a
+# check_error in the report.
+run_checked() {
+	spec=$1 file=$2
+	shift 2
+	if ! "$SCHEDSIM" --sched="$spec" --scenario="$file" --check --format=json "$@" \
+	     > "$tmp/report.json" 2> "$tmp/stderr"; then
+		fail "$spec $file: schedsim exited non-zero: $(head -5 "$tmp/stderr")"
+		return 1
+	fi
+	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp/report.json")" != 0 ]; then
+		fail "$spec $file: $(jq -r '.runs[].check_error // empty' "$tmp/report.json")"
+		return 1
+	fi
+	return 0
+}
+
+# expect DESCRIPTION JQ-BOOLEAN JQ-SHOW: the jq test on the last
+# run_checked report; on failure JQ-SHOW says what it found.
+expect() {
+	if [ "$(jq -r "$2" "$tmp/report.json")" = true ]; then
+		echo "ok: $1"
+	else
+		fail "$1 (got: $(jq -c "$3" "$tmp/report.json"))"
+	fi
+}
+
 # json_check FILE PYTHON: runs the Python assertions with doc = the parsed file.
 json_check() {
 	python3 -c "

@@ -6,32 +6,9 @@
 set -u
 
 srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
+. "$srcdir/tests/scenarios/lib.sh"
 dir=$srcdir/tests/scenarios
-fails=0
-tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
-
-run() {
-	if ! "$SCHEDSIM" --sched="$1" --scenario="$2" --check --format=json >"$tmp" 2>&1; then
-		echo "FAIL: $1 $2: schedsim exited non-zero:"; head -5 "$tmp"
-		fails=$((fails + 1)); return 1
-	fi
-	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" != 0 ]; then
-		echo "FAIL: $1 $2: $(jq -r '.runs[].check_error // empty' "$tmp")"
-		fails=$((fails + 1)); return 1
-	fi
-	return 0
-}
-
-expect() {
-	if [ "$(jq -r "$2" "$tmp")" = true ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1 (got: $(jq -c "$3" "$tmp"))"
-		fails=$((fails + 1))
-	fi
-}
+run() { run_checked "$@"; }
 
 dom='.runs[0].domains[] | select(.name == $n)'
 pcpus_of() { echo "[$dom | .vcpus[].pcpus[]] | unique" | sed "s/\$n/\"$1\"/"; }
@@ -99,4 +76,4 @@ expect "placement: a domain of a node-1 pool gets its memory on node 1" \
 	"$(nodes_of a) == [1]" "$(nodes_of a)" &&
 expect "placement: a Pool-0 domain still gets node 0" "$(nodes_of b) == [0]" "$(nodes_of b)"
 
-[ $fails = 0 ] || { echo "$fails failures"; exit 1; }
+finish

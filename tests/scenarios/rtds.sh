@@ -9,37 +9,9 @@
 set -u
 
 srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
+. "$srcdir/tests/scenarios/lib.sh"
 dir=$srcdir/tests/scenarios
-fails=0
-tmp=$(mktemp)
-trap 'rm -f "$tmp" "$tmp.err" "$tmp.xml"' EXIT
-
-# run SPEC FILE [ARGS]: one configuration into $tmp; fails on a non-zero
-# exit or a check_error in the report.
-run() {
-	spec=$1 file=$2
-	shift 2
-	if ! "$SCHEDSIM" --sched="$spec" --scenario="$file" --check --format=json "$@" >"$tmp" 2>"$tmp.err"; then
-		echo "FAIL: $spec $file: schedsim exited non-zero:"; head -5 "$tmp.err"
-		fails=$((fails + 1)); return 1
-	fi
-	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp")" != 0 ]; then
-		echo "FAIL: $spec $file: $(jq -r '.runs[].check_error // empty' "$tmp")"
-		fails=$((fails + 1)); return 1
-	fi
-	return 0
-}
-
-# expect DESCRIPTION JQ-BOOLEAN SHOW: evaluates on the last report.
-expect() {
-	if [ "$(jq -r "$2" "$tmp")" = true ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1 (got: $(jq -c "$3" "$tmp"))"
-		fails=$((fails + 1))
-	fi
-}
+run() { run_checked "$@"; }
 
 v='.runs[0].domains[] | select(.name == $n) | .vcpus'
 vcpu() { echo "($v[$2])" | sed "s/\$n/\"$1\"/"; }
@@ -81,12 +53,11 @@ for s in rtds rtds:era=4.17; do
 done
 
 # extratime on the overloaded file does not make budgets appear: the same misses.
-sed 's/extratime="off"/extratime="on"/' "$dir/rtds_over.xml" > "$tmp.xml"
-run rtds "$tmp.xml" &&
+sed 's/extratime="off"/extratime="on"/' "$dir/rtds_over.xml" > "$tmp/x.xml"
+run rtds "$tmp/x.xml" &&
 expect "rtds: extratime changes nothing at 120 %: misses in >= 95 % of the periods" \
 	"($all | map(.deadline_misses) | add) >= 0.95 * ($all[0].deadlines)" \
 	"$all | map([.deadlines, .deadline_misses])"
-rm -f "$tmp.xml"
 
 # Other schedulers keep no deadlines; the fields are there and zero.
 run credit2 "$dir/rtds_over.xml" &&
@@ -95,17 +66,17 @@ expect "credit2: no deadlines judged or missed" \
 	"$all | map([.deadlines, .deadline_misses])"
 
 # The text report shows the misses (a column only when there are deadlines).
-if "$SCHEDSIM" --sched=rtds --scenario="$dir/rtds_over.xml" > "$tmp" 2>&1 &&
-   grep -q 'missed/periods' "$tmp" && grep -Eq '^ +1 .* [0-9]+/[0-9]+ +2000\.0 ' "$tmp"; then
+if "$SCHEDSIM" --sched=rtds --scenario="$dir/rtds_over.xml" > "$tmp/text" 2>&1 &&
+   grep -q 'missed/periods' "$tmp/text" && grep -Eq '^ +1 .* [0-9]+/[0-9]+ +2000\.0 ' "$tmp/text"; then
 	echo "ok: the text report shows missed/periods and the worst miss"
 else
-	echo "FAIL: text report without the misses:"; cat "$tmp"; fails=$((fails + 1))
+	fail "text report without the misses: $(cat "$tmp/text")"
 fi
-if "$SCHEDSIM" --sched=credit2 --scenario="$dir/rtds_over.xml" > "$tmp" 2>&1 &&
-   ! grep -q 'missed/periods' "$tmp"; then
+if "$SCHEDSIM" --sched=credit2 --scenario="$dir/rtds_over.xml" > "$tmp/text" 2>&1 &&
+   ! grep -q 'missed/periods' "$tmp/text"; then
 	echo "ok: no deadline column for credit2"
 else
-	echo "FAIL: credit2's text report has a deadline column"; fails=$((fails + 1))
+	fail "credit2's text report has a deadline column"
 fi
 
 # Through worker processes (the result encoding) the figures are the same.
@@ -115,19 +86,17 @@ expect "rtds: misses survive the workers' result encoding" \
 	"$all | map([.deadlines, .deadline_misses])"
 
 # Eras before extratime (463b958317) refuse an explicit extratime="on".
-sed 's/<vcpu id="1" extratime="off"\/>/<vcpu id="1" extratime="on"\/>/' "$dir/rtds_vcpus.xml" > "$tmp.xml"
+sed 's/<vcpu id="1" extratime="off"\/>/<vcpu id="1" extratime="on"\/>/' "$dir/rtds_vcpus.xml" > "$tmp/x.xml"
 for s in rtds:era=2016 rtds:era=2017; do
-	"$SCHEDSIM" --sched="$s" --scenario="$tmp.xml" > "$tmp" 2> "$tmp.err"
+	"$SCHEDSIM" --sched="$s" --scenario="$tmp/x.xml" > "$tmp/stdout" 2> "$tmp/stderr"
 	rc=$?
-	if [ $rc -eq 2 ] && [ ! -s "$tmp" ] && [ "$(wc -l < "$tmp.err")" -eq 1 ] &&
-	   grep -q ":13: domain 'bg': vCPU 1: extratime=\"on\": $s has no extratime (463b958317" "$tmp.err"; then
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/stdout" ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] &&
+	   grep -q ":13: domain 'bg': vCPU 1: extratime=\"on\": $s has no extratime (463b958317" "$tmp/stderr"; then
 		echo "ok: $s refuses extratime=on"
 	else
-		echo "FAIL: $s with extratime=on: exit $rc: $(cat "$tmp.err")"; fails=$((fails + 1))
+		fail "$s with extratime=on: exit $rc: $(cat "$tmp/stderr")"
 	fi
 	run "$s" "$dir/rtds_vcpus.xml" && echo "ok: $s runs rtds_vcpus.xml (extratime by default only)"
 done
-rm -f "$tmp.xml"
 
-[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-exit 0
+finish
