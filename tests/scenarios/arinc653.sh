@@ -8,38 +8,20 @@
 set -u
 
 srcdir=${srcdir:-.}
-SCHEDSIM=${SCHEDSIM:-./schedsim}
 PYTHON=${PYTHON:-python3}
 dir=$srcdir/tests/scenarios
 command -v "$PYTHON" >/dev/null 2>&1 || { echo "SKIP: $PYTHON not found"; exit 77; }
-fails=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$srcdir/tests/scenarios/lib.sh"
 
-# run SPEC FILE: the run, its JSON report in $tmp/r.json and trace in $tmp/t.json.
+# run SPEC FILE: lib.sh's run_checked with a Perfetto trace in $tmp/t.json,
+# which must show every vCPU inside its own minor frames.
 run() {
-	if ! "$SCHEDSIM" --sched="$1" --scenario="$2" --check --format=json --output="$tmp/r.json" \
-	     --trace="$tmp/t.json" --trace-format=perfetto 2>"$tmp/err"; then
-		echo "FAIL: $1 $2: $(cat "$tmp/err")"; fails=$((fails + 1)); return 1
-	fi
-	if [ "$(jq -r '[.runs[].check_error // empty] | length' "$tmp/r.json")" != 0 ]; then
-		echo "FAIL: $1 $2: $(jq -r '.runs[].check_error // empty' "$tmp/r.json")"
-		fails=$((fails + 1)); return 1
-	fi
+	run_checked "$1" "$2" --trace="$tmp/t.json" --trace-format=perfetto || return 1
 	if ! "$PYTHON" "$dir/arinc653_check.py" "$tmp/t.json" "$2" 0; then
-		echo "FAIL: $1 $2: a vCPU ran outside its minor frames"; fails=$((fails + 1)); return 1
+		fail "$1 $2: a vCPU ran outside its minor frames"
+		return 1
 	fi
 	return 0
-}
-
-# expect DESCRIPTION JQ-BOOLEAN SHOW on the last report.
-expect() {
-	if [ "$(jq -r "$2" "$tmp/r.json")" = true ]; then
-		echo "ok: $1"
-	else
-		echo "FAIL: $1 (got: $(jq -c "$3" "$tmp/r.json"))"
-		fails=$((fails + 1))
-	fi
 }
 
 runs='[.runs[0].domains[] | [.vcpus[].run_ns]]'
@@ -58,7 +40,7 @@ done
 # The checker is not a rubber stamp: the same trace against frames shifted by 1 ms fails.
 run arinc653 "$dir/arinc653_frames.xml" &&
 if "$PYTHON" "$dir/arinc653_check.py" "$tmp/t.json" "$dir/arinc653_frames.xml" 1000000 >/dev/null; then
-	echo "FAIL: arinc653_check.py accepts a trace against a shifted schedule"; fails=$((fails + 1))
+	fail "arinc653_check.py accepts a trace against a shifted schedule"
 else
 	echo "ok: arinc653_check.py rejects the trace against shifted frames"
 fi
@@ -72,8 +54,7 @@ if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
    grep -q "pinned.xml:9: the arinc653 scheduler leaves y vCPU 0 on pCPU 0, outside its hard affinity 1" "$tmp/err"; then
 	echo "ok: a hard affinity arinc653 would ignore is refused at its line"
 else
-	echo "FAIL: pinned under arinc653: exit $rc, $(cat "$tmp/err")"; fails=$((fails + 1))
+	fail "pinned under arinc653: exit $rc, $(cat "$tmp/err")"
 fi
 
-[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
-exit 0
+finish
