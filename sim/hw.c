@@ -510,14 +510,19 @@ static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profil
  * The same for a vCPU's profile p: the vCPU remembers where they were
  * (an entry the cache gave to another profile since is found anew).
  */
-static const struct hw_figures *vcpu_figures(struct hw *hw, struct vcpu *v,
-					     const struct hw_profile *p)
+static const struct hw_figures *vcpu_figures_anew(struct hw *hw, struct vcpu *v,
+						  const struct hw_profile *p)
+{
+	return v->hw.figures = figures_of(hw, p);
+}
+
+/* Inline: asked on every rate query, for the vCPU and its siblings. */
+static inline const struct hw_figures *vcpu_figures(struct hw *hw, struct vcpu *v,
+						    const struct hw_profile *p)
 {
 	const struct hw_figures *f = v->hw.figures;
 
-	if (!f || f->p != p)
-		v->hw.figures = f = figures_of(hw, p);
-	return f;
+	return f && f->p == p ? f : vcpu_figures_anew(hw, v, p);
 }
 
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
