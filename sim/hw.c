@@ -131,6 +131,8 @@ struct hw {
 	 * query): those of cpu are threads[thread_start[cpu] .. thread_start[cpu + 1]).
 	 */
 	int *thread_start, *threads;
+	/* The pCPUs of each socket, ascending: socket_cpus[socket_start[k] .. socket_start[k + 1]). */
+	int *socket_start, *socket_cpus;
 	struct timer *retold;      /* per core: tells its threads a profile changed */
 	struct hw_retold_arg *retold_arg;
 	long long *cpu_demand;     /* per pCPU: MB/s of memory traffic of what it runs */
@@ -239,7 +241,7 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	struct hw *hw = xcalloc(1, sizeof(*hw));
 	struct cstate all[MAX_CSTATES];
 	struct err e;
-	int n = 0;
+	int n = 0, *next;
 
 	hw->s = s;
 	hw->c = *c;
@@ -267,6 +269,19 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 		     i = cpumask_next((int)i, m))
 			hw->threads[k++] = (int)i;
 	}
+	hw->socket_start = xcalloc((size_t)hw->nr_sockets + 1, sizeof(*hw->socket_start));
+	hw->socket_cpus = xcalloc((size_t)s->topo.nr_cpus + 1, sizeof(*hw->socket_cpus));
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
+		hw->socket_start[s->topo.cpu_socket[cpu] + 1]++;
+	for (int k = 0; k < hw->nr_sockets; k++)
+		hw->socket_start[k + 1] += hw->socket_start[k];
+	next = xcalloc((size_t)hw->nr_sockets, sizeof(*next));
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++) {
+		int k = s->topo.cpu_socket[cpu];
+
+		hw->socket_cpus[hw->socket_start[k] + next[k]++] = cpu;
+	}
+	free(next);
 	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
 	hw->retold = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold));
 	hw->retold_arg = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold_arg));
@@ -330,6 +345,8 @@ void hw_free(struct hw *hw)
 	free(hw->busy);
 	free(hw->thread_start);
 	free(hw->threads);
+	free(hw->socket_start);
+	free(hw->socket_cpus);
 	free(hw->retold);
 	free(hw->retold_arg);
 	free(hw->cpu_demand);
@@ -446,10 +463,11 @@ static void tell_socket(struct hw *hw, int socket, int except)
 
 	if (!s->hooks.work_sync)
 		return;
-	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++) {
+	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
+		int cpu = hw->socket_cpus[k];
 		struct vcpu *u = s->pcpus[cpu].curr;
 
-		if (cpu != except && s->topo.cpu_socket[cpu] == socket && !is_idle_vcpu(u))
+		if (cpu != except && !is_idle_vcpu(u))
 			s->hooks.work_sync(s, u);
 	}
 }
