@@ -241,7 +241,7 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	struct hw *hw = xcalloc(1, sizeof(*hw));
 	struct cstate all[MAX_CSTATES];
 	struct err e;
-	int n = 0, *next;
+	int n = 0;
 
 	hw->s = s;
 	hw->c = *c;
@@ -271,17 +271,12 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	}
 	hw->socket_start = xcalloc((size_t)hw->nr_sockets + 1, sizeof(*hw->socket_start));
 	hw->socket_cpus = xcalloc((size_t)s->topo.nr_cpus + 1, sizeof(*hw->socket_cpus));
-	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
-		hw->socket_start[s->topo.cpu_socket[cpu] + 1]++;
-	for (int k = 0; k < hw->nr_sockets; k++)
-		hw->socket_start[k + 1] += hw->socket_start[k];
-	next = xcalloc((size_t)hw->nr_sockets, sizeof(*next));
-	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++) {
-		int k = s->topo.cpu_socket[cpu];
-
-		hw->socket_cpus[hw->socket_start[k] + next[k]++] = cpu;
+	for (int k = 0; k < hw->nr_sockets; k++) {
+		hw->socket_start[k + 1] = hw->socket_start[k];
+		for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
+			if (s->topo.cpu_socket[cpu] == k)
+				hw->socket_cpus[hw->socket_start[k + 1]++] = cpu;
 	}
-	free(next);
 	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
 	hw->retold = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold));
 	hw->retold_arg = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold_arg));

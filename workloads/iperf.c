@@ -287,7 +287,7 @@ static bool tx_arm_event(struct ring *r)
 	if (ring_unconsumed_responses(r))
 		return false;
 	r->rsp_event = r->rsp_cons + ((ring_idx_t)(r->req_prod - r->rsp_cons) >> 1) + 1;
-	return ring_unconsumed_responses(r) == 0;
+	return true;
 }
 
 /*
@@ -470,26 +470,33 @@ static stime_t rxk_poll(struct sim *s, struct worker *w)
 }
 
 /*
- * One RX slot per ACK.  ACKs are cumulative, so when the guest has not
- * freed a slot the newest value replaces the last unconsumed one.
+ * n ACKs carrying a go on the RX ring, one slot each, and netfront is told
+ * if it asked.  ACKs are cumulative, so when the guest has not freed a
+ * slot the newest value replaces the last unconsumed one.
  */
+static void rx_put_acks(struct iperf *ip, uint64_t n, struct ack_slot a)
+{
+	unsigned size = ip->rx.size;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if ((ring_idx_t)(ip->rx.rsp_prod_pvt - ip->rx.rsp_cons) >= size) {
+			ip->ack_val[(ip->rx.rsp_prod_pvt - 1) % size] = a;
+			break;
+		}
+		ip->ack_val[ip->rx.rsp_prod_pvt % size] = a;
+		ring_queue_responses(&ip->rx, 1);
+	}
+	if (ring_push_responses(&ip->rx))
+		evtchn_send(&ip->rx_to_front);
+}
+
 static void rxk_done(struct sim *s, struct worker *w)
 {
 	struct iperf *ip = w->ctx;
-	unsigned size = ip->rx.size;
 
 	(void)s;
-	for (uint64_t i = 0; i < ip->rxk_n; i++) {
-		if ((ring_idx_t)(ip->rx.rsp_prod_pvt - ip->rx.rsp_cons) >= size) {
-			ip->ack_val[(ip->rx.rsp_prod_pvt - 1) % size] = ip->rxk_ack;
-			break;
-		}
-		ip->ack_val[ip->rx.rsp_prod_pvt % size] = ip->rxk_ack;
-		ring_queue_responses(&ip->rx, 1);
-	}
+	rx_put_acks(ip, ip->rxk_n, ip->rxk_ack);
 	ip->rxk_n = 0;
-	if (ring_push_responses(&ip->rx))
-		evtchn_send(&ip->rx_to_front);
 }
 
 /*
@@ -593,11 +600,7 @@ static void iperf_syn_ack(struct timer *t, void *arg)
 	struct iperf *ip = arg;
 
 	(void)t;
-	ip->ack_val[ip->rx.rsp_prod_pvt % ip->rx.size] =
-		(struct ack_slot){ 0, tcp_rcv_window(&ip->tcp.p) };
-	ring_queue_responses(&ip->rx, 1);
-	if (ring_push_responses(&ip->rx))
-		evtchn_send(&ip->rx_to_front);
+	rx_put_acks(ip, 1, (struct ack_slot){ 0, tcp_rcv_window(&ip->tcp.p) });
 }
 
 static int check_vcpu(const char *what, long long v, const struct domain *d,
