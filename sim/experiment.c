@@ -955,7 +955,7 @@ static int give(struct worker *wk, int idx)
 	return 0;
 }
 
-static int check_axes(const struct experiment *x, struct err *e)
+int experiment_check_axes(const struct experiment *x, struct err *e)
 {
 	if (!x->apply_axes)
 		return 0;
@@ -1060,7 +1060,7 @@ int experiment_run(struct experiment *x, struct err *e)
 	x->nruns = experiment_total(x);
 	x->runs = xcalloc(x->nruns, sizeof(*x->runs));
 	x->ndone = 0;
-	if (check_axes(x, e))
+	if (experiment_check_axes(x, e))
 		return EXP_ERROR;
 	n = x->jobs > 0 ? x->jobs : default_jobs();
 	if (n > tasks(x))

@@ -92,6 +92,8 @@ const char *experiment_workload(const struct experiment *x, int b);
 /* Applies bench b and dom0 load d to a copy of the base scenario (x->apply_axes). */
 int experiment_scenario(const struct experiment *x, int b, int d, struct scenario *sc,
 			struct err *e);
+/* Checks that every bench and dom0-load value applies to the base scenario. */
+int experiment_check_axes(const struct experiment *x, struct err *e);
 /* The seed of iteration i. */
 uint64_t experiment_seed(uint64_t base, int iteration);
 

@@ -223,22 +223,6 @@ int shard_file_digest(const char *path, char *out, struct err *e)
 	return 0;
 }
 
-/* Every bench / dom0-load value must apply, as experiment_run checks. */
-static int check_axes(const struct experiment *x, struct err *e)
-{
-	if (!x->apply_axes)
-		return 0;
-	for (int b = 0; b < experiment_nbench(x); b++)
-		for (int d = 0; d < axis_len(x->ndom0); d++) {
-			struct scenario sc;
-
-			if (experiment_scenario(x, b, d, &sc, e))
-				return -1;
-			scenario_free(&sc);
-		}
-	return 0;
-}
-
 static void choose_runs(struct shard_cli *c, const struct experiment *x)
 {
 	int *owner;
@@ -297,7 +281,7 @@ int shard_prepare(struct shard_cli *c, struct experiment *x, const struct scenar
 	if (c->run_set && c->run >= c->total)
 		return err_set(e, "--run: %ld is not a run of this matrix (0 to %d)", c->run,
 			       c->total - 1);
-	if (check_axes(x, e))
+	if (experiment_check_axes(x, e))
 		return -1;
 	c->digest[0] = '\0';
 	if (scenario_path && shard_file_digest(scenario_path, c->digest, e))

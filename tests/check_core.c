@@ -13,28 +13,7 @@
 #include "sim/scenario.h"
 #include "sim/trace.h"
 #include "workloads/guest.h"
-
-static void load(struct scenario *sc, const char *xml)
-{
-	struct err e = { "" };
-
-	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-}
-
-/* Builds the scenario xml under the scheduler spec 'sched' (both freed by the caller). */
-static struct sim *build(struct scenario *sc, struct sched_spec *spec, const char *xml,
-			 const char *sched)
-{
-	struct err e = { "" };
-	struct sim *s;
-
-	load(sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, spec, &e), 0);
-	s = sim_build(sc, spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
-	return s;
-}
+#include "tests/testlib.h"
 
 static void run(const char *xml, const char *sched, bool check, struct run_result *r)
 {
@@ -43,7 +22,7 @@ static void run(const char *xml, const char *sched, bool check, struct run_resul
 	struct run_options o = { check, NULL, false };
 	struct err e = { "" };
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
 	if (run_scenario(&sc, &spec, &o, r, &e) < 0)
 		ck_abort_msg("run: %s", e.msg);
@@ -162,12 +141,11 @@ START_TEST(guest_tasks_share_a_vcpu)
 		"<domain name=\"a\" vcpus=\"1\"><workload type=\"cpu-hog\" tasks=\"2\"/></domain>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
 	struct sim *s;
 	struct guest *g;
 	stime_t t0, t1;
 
-	s = build(&sc, &spec, xml, "null");
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	sim_run_until(s, sc.duration);
 	ck_assert_str_eq(s->check_error, "");
@@ -179,7 +157,6 @@ START_TEST(guest_tasks_share_a_vcpu)
 	ck_assert_int_gt(t0 + t1, SEC(2) - MSEC(10));
 	ck_assert_int_lt(llabs(t0 - t1), MSEC(50));
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -235,12 +212,11 @@ static stime_t wake_in_step(enum task_class b_class)
 		"<domain name=\"a\" vcpus=\"1\"/>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
 	struct wake_probe p = { NULL, NULL, 0, 0, -1 };
 	struct guest *g;
 	struct sim *s;
 
-	s = build(&sc, &spec, xml, "null");
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	p.b = task_create(g, "b", b_class, 0, true, probe_b_step, &p, 0);
@@ -249,7 +225,6 @@ static stime_t wake_in_step(enum task_class b_class)
 	ck_assert_str_eq(s->check_error, "");
 	ck_assert_int_eq(p.b_steps, 3);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 	return p.b_done;
 }
@@ -320,11 +295,10 @@ START_TEST(wake_during_own_step_is_taken_after_it)
 		"<domain name=\"a\" vcpus=\"1\"/>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
 	struct self_wake p = { 0 };
 	struct sim *s;
 
-	s = build(&sc, &spec, xml, "null");
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	p.t = task_create(guest_of(s->domains[0]), "t", TASK_NORMAL, 0, true,
 			  self_wake_step, &p, 0);
@@ -339,7 +313,6 @@ START_TEST(wake_during_own_step_is_taken_after_it)
 	ck_assert_int_eq(p.step4_at, MSEC(3));
 	ck_assert_int_eq(p.t->state, TASK_BLOCKED);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -372,13 +345,12 @@ static void count_record(struct tracer *t, int cpu, stime_t now, uint32_t event,
 START_TEST(migration_writes_no_sleep_record)
 {
 	struct scenario sc;
-	struct sched_spec spec;
 	struct count_tracer ct = { { count_record, NULL, NULL }, TRC_SCHED_SLEEP, 0 };
 	struct cpumask *hard;
 	struct vcpu *v;
 	struct sim *s;
 
-	s = build(&sc, &spec, three_hogs, "credit1");
+	s = test_build(&sc, three_hogs, "credit1");
 	sim_run_until(s, MSEC(10));
 	s->tracer = &ct.t;
 	v = s->domains[0]->vcpus[0];
@@ -392,7 +364,6 @@ START_TEST(migration_writes_no_sleep_record)
 	s->tracer = NULL;
 	cpumask_free(hard);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -427,13 +398,12 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 		"<domain name=\"a\" vcpus=\"3\"/>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
 	struct guest *g;
 	struct task *movable_task;
 	struct sim *s;
 	int steps = 0;
 
-	s = build(&sc, &spec, xml, "null");
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	task_create(g, "f", TASK_NORMAL, 2, true, run_then_sleep, &steps, 0);
@@ -450,7 +420,6 @@ START_TEST(idle_pull_passes_over_an_all_bound_queue)
 	ck_assert_int_eq(movable_task->cpu, 2);
 	ck_assert_int_eq(movable_task->state, TASK_RUNNING);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -490,7 +459,7 @@ static void wakee_step(struct sim *s, struct task *t)
 	*ran = !*ran;
 }
 
-static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int vcpus)
+static struct sim *place_sim(struct scenario *sc, int vcpus)
 {
 	char xml[512];
 	struct sim *s;
@@ -500,7 +469,7 @@ static struct sim *place_sim(struct scenario *sc, struct sched_spec *spec, int v
 		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		 "<domain name=\"a\" vcpus=\"%d\"/>"
 		 "</scenario>", vcpus);
-	s = build(sc, spec, xml, "null");
+	s = test_build(sc, xml, "null");
 	s->check = true;
 	return s;
 }
@@ -514,8 +483,7 @@ START_TEST(wake_affine_pulls_to_an_interrupts_idle_cpu)
 {
 	for (int busy = 0; busy < 2; busy++) {
 		struct scenario sc;
-		struct sched_spec spec;
-		struct sim *s = place_sim(&sc, &spec, 3);
+		struct sim *s = place_sim(&sc, 3);
 		struct guest *g = guest_of(s->domains[0]);
 		bool ran = false;
 		struct waker w = { NULL, busy ? USEC(900) : USEC(10), false };
@@ -526,7 +494,6 @@ START_TEST(wake_affine_pulls_to_an_interrupts_idle_cpu)
 		ck_assert_str_eq(s->check_error, "");
 		ck_assert_int_eq(w.wakee->cpu, (busy ? 2 : 0));
 		sim_destroy(s);
-		sched_spec_free(&spec);
 		scenario_free(&sc);
 	}
 }
@@ -539,8 +506,7 @@ END_TEST
 START_TEST(select_idle_sibling_finds_an_idle_cpu)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = place_sim(&sc, &spec, 4);
+	struct sim *s = place_sim(&sc, 4);
 	struct guest *g = guest_of(s->domains[0]);
 	bool ran = false;
 	struct waker w = { NULL, USEC(10), false };
@@ -553,7 +519,6 @@ START_TEST(select_idle_sibling_finds_an_idle_cpu)
 	ck_assert_str_eq(s->check_error, "");
 	ck_assert_int_eq(w.wakee->cpu, 2);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -580,8 +545,7 @@ static void run_22ms(struct sim *s, struct task *t)
 START_TEST(an_idle_cpu_pulls_at_the_busy_cpus_tick)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = place_sim(&sc, &spec, 2);
+	struct sim *s = place_sim(&sc, 2);
 	struct guest *g = guest_of(s->domains[0]);
 	struct task *e;
 	int n = 0;
@@ -600,7 +564,6 @@ START_TEST(an_idle_cpu_pulls_at_the_busy_cpus_tick)
 	ck_assert_int_eq(e->cpu, 1);
 	ck_assert_int_eq(e->state, TASK_RUNNING);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -616,8 +579,7 @@ END_TEST
 START_TEST(a_queued_task_cuts_the_slice_curr_was_picked_with)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = place_sim(&sc, &spec, 1);
+	struct sim *s = place_sim(&sc, 1);
 	struct guest *g = guest_of(s->domains[0]);
 	struct task *d, *e;
 
@@ -635,7 +597,6 @@ START_TEST(a_queued_task_cuts_the_slice_curr_was_picked_with)
 	ck_assert_int_eq(d->state, TASK_RUNNING);
 	ck_assert_int_eq(e->cpu_ns, MSEC(3));
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -655,8 +616,7 @@ START_TEST(a_busy_cpu_pulls_from_one_running_two)
 {
 	for (int bound = 0; bound < 2; bound++) {
 		struct scenario sc;
-		struct sched_spec spec;
-		struct sim *s = place_sim(&sc, &spec, 3);
+		struct sim *s = place_sim(&sc, 3);
 		struct guest *g = guest_of(s->domains[0]);
 		struct task *b;
 
@@ -671,7 +631,6 @@ START_TEST(a_busy_cpu_pulls_from_one_running_two)
 		else
 			ck_assert_int_ne(b->cpu, 0);
 		sim_destroy(s);
-		sched_spec_free(&spec);
 		scenario_free(&sc);
 	}
 }
@@ -686,8 +645,7 @@ START_TEST(an_autogroup_shares_a_cpu_as_one_task)
 {
 	for (int grouped = 0; grouped < 2; grouped++) {
 		struct scenario sc;
-		struct sched_spec spec;
-		struct sim *s = place_sim(&sc, &spec, 3);
+		struct sim *s = place_sim(&sc, 3);
 		struct guest *g = guest_of(s->domains[0]);
 		struct task_group *tg = grouped ? task_group_create(g) : NULL;
 		struct task *lone;
@@ -711,7 +669,6 @@ START_TEST(an_autogroup_shares_a_cpu_as_one_task)
 		else
 			ck_assert_msg(share > 0.47 && share < 0.53, "lone's share %.3f", share);
 		sim_destroy(s);
-		sched_spec_free(&spec);
 		scenario_free(&sc);
 	}
 }
@@ -775,13 +732,12 @@ START_TEST(timer_wake_waits_for_its_vcpu)
 		"<domain name=\"a\" vcpus=\"3\"/>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
 	struct timer_probe p = { 0, -1, -1 };
 	struct timer pause_t, unpause_t;
 	struct guest *g;
 	struct sim *s;
 
-	s = build(&sc, &spec, xml, "null");
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	task_create(g, "hog0", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
@@ -797,7 +753,6 @@ START_TEST(timer_wake_waits_for_its_vcpu)
 	ck_assert_int_eq(p.cpu, 1);
 	ck_assert_int_eq(p.done, MSEC(20) + USEC(100));
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -811,7 +766,7 @@ START_TEST(invariant_checker_catches_violations)
 	struct sim *s;
 	struct vcpu *v, *other;
 
-	load(&sc, three_hogs);
+	test_load(&sc, three_hogs);
 	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	sim_run_until(s, MSEC(10));
@@ -894,7 +849,6 @@ static void initial_placement(const char *sched, unsigned long long seed, int ou
 {
 	char xml[512];
 	struct scenario sc;
-	struct sched_spec spec;
 	struct sim *s;
 
 	snprintf(xml, sizeof(xml),
@@ -902,12 +856,11 @@ static void initial_placement(const char *sched, unsigned long long seed, int ou
 		 "cores-per-socket=\"4\" threads-per-core=\"2\" hw=\"ideal\"/>"
 		 "<domain name=\"dom0\" vcpus=\"16\"/><domain name=\"g\" vcpus=\"8\"/>"
 		 "</scenario>", seed);
-	s = build(&sc, &spec, xml, sched);
+	s = test_build(&sc, xml, sched);
 	ck_assert_int_eq(s->domains[0]->vcpus[0]->processor, 0);
 	for (int i = 0; i < 8; i++)
 		out[i] = s->domains[1]->vcpus[i]->processor;
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 

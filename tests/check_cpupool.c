@@ -13,27 +13,19 @@
 #include "sim/build.h"
 #include "sim/cpupool.h"
 #include "sim/scenario.h"
+#include "tests/testlib.h"
 
-static struct sim *build(const char *xml, const char *sched, struct scenario *sc,
-			 struct sched_spec *spec)
+static struct sim *build(const char *xml, const char *sched, struct scenario *sc)
 {
-	struct err e = { "" };
-	struct sim *s;
+	struct sim *s = test_build(sc, xml, sched);
 
-	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-	ck_assert_int_eq(sched_spec_parse(sched, spec, &e), 0);
-	s = sim_build(sc, spec, &e);
-	if (!s)
-		ck_abort_msg("build: %s", e.msg);
 	s->check = true;
 	return s;
 }
 
-static void done(struct sim *s, struct scenario *sc, struct sched_spec *spec)
+static void done(struct sim *s, struct scenario *sc)
 {
 	sim_destroy(s);
-	sched_spec_free(spec);
 	scenario_free(sc);
 }
 
@@ -48,8 +40,7 @@ static const char two_guests[] =
 START_TEST(gran_cpu_units_are_the_vcpus)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = build(two_guests, "credit2", &sc, &spec);
+	struct sim *s = build(two_guests, "credit2", &sc);
 	int i;
 
 	ck_assert_int_eq(s->nr_pools, 1);
@@ -59,7 +50,7 @@ START_TEST(gran_cpu_units_are_the_vcpus)
 	ck_assert_str_eq(s->check_error, "");
 	for (i = 0; i < s->nr_cpus; i++)
 		ck_assert_ptr_eq(s->pcpus[i].unit, s->pcpus[i].curr);
-	done(s, &sc, &spec);
+	done(s, &sc);
 }
 END_TEST
 
@@ -67,8 +58,7 @@ END_TEST
 START_TEST(gran_core_units_hold_siblings)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = build(two_guests, "credit1:gran=core", &sc, &spec);
+	struct sim *s = build(two_guests, "credit1:gran=core", &sc);
 	struct domain *b = s->domains[1];
 	int d, k, i;
 
@@ -91,7 +81,7 @@ START_TEST(gran_core_units_hold_siblings)
 	for (i = 0; i < s->nr_cpus; i++)
 		if (s->pcpus[i].unit == b->units[1])
 			ck_assert(i % 2 == 0 || is_idle_vcpu(s->pcpus[i].curr));
-	done(s, &sc, &spec);
+	done(s, &sc);
 }
 END_TEST
 
@@ -102,8 +92,7 @@ END_TEST
 START_TEST(checker_catches_two_domains_on_one_core)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = build(two_guests, "credit2:gran=core", &sc, &spec);
+	struct sim *s = build(two_guests, "credit2:gran=core", &sc);
 	int c0 = -1, x = -1, i;
 	struct vcpu *v1, *w;
 
@@ -135,7 +124,7 @@ START_TEST(checker_catches_two_domains_on_one_core)
 	w->processor = x;
 	s->check_error[0] = '\0';
 	ck_assert(sim_check_invariants(s));
-	done(s, &sc, &spec);
+	done(s, &sc);
 }
 END_TEST
 
@@ -150,8 +139,7 @@ START_TEST(pools_keep_their_domains)
 		"<domain name=\"g\" vcpus=\"3\" pool=\"p1\"><workload type=\"cpu-hog\"/></domain>"
 		"</scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct sim *s = build(xml, "credit2", &sc, &spec);
+	struct sim *s = build(xml, "credit2", &sc);
 	struct domain *dom0 = s->domains[0], *g = s->domains[1];
 	int i, ran = 0;
 
@@ -171,7 +159,7 @@ START_TEST(pools_keep_their_domains)
 		ran += g->vcpus[i]->st.runstate_ns[RUNSTATE_RUNNING] > MSEC(290);
 	}
 	ck_assert_int_eq(ran, 2);
-	done(s, &sc, &spec);
+	done(s, &sc);
 }
 END_TEST
 

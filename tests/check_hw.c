@@ -16,23 +16,9 @@
 #include "sim/numa_place.h"
 #include "sim/scenario.h"
 #include "workloads/guest.h"
+#include "tests/testlib.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
-static struct sim *build(struct scenario *sc, const char *xml, const char *sched)
-{
-	struct sched_spec spec;
-	struct err e = { "" };
-	struct sim *s;
-
-	ck_assert_msg(scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) == 0,
-		      "%s", e.msg);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	s = sim_build(sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
-	sched_spec_free(&spec);
-	return s;
-}
 
 static void destroy(struct sim *s, struct scenario *sc)
 {
@@ -96,7 +82,7 @@ START_TEST(smt_sibling_slows_and_tells)
 		"<domain name=\"a\" vcpus=\"3\"/></scenario>";
 	static const struct hw_profile p = { 0.65, 0, 0 };
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 	struct hw_rate r;
 
@@ -150,7 +136,7 @@ START_TEST(smt_speed_depends_on_what_the_sibling_runs)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\" hw=\"model\"/>"
 		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 	double beside_compute, beside_stalled, stalled_beside_compute;
 
@@ -189,7 +175,7 @@ START_TEST(two_compile_threads_per_core_do_kernbench_work)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" threads-per-core=\"2\" hw=\"model\"/>"
 		"<domain name=\"a\" vcpus=\"8\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 	double ht_off = 0, ht_on = 0;
 
@@ -226,7 +212,7 @@ START_TEST(socket_memory_traffic_slows_its_threads)
 		"<domain name=\"a\" vcpus=\"5\" numa-nodes=\"0\"/></scenario>";
 	static const struct hw_profile streamer = { 1, 64 << 20, 1.0 };
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 	struct hw_rate r;
 	double alone, other_socket, q, want;
@@ -283,7 +269,7 @@ START_TEST(numa_remote_memory_stretches_memory_time)
 		"<domain name=\"b\" vcpus=\"1\" memory=\"2048\" numa-nodes=\"0,1\"/></scenario>";
 	static const struct hw_profile p = { 1, 0, 0.5 };
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu *a0 = s->domains[0]->vcpus[0], *a1 = s->domains[0]->vcpus[1];
 	struct vcpu *b0 = s->domains[1]->vcpus[0];
 	struct hw_rate r;
@@ -317,7 +303,7 @@ START_TEST(cache_refill_after_moves_and_evictions)
 	static const struct hw_profile p = { 1, 1 << 20, 0 };
 	static const struct hw_profile big = { 1, 8 << 20, 0 };
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu *v = s->domains[0]->vcpus[0], *u = s->domains[0]->vcpus[1];
 	struct hw_rate r;
 	stime_t from;
@@ -368,7 +354,7 @@ static stime_t bounce(bool cross)
 		"<domain name=\"a\" vcpus=\"1\" numa-nodes=\"0,1\">"
 		"<workload type=\"cpu-hog\" working_set=\"4MiB\" smt_speed=\"1\"/></domain></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "credit2");
+	struct sim *s = test_build(&sc, xml, "credit2");
 	struct vcpu *v = s->domains[0]->vcpus[0];
 	struct cpumask *m = cpumask_alloc((unsigned)s->nr_cpus);
 	stime_t work;
@@ -413,7 +399,7 @@ START_TEST(cstate_exit_latency_by_idle_time)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\" max-cstate=\"0\"/>"
 		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 
 	/* pCPUs idle since 0. */
 	ck_assert_int_eq(hw_wake_delay(s->hw, 0, 0), 0);            /* not asleep yet */
@@ -427,10 +413,10 @@ START_TEST(cstate_exit_latency_by_idle_time)
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(10)), 0);
 	s->pcpus[3].curr = s->pcpus[3].idle;
 	destroy(s, &sc);
-	s = build(&sc, xml1, "null");
+	s = test_build(&sc, xml1, "null");
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(10));   /* C1E at most */
 	destroy(s, &sc);
-	s = build(&sc, xml0, "null");
+	s = test_build(&sc, xml0, "null");
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(3));    /* halt */
 	destroy(s, &sc);
 }
@@ -443,7 +429,7 @@ START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" hw=\"model\""
 		" ipi-latency=\"1us\"/><domain name=\"a\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 
 	s->q.now = MSEC(1);
 	s->this_cpu = 0;
@@ -474,7 +460,7 @@ START_TEST(ideal_machine_is_full_speed)
 		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
 	static const struct hw_profile p = { 0.5, 8 << 20, 1 };
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "null");
+	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 	struct hw_rate r;
 
@@ -550,7 +536,7 @@ START_TEST(placement_sets_soft_affinity_and_memory)
 		"<domain name=\"pinned\" vcpus=\"2\"><affinity hard=\"12-15\"/></domain>"
 		"<domain name=\"big\" vcpus=\"2\" memory=\"9000\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = build(&sc, xml, "credit2");
+	struct sim *s = test_build(&sc, xml, "credit2");
 	char buf[64];
 	struct domain **d = s->domains;
 

@@ -16,6 +16,7 @@
 #include "sim/plot.h"
 #include "sim/run.h"
 #include "sim/scenario.h"
+#include "tests/testlib.h"
 
 /* ------------------------------------------------------------ options */
 
@@ -189,14 +190,6 @@ struct interval {
 	double a, b;
 };
 
-static void load(struct scenario *sc, const char *xml)
-{
-	struct err e = { "" };
-
-	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-}
-
 /* Runs xml under sched; with rec, the recorder's files come back as strings. */
 static void run(const char *xml, const char *sched, stime_t from, stime_t to, stime_t period,
 		const struct plot_vcpu *sel, int nsel, bool rec, struct run_result *r,
@@ -210,7 +203,7 @@ static void run(const char *xml, const char *sched, stime_t from, stime_t to, st
 	size_t l1, l2;
 	FILE *f1 = NULL, *f2 = NULL;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
 	if (rec) {
 		f1 = open_memstream(tl, &l1);

@@ -16,6 +16,7 @@
 #include "schedulers/rtds.h"
 #include "sim/build.h"
 #include "sim/scenario.h"
+#include "tests/testlib.h"
 
 static const struct rtds_internals *I = &rtds_internals;
 
@@ -27,25 +28,11 @@ struct host {
 
 static struct host mk(const char *host_xml, const char *doms_xml, const char *sched)
 {
-	char xml[2048];
-	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct host h;
 
-	snprintf(xml, sizeof(xml), "<scenario duration=\"1s\">%s%s</scenario>", host_xml, doms_xml);
-	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", &sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-	if (sched_spec_parse(sched, &spec, &e) < 0)
-		ck_abort_msg("spec: %s", e.msg);
-	h.s = sim_build(&sc, &spec, &e);
-	if (!h.s)
-		ck_abort_msg("build: %s", e.msg);
-	sched_spec_free(&spec);
-	scenario_free(&sc);
+	h.s = test_build_host(host_xml, doms_xml, sched);
 	h.ops = h.s->sched;
 	h.prv = rt_priv(h.ops);
-	h.s->q.now = SEC(1);
 	return h;
 }
 

@@ -18,6 +18,7 @@
 #include "workloads/makexen.h"
 #include "workloads/split.h"
 #include "workloads/tcp.h"
+#include "tests/testlib.h"
 
 /* --- rings --- */
 
@@ -238,14 +239,6 @@ END_TEST
 
 /* --- on a running machine --- */
 
-static void load(struct scenario *sc, const char *xml)
-{
-	struct err e = { "" };
-
-	if (scenario_load_memory(xml, (int)strlen(xml), "test.xml", sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-}
-
 /* Runs xml under sched; returns the run's metric (which must be valid). */
 static double metric_of(const char *xml, const char *sched)
 {
@@ -256,7 +249,7 @@ static double metric_of(const char *xml, const char *sched)
 	struct err e = { "" };
 	double v;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
 	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
 		ck_abort_msg("run: %s", e.msg);
@@ -316,7 +309,7 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 	struct probe p = { &ev, { 0 }, 0 };
 	struct worker *w;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -410,7 +403,7 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 	struct local_probe p = { &ev, -1, 0 };
 	struct worker *w;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -517,7 +510,7 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 	struct claim_probe p = { 0 };
 	struct vcpu *v;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -604,7 +597,7 @@ static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
 	stime_t hog_ns;
 	struct guest *g;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -754,7 +747,7 @@ START_TEST(dom0load_tasks_and_duty_cycle)
 	struct sim *s;
 	struct guest *g0, *g;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
 	s = sim_build(&sc, &spec, &e);
 	ck_assert_msg(s != NULL, "%s", e.msg);
@@ -906,7 +899,7 @@ START_TEST(task_time_categories_add_up)
 		stime_t ns[TT_N], sum = 0, cpu0;
 		bool ran = false;
 
-		load(&sc, xml[k]);
+		test_load(&sc, xml[k]);
 		ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
 		s = sim_build(&sc, &spec, &e);
 		ck_assert_msg(s != NULL, "%s", e.msg);
@@ -954,7 +947,7 @@ static void check_breakdown(const char *workload, const char *sched, int nstages
 		 " threads-per-core=\"2\"/>"
 		 "<domain name=\"dom0\" vcpus=\"8\"><workload type=\"dom0-load\"/></domain>"
 		 "<domain name=\"g\" vcpus=\"4\">%s</domain></scenario>", workload);
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
 	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
 		ck_abort_msg("run: %s", e.msg);
@@ -1007,7 +1000,7 @@ START_TEST(axes_rewrite_the_scenario)
 	struct scenario sc;
 	struct err e;
 
-	load(&sc, axes_xml);
+	test_load(&sc, axes_xml);
 	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "iperf", "on", &e), 0);
 	/* The file's iperf (with its receive buffer) stays, alone in its guest. */
 	ck_assert_int_eq(sc.doms[1].nworkloads, 1);
@@ -1039,7 +1032,7 @@ START_TEST(axes_add_the_guest)
 	struct scenario sc;
 	struct err e;
 
-	load(&sc, xml);
+	test_load(&sc, xml);
 	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "make-xen", NULL, &e), 0);
 	ck_assert_int_eq(sc.ndoms, 2);
 	ck_assert_str_eq(sc.doms[1].name, AXES_GUEST_NAME);
@@ -1078,7 +1071,7 @@ START_TEST(workload_errors_name_the_line)
 		struct scenario sc;
 		struct sim *s;
 
-		load(&sc, cases[i][0]);
+		test_load(&sc, cases[i][0]);
 		s = sim_build(&sc, &spec, &e);
 		ck_assert_ptr_null(s);
 		ck_assert_msg(strstr(e.msg, cases[i][1]), "'%s' lacks '%s'", e.msg, cases[i][1]);
