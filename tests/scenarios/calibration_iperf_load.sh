@@ -6,9 +6,11 @@
 # bound) under credit1:era=2016, credit2:era=2016-p20 and
 # credit2:era=2016-full, 15 iterations.
 #
-# An expected failure (XFAIL_TESTS): the model gives about 8.8 Gbit/s,
-# -19 % from the real cell, losing 25-31 % with load (doc/validation.md,
-# "The guest's memory after autoballooning", says where the stream waits).
+# An expected failure (XFAIL_TESTS): the model gives about 9.0 Gbit/s,
+# -18 % from the real cell, losing 24-27 % with load (doc/validation.md:
+# "The sender's wake-up cycle" says where the stream waits, "What no
+# setting of the load reproduces" why no count or profile of the load
+# gets both loaded cells).
 # When the mechanism is fixed this passes, make check reports XPASS, and
 # the test moves to TESTS.
 set -u
