@@ -110,7 +110,8 @@ int topology_init(struct topology *t, int sockets, int cores_per_socket,
 			       TOPOLOGY_MAX_CPUS);
 	total_cores = sockets * cores_per_socket;
 	if (nodes > total_cores)
-		return err_set(e, "%d NUMA nodes but only %d cores", nodes, total_cores);
+		return err_set(e, "%d NUMA nodes but only %d core%s", nodes, total_cores,
+			       total_cores == 1 ? "" : "s");
 	if (nodes % sockets != 0 && sockets % nodes != 0)
 		return err_set(e, "%d NUMA nodes cannot be laid over %d sockets (one must divide the other)",
 			       nodes, sockets);

@@ -78,20 +78,20 @@ struct iperf_config {
 #define IPERF_MODEL_SCALE_TEXT "0.7915"
 
 static const struct param_def iperf_params[] = {
-	{ "segment", PARAM_INT, "65536", NULL, 1024, 65536,
+	{ "segment", PARAM_SIZE, "65536", NULL, 1024, 65536,
 	  "bytes per GSO segment", OFF(segment) },
-	{ "tcp_limit_output_bytes", PARAM_INT, "262144", NULL, 1024, 1LL << 32,
+	{ "tcp_limit_output_bytes", PARAM_SIZE, "262144", NULL, 1024, 1LL << 32,
 	  "TCP Small Queues: truesize of sent skbs the driver may hold before TCP "
 	  "stops sending (Linux sysctl, 262144 since c39c4c6abb89, 4.2)", OFF(limit_output) },
-	{ "tcp_wmem_max", PARAM_INT, "4194304", NULL, 1024, 1LL << 32,
+	{ "tcp_wmem_max", PARAM_SIZE, "4194304", NULL, 1024, 1LL << 32,
 	  "the client's send buffer (tcp_wmem[2], tcp_init's 4 MiB, reached by autotuning)", OFF(wmem_max) },
-	{ "tcp_rmem_max", PARAM_INT, "6291456", NULL, 1024, 1LL << 32,
+	{ "tcp_rmem_max", PARAM_SIZE, "6291456", NULL, 1024, 1LL << 32,
 	  "the server's receive buffer (tcp_rmem[2], tcp_init's 6 MiB, reached by "
 	  "tcp_rcv_space_adjust)", OFF(rmem_max) },
 	{ "tcp_adv_win_scale", PARAM_INT, "1", NULL, -31, 31,
 	  "receive window = buffer - buffer/2^n (n > 0) or buffer/2^-n "
 	  "(tcp_win_from_space; Linux's default 1)", OFF(adv_win_scale) },
-	{ "skb_overhead", PARAM_INT, "2624", NULL, 0, 1 << 20,
+	{ "skb_overhead", PARAM_SIZE, "2624", NULL, 0, 1 << 20,
 	  "truesize beyond the payload of a segment's skb: select_size's 2 KiB head "
 	  "plus sk_buff and skb_shared_info (SKB_TRUESIZE)",
 	  OFF(skb_overhead) },

@@ -89,4 +89,16 @@ run_ok $A --format=json > "$tmp/a.json"
 run_ok compare "$tmp/a.json" "$tmp/a.json" > "$tmp/cmp.txt"
 [ "$(grep -c ' host:ipi-latency=' "$tmp/cmp.txt")" -eq 16 ] || fail "compare: not 16 rows with their host"
 
+# 6. Byte counts take a unit: 1MiB and 1M are 1048576 to the byte, so the three runs are
+#    identical event for event (a send buffer of 1000000 bytes gives another event count).
+run_ok --sched=credit1 --workload='iperf:time=100ms:tcp_wmem_max={1048576,1MiB,1M}' \
+	--dom0-load=off --iterations=1 --format=json > "$tmp/size.json"
+json_check "$tmp/size.json" "
+runs = doc['runs']
+assert [r['workload'] for r in runs] == ['iperf:time=100ms:tcp_wmem_max=' + v for v in ('1048576', '1MiB', '1M')]
+assert len({r['metric']['value'] for r in runs}) == 1, [r['metric']['value'] for r in runs]
+assert len({r['events'] for r in runs}) == 1"
+"$SCHEDSIM" --workload=iperf:tcp_wmem_max=1MB --iterations=1 > /dev/null 2> "$tmp/unit.err"
+[ $? -eq 2 ] && grep -q "unknown unit 'MB'" "$tmp/unit.err" || fail "an unknown unit: $(cat "$tmp/unit.err")"
+
 finish
