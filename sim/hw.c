@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,6 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
 #define FILL_BUFFERS 10.0   /* a Nehalem core's L1D fill buffers (Intel's optimization manual) */
 #define MAX_QUEUE_LOAD 0.95 /* beyond it the bandwidth, not the queue, bounds the time */
 #define LOAD_STEP 1e-2      /* memory-time change below which the threads are not re-told */
-#define PROFILE_CACHE 8     /* profiles whose derived figures hw keeps */
 
 const struct param_def hw_host_params[] = {
 	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
@@ -111,7 +111,7 @@ struct cstate {
 	stime_t exit_latency, residency;
 };
 
-/* A profile's figures, worked out once (a small cache in struct hw). */
+/* A profile's figures, worked out once per run (struct hw's table of them). */
 struct hw_figures {
 	const struct hw_profile *p;
 	double pressure;           /* on its core's pipeline */
@@ -141,8 +141,15 @@ struct hw {
 	struct timer *mem_retold;  /* per socket: tells its threads the load changed */
 	struct hw_retold_arg *mem_retold_arg;
 	double queue_per_load;     /* a line's service / its unloaded latency, over 2 */
-	struct hw_figures figures[PROFILE_CACHE];
-	int next_figures;
+	/*
+	 * The figures of every profile asked about, by the profile's address
+	 * (open addressing, at most half full); each entry is allocated once and
+	 * kept for the run, so a vCPU may keep a pointer to its own.  A run has
+	 * a profile per workload: a fixed handful of entries thrashed at a
+	 * thousand pCPUs, where every domain brings its own.
+	 */
+	struct hw_figures **figures;
+	size_t figures_cap, nr_figures;
 	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
 	uint64_t *llc_fill;        /* per socket: bytes brought into its LLC */
 	stime_t *idle_since;       /* per pCPU: idle from, or awake from after a wake */
@@ -337,6 +344,9 @@ void hw_free(struct hw *hw)
 		dom->hw.node_mb = NULL;
 		dom->hw.remote = NULL;
 	}
+	for (size_t i = 0; i < hw->figures_cap; i++)
+		free(hw->figures[i]);
+	free(hw->figures);
 	free(hw->busy);
 	free(hw->thread_start);
 	free(hw->threads);
@@ -502,26 +512,55 @@ static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switc
 }
 
 /* p's pressure, memory demand and memory time alone, worked out once. */
+static size_t figures_slot(const struct hw_profile *p, size_t cap)
+{
+	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL >> 32) & (cap - 1);
+}
+
+static void figures_grow(struct hw *hw)
+{
+	size_t cap = hw->figures_cap ? hw->figures_cap * 2 : 16;
+	struct hw_figures **t = xcalloc(cap, sizeof(*t));
+
+	for (size_t i = 0; i < hw->figures_cap; i++) {
+		struct hw_figures *f = hw->figures[i];
+		size_t k;
+
+		if (!f)
+			continue;
+		for (k = figures_slot(f->p, cap); t[k]; k = (k + 1) & (cap - 1))
+			;
+		t[k] = f;
+	}
+	free(hw->figures);
+	hw->figures = t;
+	hw->figures_cap = cap;
+}
+
 static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profile *p)
 {
 	struct hw_figures *f;
+	size_t k;
 
-	for (int i = 0; i < PROFILE_CACHE; i++)
-		if (hw->figures[i].p == p)
-			return &hw->figures[i];
-	f = &hw->figures[hw->next_figures];
-	hw->next_figures = (hw->next_figures + 1) % PROFILE_CACHE;
+	if (2 * (hw->nr_figures + 1) > hw->figures_cap)
+		figures_grow(hw);
+	for (k = figures_slot(p, hw->figures_cap); hw->figures[k]; k = (k + 1) & (hw->figures_cap - 1))
+		if (hw->figures[k]->p == p)
+			return hw->figures[k];
+	f = xmalloc(sizeof(*f));
 	f->p = p;
 	f->pressure = smt_pressure(p);
 	f->demand = mem_demand(hw, p);
 	f->alone = mem_stretch(hw, load_of(hw, f->demand));
 	f->per_alone = 1.0 / f->alone;
+	hw->figures[k] = f;
+	hw->nr_figures++;
 	return f;
 }
 
 /*
- * The same for a vCPU's profile p: the vCPU remembers where they were
- * (an entry the cache gave to another profile since is found anew).
+ * The same for a vCPU's profile p: the vCPU keeps the entry of the profile
+ * it asked about last (the table's entries stay where they are).
  */
 static const struct hw_figures *vcpu_figures_anew(struct hw *hw, struct vcpu *v,
 						  const struct hw_profile *p)
