@@ -15,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedulers/sched.h"
+#include "sim/build.h"
 #include "sim/err.h"
+#include "sim/params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -57,6 +60,62 @@ static inline char *fuzz_cstring(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	s[size] = '\0';
 	return s;
+}
+
+/*
+ * One of the scheduler models, chosen by pick, parsed into spec: the models
+ * only, so that the choice does not depend on which Xen trees the build has
+ * (their code, xen-*@TREE, has fuzz_xen_diff).
+ */
+static inline void fuzz_model_spec(size_t pick, struct sched_spec *spec)
+{
+	const struct sched_ops *const *all = sched_all();
+	const char *models[64];
+	struct err e = { "" };
+	int n = 0;
+
+	for (int k = 0; all[k] && n < 64; k++)
+		if (!strchr(all[k]->name, '@'))
+			models[n++] = all[k]->name;
+	if (sched_spec_parse(models[pick % (size_t)n], spec, &e) < 0)
+		abort();
+}
+
+/*
+ * Builds sc under the model pick chooses and runs it under the invariant
+ * checker until run_for (or the scenario's end) or max_events, whichever
+ * comes first: a refused build must say why on one line, a broken
+ * invariant aborts.  who names the harness in its messages.
+ */
+static inline void fuzz_run_briefly(const struct scenario *sc, size_t pick, stime_t run_for,
+				    uint64_t max_events, const char *who, int echo)
+{
+	struct sched_spec spec;
+	struct err e = { "" };
+	struct sim *s;
+	stime_t end = sc->duration < run_for ? sc->duration : run_for;
+
+	fuzz_model_spec(pick, &spec);
+	s = sim_build(sc, &spec, &e);
+	if (!s) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s: sim_build", who);
+		fuzz_check_error(&e, what, echo);
+		sched_spec_free(&spec);
+		return;
+	}
+	s->check = true;
+	while (sim_now(s) < end && s->q.fired < max_events && !s->check_error[0] &&
+	       !s->stop_requested)
+		sim_run_until(s, sim_now(s) + USEC(100) < end ? sim_now(s) + USEC(100) : end);
+	if (s->check_error[0]) {
+		fprintf(stderr, "%s: %s: invariant violated: %s\n", who, spec.name,
+			s->check_error);
+		abort();
+	}
+	sim_destroy(s);
+	sched_spec_free(&spec);
 }
 
 #endif

@@ -11,9 +11,6 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "schedulers/sched.h"
-#include "sim/build.h"
-#include "sim/params.h"
 #include "sim/scenario.h"
 #include "sim/spec_axes.h"
 #include "sim/xalloc.h"
@@ -35,41 +32,6 @@ static enum axis axis_of(uint8_t c)
 	}
 }
 
-/* Builds sc under the model 'pick' chooses and runs it for RUN_FOR or MAX_EVENTS. */
-static void run_briefly(const struct scenario *sc, size_t pick, int echo)
-{
-	const struct sched_ops *const *all = sched_all();
-	const char *models[64];
-	struct sched_spec spec;
-	struct err e = { "" };
-	struct sim *s;
-	int n = 0;
-
-	/* The models only: Xen's own code (xen-*@TREE) has fuzz_xen_diff. */
-	for (int k = 0; all[k] && n < 64; k++)
-		if (!strchr(all[k]->name, '@'))
-			models[n++] = all[k]->name;
-	if (sched_spec_parse(models[pick % (size_t)n], &spec, &e) < 0)
-		abort();
-	s = sim_build(sc, &spec, &e);
-	if (!s) {
-		fuzz_check_error(&e, "fuzz_axes: sim_build", echo);
-		sched_spec_free(&spec);
-		return;
-	}
-	s->check = true;
-	while (sim_now(s) < RUN_FOR && s->q.fired < MAX_EVENTS && !s->check_error[0] &&
-	       !s->stop_requested)
-		sim_run_until(s, sim_now(s) + USEC(100));
-	if (s->check_error[0]) {
-		fprintf(stderr, "fuzz_axes: %s: invariant violated: %s\n", spec.name,
-			s->check_error);
-		abort();
-	}
-	sim_destroy(s);
-	sched_spec_free(&spec);
-}
-
 static void try_value(enum axis a, const char *value, size_t pick)
 {
 	struct scenario sc;
@@ -85,7 +47,7 @@ static void try_value(enum axis a, const char *value, size_t pick)
 				a == AXIS_DOM0 ? value : NULL, &e) < 0)
 		fuzz_check_error(&e, "fuzz_axes: apply", echo);
 	else
-		run_briefly(&sc, pick, echo);
+		fuzz_run_briefly(&sc, pick, RUN_FOR, MAX_EVENTS, "fuzz_axes", echo);
 	scenario_free(&sc);
 }
 

@@ -16,6 +16,9 @@
 
 #define SMALL_CPUS 64
 #define SMALL_VCPUS 256
+/* Accepted small hosts run this long, or this many events (a phase of 1ns
+ * with no sleep is legal and slow: the budget keeps each input fast); the
+ * model depends on the input's size. */
 #define RUN_FOR MSEC(5)
 #define MAX_EVENTS 20000
 
@@ -91,50 +94,6 @@ static bool known_hang(const struct scenario *sc)
 	return false;
 }
 
-/*
- * Builds sc and runs it under the checker for at most RUN_FOR simulated
- * and MAX_EVENTS events (a phase of 1ns with no sleep is legal and slow:
- * the budget keeps each input fast).  The scheduler depends on the size.
- */
-static void run_small(struct scenario *sc, size_t size, int echo)
-{
-	const struct sched_ops *const *all = sched_all();
-	struct sched_spec spec;
-	struct err e = { "" };
-	struct sim *s;
-	stime_t end;
-	int n = 0;
-	/*
-	 * The models only, so that the choice does not depend on which Xen
-	 * trees the build has (their code, xen-*@TREE, has fuzz_xen_diff).
-	 */
-	const char *models[64];
-
-	for (int k = 0; all[k] && n < 64; k++)
-		if (!strchr(all[k]->name, '@'))
-			models[n++] = all[k]->name;
-	if (sched_spec_parse(models[size % (size_t)n], &spec, &e) < 0)
-		abort();
-	s = sim_build(sc, &spec, &e);
-	if (!s) {
-		fuzz_check_error(&e, "fuzz_scenario: sim_build", echo);
-		sched_spec_free(&spec);
-		return;
-	}
-	s->check = true;
-	end = sc->duration < RUN_FOR ? sc->duration : RUN_FOR;
-	while (sim_now(s) < end && s->q.fired < MAX_EVENTS && !s->check_error[0] &&
-	       !s->stop_requested)
-		sim_run_until(s, sim_now(s) + USEC(100) < end ? sim_now(s) + USEC(100) : end);
-	if (s->check_error[0]) {
-		fprintf(stderr, "fuzz_scenario: %s: invariant violated: %s\n",
-			spec.name, s->check_error);
-		abort();
-	}
-	sim_destroy(s);
-	sched_spec_free(&spec);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scenario sc;
@@ -148,7 +107,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	check_limits(&sc);
 	if (host_cpus(&sc) <= SMALL_CPUS && all_vcpus(&sc) <= SMALL_VCPUS && !known_hang(&sc))
-		run_small(&sc, size, char_refs(data, size));
+		fuzz_run_briefly(&sc, size, RUN_FOR, MAX_EVENTS, "fuzz_scenario",
+				 char_refs(data, size));
 	scenario_free(&sc);
 	return 0;
 }
