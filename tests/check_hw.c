@@ -163,6 +163,39 @@ START_TEST(smt_speed_depends_on_what_the_sibling_runs)
 END_TEST
 
 /*
+ * The figures worked out of a profile are kept for every profile a run
+ * asks about (a table by address that grows): forty profiles, asked about
+ * twice over, beside a sibling whose profile changes too, each give the
+ * pairwise rate of its own smt_speed and the sibling's.
+ */
+START_TEST(figures_of_many_profiles)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\" hw=\"model\"/>"
+		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
+	struct hw_profile p[40], q[2] = { { 0.6, 0, 0 }, { 0.9, 0, 0 } };
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+
+	for (int i = 0; i < N(p); i++)
+		p[i] = (struct hw_profile){ 0.3 + 0.0175 * i, 0, 0 };
+	switch_on(s, 0, v[0]);
+	switch_on(s, 1, v[1]);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < N(p); i++) {
+			const struct hw_profile *sib = &q[(i + pass) % 2];
+			double own = sqrt(1 / p[i].smt_speed - 1), other = sqrt(1 / sib->smt_speed - 1);
+
+			rate_running(s, v[1], sib);
+			ck_assert_double_eq_tol(rate_running(s, v[0], &p[i]), 1 / (1 + own * other),
+						1e-12);
+		}
+	destroy(s, &sc);
+}
+END_TEST
+
+/*
  * Kernbench (real-measurements.md section 3): make -j8 on a 1 x 4 x 2
  * host against make -j4 with HT off, 109.77 s / 83.65 s = 1.31x the work.
  * Eight compile threads, two per core, against four alone on their cores,
@@ -619,6 +652,7 @@ int main(void)
 	tcase_add_test(t, config_defaults_and_errors);
 	tcase_add_test(t, smt_sibling_slows_and_tells);
 	tcase_add_test(t, smt_speed_depends_on_what_the_sibling_runs);
+	tcase_add_test(t, figures_of_many_profiles);
 	tcase_add_test(t, two_compile_threads_per_core_do_kernbench_work);
 	tcase_add_test(t, socket_memory_traffic_slows_its_threads);
 	tcase_add_test(t, numa_remote_memory_stretches_memory_time);
