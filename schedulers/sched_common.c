@@ -29,17 +29,11 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 
 int sim_cpumask_any(struct sim *s, const struct cpumask *m)
 {
-	unsigned cpu = cpumask_first(m), w = cpumask_weight(m);
+	unsigned w = cpumask_weight(m);
 
 	if (w > 1)
-		for (w = (unsigned)(rng_next(&s->rng) >> 32) % w; w--;) {
-			unsigned next = cpumask_next((int)cpu, m);
-
-			if (next >= m->nbits)
-				break;
-			cpu = next;
-		}
-	return (int)cpu;
+		return (int)cpumask_nth(m, (unsigned)(rng_next(&s->rng) >> 32) % w);
+	return (int)cpumask_first(m);
 }
 
 /* Appends ", s" (or s first) to out. */

@@ -193,13 +193,9 @@ static int initial_cpu(struct sim *s, struct domain *d, struct vcpu *v)
 		case INITIAL_CPU_ANY: {
 			/* cpumask_any: get_random() % weight, from a stream of the run's seed */
 			struct rng r;
-			unsigned k;
 
 			rng_seed(&r, seed_derive(s->seed, INITIAL_CPU_STREAM + (uint64_t)d->domid));
-			k = (unsigned)rng_below(&r, cpumask_weight(cpus));
-			cpu = (int)cpumask_first(cpus);
-			while (k--)
-				cpu = (int)cpumask_next((unsigned)cpu, cpus);
+			cpu = (int)cpumask_nth(cpus, (unsigned)rng_below(&r, cpumask_weight(cpus)));
 			break;
 		}
 		case INITIAL_CPU_LEAST_USED:

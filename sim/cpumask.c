@@ -175,6 +175,15 @@ unsigned cpumask_cycle(int n, const struct cpumask *m)
 	return nxt;
 }
 
+unsigned cpumask_nth(const struct cpumask *m, unsigned k)
+{
+	unsigned cpu = cpumask_first(m);
+
+	while (k-- && cpu < m->nbits)
+		cpu = cpumask_next((int)cpu, m);
+	return cpu;
+}
+
 char *cpumask_format(const struct cpumask *m, char *buf, unsigned len)
 {
 	unsigned cpu, used = 0;

@@ -56,6 +56,8 @@ unsigned cpumask_first(const struct cpumask *m);
 unsigned cpumask_next(int n, const struct cpumask *m);
 /* Next set bit after n, wrapping; n itself only if it is the only one; nbits when empty. */
 unsigned cpumask_cycle(int n, const struct cpumask *m);
+/* The set bit with k set bits before it (k = 0: the first), or nbits when there are fewer. */
+unsigned cpumask_nth(const struct cpumask *m, unsigned k);
 
 #define for_each_cpu(cpu, m) \
 	for ((cpu) = cpumask_first(m); (cpu) < (m)->nbits; (cpu) = cpumask_next((int)(cpu), m))

@@ -24,6 +24,10 @@ START_TEST(cpumask_ops_4096)
 	ck_assert_uint_eq(cpumask_next(4095, a), 4096);
 	ck_assert_uint_eq(cpumask_cycle(4095, a), 0);
 	ck_assert_uint_eq(cpumask_cycle(100, a), 4095);
+	ck_assert_uint_eq(cpumask_nth(a, 0), 0);
+	ck_assert_uint_eq(cpumask_nth(a, 2), 64);
+	ck_assert_uint_eq(cpumask_nth(a, 3), 4095);
+	ck_assert_uint_eq(cpumask_nth(a, 4), 4096);
 	ck_assert(!cpumask_test(a, 4096));
 	cpumask_fill(b);
 	ck_assert_uint_eq(cpumask_weight(b), 4096);
@@ -40,6 +44,7 @@ START_TEST(cpumask_ops_4096)
 	ck_assert(cpumask_empty(c));
 	ck_assert_uint_eq(cpumask_first(c), 4096);
 	ck_assert_uint_eq(cpumask_cycle(5, c), 4096);
+	ck_assert_uint_eq(cpumask_nth(c, 0), 4096);
 	ck_assert_str_eq(cpumask_format(c, buf, sizeof(buf)), "none");
 	cpumask_free(a);
 	cpumask_free(b);
