@@ -511,7 +511,7 @@ static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switc
 		timer_set(&hw->s->q, &hw->mem_retold[socket], sim_now(hw->s));
 }
 
-/* p's pressure, memory demand and memory time alone, worked out once. */
+/* Where p's figures are looked for first in a table of cap (a power of 2) slots. */
 static size_t figures_slot(const struct hw_profile *p, size_t cap)
 {
 	return (size_t)(((uintptr_t)p >> 4) * 0x9e3779b97f4a7c15ULL >> 32) & (cap - 1);
@@ -537,6 +537,7 @@ static void figures_grow(struct hw *hw)
 	hw->figures_cap = cap;
 }
 
+/* p's pressure, memory demand and memory time alone, worked out once per run. */
 static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profile *p)
 {
 	struct hw_figures *f;

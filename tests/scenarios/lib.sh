@@ -32,14 +32,14 @@ expect_error() {
 	return 0
 }
 
-# run_checked SPEC FILE [ARGS...]: the scenario FILE under SPEC with the
-# invariant checker, its JSON report into $tmp/report.json (what expect
-# reads); returns 1, counting a failure, on a non-zero exit or a
-# check_error in the report.
+# run_checked SPEC FILE [ARGS...]: the scenario FILE (empty: the default
+# one) under SPEC with the invariant checker, its JSON report into
+# $tmp/report.json (what expect reads); returns 1, counting a failure, on a
+# non-zero exit or a check_error in the report.
 run_checked() {
 	spec=$1 file=$2
 	shift 2
-	if ! "$SCHEDSIM" --sched="$spec" --scenario="$file" --check --format=json "$@" \
+	if ! "$SCHEDSIM" --sched="$spec" ${file:+--scenario="$file"} --check --format=json "$@" \
 	     > "$tmp/report.json" 2> "$tmp/stderr"; then
 		fail "$spec $file: schedsim exited non-zero: $(head -5 "$tmp/stderr")"
 		return 1
