@@ -5,9 +5,11 @@
  * bytes were brought into its private cache; per socket the bytes brought
  * into the last-level cache and the memory traffic of its threads; per pCPU
  * when it went idle (C-states); per node the free memory; per vCPU where
- * its cached lines are; per domain where its memory is.  Everything is
- * O(1) per context switch and per rate query, except telling the other
- * threads of a core that its busy count changed.
+ * its cached lines are; per domain where its memory is; per pCPU what its
+ * vCPU's speed was worked out with.  Everything is O(1) per context switch
+ * and per rate query, except telling the other threads of a core that
+ * what runs on it changed, and looking at a socket's threads when its
+ * memory load changes.
  */
 #include "sim/hw.h"
 
@@ -28,7 +30,12 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
 #define LINE_BYTES 64.0     /* a cache line */
 #define FILL_BUFFERS 10.0   /* a Nehalem core's L1D fill buffers (Intel's optimization manual) */
 #define MAX_QUEUE_LOAD 0.95 /* beyond it the bandwidth, not the queue, bounds the time */
-#define LOAD_STEP 1e-2      /* memory-time change below which the threads are not re-told */
+/*
+ * A running thread's time per unit of work may lag its socket's memory load
+ * by this much (a fraction of its full-speed time) before it is re-timed:
+ * the model's resolution of memory contention.
+ */
+#define LOAD_STEP 1e-2
 
 const struct param_def hw_host_params[] = {
 	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
@@ -111,6 +118,16 @@ struct cstate {
 	stime_t exit_latency, residency;
 };
 
+/*
+ * What a pCPU's running vCPU makes of its socket's memory time: the extra
+ * time per unit of work at stretch S is intensity * (S * per_alone - 1)
+ * once S passes alone, and its speed was last worked out with 'told'.
+ * An idle pCPU's intensity is 0: nothing it runs waits on memory.
+ */
+struct hw_mem_view {
+	double intensity, alone, per_alone, told;
+};
+
 /* A profile's figures, worked out once per run (struct hw's table of them). */
 struct hw_figures {
 	const struct hw_profile *p;
@@ -137,7 +154,8 @@ struct hw {
 	struct hw_retold_arg *retold_arg;
 	long long *cpu_demand;     /* per pCPU: MB/s of memory traffic of what it runs */
 	long long *socket_demand;  /* per socket: their sum */
-	double *socket_stretch;    /* per socket: the memory time its threads' speeds use */
+	double *socket_stretch;    /* per socket: the memory time at its threads' load */
+	struct hw_mem_view *mem_view; /* per pCPU */
 	struct timer *mem_retold;  /* per socket: tells its threads the load changed */
 	struct hw_retold_arg *mem_retold_arg;
 	double queue_per_load;     /* a line's service / its unloaded latency, over 2 */
@@ -296,6 +314,7 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	hw->cpu_demand = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->cpu_demand));
 	hw->socket_demand = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_demand));
 	hw->socket_stretch = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_stretch));
+	hw->mem_view = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->mem_view));
 	hw->mem_retold = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold));
 	hw->mem_retold_arg = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold_arg));
 	for (int sk = 0; sk < hw->nr_sockets; sk++) {
@@ -357,6 +376,7 @@ void hw_free(struct hw *hw)
 	free(hw->cpu_demand);
 	free(hw->socket_demand);
 	free(hw->socket_stretch);
+	free(hw->mem_view);
 	free(hw->mem_retold);
 	free(hw->mem_retold_arg);
 	free(hw->core_fill);
@@ -461,20 +481,54 @@ static double mem_stretch(const struct hw *hw, double rho)
 	return t > rho ? t : rho;
 }
 
-/* The threads of 'socket' that run a vCPU, except pCPU 'except', hear it. */
+/* The extra time per unit of work that memory time 'stretch' gives m's vCPU. */
+static double mem_extra(const struct hw_mem_view *m, double stretch)
+{
+	return stretch > m->alone ? m->intensity * (stretch * m->per_alone - 1) : 0;
+}
+
+/*
+ * Whether pCPU cpu's vCPU has to hear of its socket's load: it moved its
+ * time per unit of work by more than LOAD_STEP since its speed was worked
+ * out.  The rest keep their speed: a thread that waits little on memory is
+ * re-timed less often, and a socket of many threads is not re-timed whole
+ * at every switch.
+ */
+static bool mem_stale(const struct hw *hw, int cpu, double stretch)
+{
+	const struct hw_mem_view *m = &hw->mem_view[cpu];
+
+	return m->intensity > 0 && fabs(mem_extra(m, stretch) - m->told) > LOAD_STEP;
+}
+
+/* The threads of 'socket' whose speed is stale, except pCPU 'except', hear it. */
 static void tell_socket(struct hw *hw, int socket, int except)
 {
 	struct sim *s = hw->s;
+	double stretch = hw->socket_stretch[socket];
 
 	if (!s->hooks.work_sync)
 		return;
 	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
 		int cpu = hw->socket_cpus[k];
-		struct vcpu *u = s->pcpus[cpu].curr;
 
-		if (cpu != except && !is_idle_vcpu(u))
-			s->hooks.work_sync(s, u);
+		if (cpu != except && mem_stale(hw, cpu, stretch))
+			s->hooks.work_sync(s, s->pcpus[cpu].curr);
 	}
+}
+
+/* Whether a thread of 'socket' but 'except' has a stale speed. */
+static bool socket_stale(const struct hw *hw, int socket, int except)
+{
+	double stretch = hw->socket_stretch[socket];
+
+	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
+		int cpu = hw->socket_cpus[k];
+
+		if (cpu != except && mem_stale(hw, cpu, stretch))
+			return true;
+	}
+	return false;
 }
 
 static void mem_retold_fire(struct timer *t, void *arg)
@@ -487,27 +541,22 @@ static void mem_retold_fire(struct timer *t, void *arg)
 
 /*
  * pCPU cpu now runs code making 'demand' MB/s of memory traffic.  Its
- * socket's threads hear of the new load when it moves their memory time by
- * more than LOAD_STEP: at once from the core's switch (but for cpu, whose
- * guest layer asks anew), in an event of its own from a rate query.
+ * socket's threads hear of the new load (tell_socket): at once from the
+ * core's switch (but for cpu, whose guest layer asks anew), in an event of
+ * its own from a rate query, if one of them has to.
  */
 static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switch)
 {
 	int socket = hw->s->topo.cpu_socket[cpu];
-	double rho, stretch;
 
 	if (demand == hw->cpu_demand[cpu])
 		return;
 	hw->socket_demand[socket] += demand - hw->cpu_demand[cpu];
 	hw->cpu_demand[cpu] = demand;
-	rho = load_of(hw, hw->socket_demand[socket]);
-	stretch = mem_stretch(hw, rho);
-	if (fabs(stretch - hw->socket_stretch[socket]) <= LOAD_STEP)
-		return;
-	hw->socket_stretch[socket] = stretch;
+	hw->socket_stretch[socket] = mem_stretch(hw, load_of(hw, hw->socket_demand[socket]));
 	if (from_switch)
 		tell_socket(hw, socket, cpu);
-	else if (!timer_pending(&hw->mem_retold[socket]))
+	else if (!timer_pending(&hw->mem_retold[socket]) && socket_stale(hw, socket, cpu))
 		timer_set(&hw->s->q, &hw->mem_retold[socket], sim_now(hw->s));
 }
 
@@ -619,11 +668,17 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	remote = v->dom->hw.remote;
 	if (remote && p->mem_intensity > 0)
 		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
-	if (p->mem_intensity > 0) {
-		double now = hw->socket_stretch[s->topo.cpu_socket[cpu]];
+	if (s->pcpus[cpu].curr == v) {
+		struct hw_mem_view *m = &hw->mem_view[cpu];
 
-		if (now > alone)
-			membw = p->mem_intensity * (now * per_alone - 1);
+		m->intensity = p->mem_intensity;
+		m->alone = alone;
+		m->per_alone = per_alone;
+		m->told = membw = mem_extra(m, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
+	} else if (p->mem_intensity > 0) {
+		struct hw_mem_view m = { p->mem_intensity, alone, per_alone, 0 };
+
+		membw = mem_extra(&m, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
 	}
 	lost = smt + membw + numa;
 	if (lost <= 0) {
@@ -763,6 +818,7 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
 	set_demand(hw, cpu, busy ? vcpu_figures(hw, next, profile_of(next))->demand : 0, true);
+	hw->mem_view[cpu].intensity = 0;        /* until next's guest asks its speed */
 	if (!busy) {
 		hw->idle_since[cpu] = now;
 		hw->exit_latency[cpu] = 0;

@@ -138,7 +138,7 @@ START_TEST(smt_speed_depends_on_what_the_sibling_runs)
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
-	double beside_compute, beside_stalled, stalled_beside_compute;
+	double beside_compute, beside_stalled, stalled_beside_compute, q, one, two;
 
 	switch_on(s, 0, v[0]);
 	switch_on(s, 1, v[1]);
@@ -147,8 +147,16 @@ START_TEST(smt_speed_depends_on_what_the_sibling_runs)
 	rate_running(s, v[1], &stalled);
 	beside_stalled = rate_running(s, v[0], &compute);
 	stalled_beside_compute = rate_running(s, v[1], &stalled);
-	/* Two copies of one profile: its smt_speed, as before. */
-	ck_assert_double_eq_tol(beside_compute, 0.65, 1e-9);
+	/*
+	 * Two copies of one profile: its smt_speed, as before, and a little
+	 * queueing for memory: 0.79 GB/s of traffic alone, 1.58 GB/s beside
+	 * its copy, of the socket's 32 (0.002 %).
+	 */
+	q = (64 / 32.0) / (640 / 7.9) / 2;
+	one = 1 + q * (0.79 / 32) / (1 - 0.79 / 32);
+	two = 1 + q * (1.58 / 32) / (1 - 1.58 / 32);
+	ck_assert_double_eq_tol(beside_compute, 1 / (1 / 0.65 + 0.1 * (two / one - 1)), 1e-9);
+	ck_assert(beside_compute < 0.65);
 	/* sqrt(1/0.65 - 1) x sqrt(1/0.95 - 1) = 0.7338 x 0.2294: 1 / 1.1684. */
 	ck_assert_double_eq_tol(beside_stalled, 1 / (1 + sqrt(0.35 / 0.65) * sqrt(0.05 / 0.95)),
 				1e-3);        /* and a little queueing for memory: 0.03 % */
@@ -290,6 +298,100 @@ START_TEST(socket_memory_traffic_slows_its_threads)
 		switch_on(s, i, s->pcpus[i].idle);
 	ck_assert(rate_running(s, v[0], &compile) == 1.0);
 	ck_assert_msg(hw_check(s->hw, msg, sizeof(msg)), "%s", msg);
+	destroy(s, &sc);
+}
+END_TEST
+
+/* What each vCPU of a test heard through work_sync, re-asking its speed as a guest layer does. */
+static int heard[8];
+
+static void count_and_reask(struct sim *s, struct vcpu *v)
+{
+	struct hw_rate r;
+
+	heard[v->vcpu_id]++;
+	hw_rate(s->hw, v, v->hw.prof, &r);
+}
+
+/*
+ * A thread hears of its socket's memory load when the load has moved its
+ * time per unit of work by more than 1 % of its full-speed time since its
+ * speed was worked out: a streamer at once, a thread that waits little on
+ * memory only once the changes add up.  Each speed worked out uses the
+ * socket's load of that instant.
+ */
+START_TEST(socket_load_retimes_by_each_threads_memory_time)
+{
+	/*
+	 * 4 GB/s: two streamers ask 15.8, beyond the bandwidth and the
+	 * queue's cap (1 + 19 q = 2.877 at a 95 % load, q a line's 16 ns of
+	 * service over 81 ns, halved), so the memory time is the load, and
+	 * each default thread's 0.79 GB/s moves it by 0.1975.
+	 */
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"8\" threads-per-core=\"1\""
+		" nodes=\"1\" hw=\"model\" socket-memory-bandwidth=\"4\"/>"
+		"<domain name=\"a\" vcpus=\"7\"/></scenario>";
+	static const struct hw_profile streamer = { 1, 64 << 20, 1.0 };
+	static const struct hw_profile light = { 1, 256 << 10, 0.02 };
+	static const struct hw_profile lighter = { 1, 256 << 10, 0.021 };
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+	double q = (64 / 4.0) / (640 / 7.9) / 2, streamer_alone = 1 + 19 * q, light_alone, stretch;
+	struct hw_rate r;
+
+	memset(heard, 0, sizeof(heard));
+	s->hooks.work_sync = count_and_reask;
+	v[0]->hw.prof = v[1]->hw.prof = &streamer;     /* what their guests ran last */
+	v[2]->hw.prof = &light;
+	switch_on(s, 0, v[0]);
+	rate_running(s, v[0], &streamer);
+	switch_on(s, 1, v[1]);                  /* 3.95 / 2.877: 37 % longer */
+	rate_running(s, v[1], &streamer);
+	ck_assert_int_eq(heard[0], 1);
+	switch_on(s, 2, v[2]);                  /* 0.158 GB/s: 0.0395 / 2.877 = 1.4 % */
+	rate_running(s, v[2], &light);
+	ck_assert(heard[0] == 2 && heard[1] == 1);
+	/*
+	 * Each default thread moves a streamer's time by 0.1975 / 2.877 =
+	 * 6.9 %; the light thread's (alone about 1.004) by 0.02 x 0.1975 /
+	 * 1.004 = 0.39 %: 0.79 % after two, 1.18 % after three.
+	 */
+	for (int i = 3; i <= 5; i++) {
+		switch_on(s, i, v[i]);
+		ck_assert_int_eq(heard[0], i);
+		ck_assert_int_eq(heard[2], i < 5 ? 0 : 1);
+	}
+	/* Told, each works its speed out at the load of now. */
+	stretch = (2 * 7.9 + 0.158 + 3 * 0.79) / 4;
+	light_alone = 1 + q * (0.158 / 4) / (1 - 0.158 / 4);
+	hw_rate(s->hw, v[2], &light, &r);
+	ck_assert_double_eq_tol(r.rate, 1 / (1 + 0.02 * (stretch / light_alone - 1)), 1e-9);
+	hw_rate(s->hw, v[0], &streamer, &r);
+	ck_assert_double_eq_tol(r.rate, 1 / (stretch / streamer_alone), 1e-9);
+	/*
+	 * A thread whose guest has not asked its speed since it started is not
+	 * told (it uses none); an idle pCPU's last vCPU neither.
+	 */
+	ck_assert(heard[3] == 0 && heard[4] == 0 && heard[5] == 0);
+	hw_rate(s->hw, v[5], NULL, &r);
+	switch_on(s, 5, s->pcpus[5].idle);      /* back 0.39 % for the light thread */
+	switch_on(s, 6, v[6]);
+	ck_assert(heard[0] == 7 && heard[2] == 1 && heard[5] == 0);
+	/*
+	 * A running thread's guest asking for another profile changes what it
+	 * asks of the socket: the others hear in an event of their own, and
+	 * only when one of them has to.  0.158 -> 0.166 GB/s moves the
+	 * streamers by 0.07 %: no event; 0.79 -> 0.158 by 5.5 %: one.
+	 */
+	sim_run_until(s, sim_now(s));
+	rate_running(s, v[2], &lighter);
+	ck_assert_int_eq(sim_run_until(s, sim_now(s)), 0);
+	rate_running(s, v[6], &light);
+	ck_assert_int_eq(sim_run_until(s, sim_now(s)), 1);
+	ck_assert_msg(heard[0] == 8 && heard[1] == 7 && heard[2] == 1 && heard[6] == 0,
+		      "%d %d %d %d", heard[0], heard[1], heard[2], heard[6]);
 	destroy(s, &sc);
 }
 END_TEST
@@ -655,6 +757,7 @@ int main(void)
 	tcase_add_test(t, figures_of_many_profiles);
 	tcase_add_test(t, two_compile_threads_per_core_do_kernbench_work);
 	tcase_add_test(t, socket_memory_traffic_slows_its_threads);
+	tcase_add_test(t, socket_load_retimes_by_each_threads_memory_time);
 	tcase_add_test(t, numa_remote_memory_stretches_memory_time);
 	tcase_add_test(t, cache_refill_after_moves_and_evictions);
 	tcase_add_test(t, bounced_between_sockets_does_less_work);

@@ -7,7 +7,7 @@
 # credit2:era=2016-full, 15 iterations.
 #
 # An expected failure (XFAIL_TESTS): the model gives about 9.0 Gbit/s,
-# -18 % from the real cell, losing 24-27 % with load (doc/validation.md:
+# -18 % from the real cell, losing 23-27 % with load (doc/validation.md:
 # "The sender's wake-up cycle" says where the stream waits, "What no
 # setting of the load reproduces" why no count or profile of the load
 # gets both loaded cells).
