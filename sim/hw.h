@@ -47,7 +47,9 @@
  * vCPUs (hw_switch) and when it raises a softirq on a pCPU
  * (hw_wake_delay); the guest layer asks for the speed of the vCPU running
  * a task (hw_rate) and is told through the work_sync hook of struct
- * sim_hooks when it changes while the vCPU runs.
+ * sim_hooks when it changes while the vCPU runs (by its socket's memory
+ * load: once that has moved its time per unit of work by more than 1 % of
+ * its full-speed time).
  */
 #ifndef SCHEDSIM_HW_H
 #define SCHEDSIM_HW_H
