@@ -974,6 +974,10 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 			snprintf(msg, len, "hw: socket %d's threads make %lld MB/s of memory traffic, "
 				 "the model counts %lld", sk, sum, hw->socket_demand[sk]);
 			ok = false;
+		} else if (hw->socket_stretch[sk] != mem_stretch(hw, load_of(hw, sum))) {
+			snprintf(msg, len, "hw: socket %d's memory time is %g, its load gives %g", sk,
+				 hw->socket_stretch[sk], mem_stretch(hw, load_of(hw, sum)));
+			ok = false;
 		}
 	}
 	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
