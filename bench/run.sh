@@ -104,7 +104,7 @@ else
 	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" --sched=credit1,credit2 \
 		--workload=make-xen,iperf --dom0-load=off,on --iterations=15 > "$work/eval.txt"
 	read -r wall user rss_kb < "$work/time"
-	echo "120 runs: wall $wall s (target 30 s), CPU $user s in the parent (workers not counted)"
+	echo "120 runs: wall $wall s (target 30 s), CPU $user s (the parent and the workers it waited for)"
 fi
 
 echo
