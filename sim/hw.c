@@ -501,34 +501,41 @@ static bool mem_stale(const struct hw *hw, int cpu, double stretch)
 	return m->intensity > 0 && fabs(mem_extra(m, stretch) - m->told) > LOAD_STEP;
 }
 
+/*
+ * The first index from k in the socket_cpus list of 'socket' whose thread,
+ * but pCPU 'except', is stale at memory time 'stretch' (the list's end if
+ * none).
+ */
+static int next_stale(const struct hw *hw, int socket, int except, double stretch, int k)
+{
+	for (; k < hw->socket_start[socket + 1]; k++) {
+		int cpu = hw->socket_cpus[k];
+
+		if (cpu != except && mem_stale(hw, cpu, stretch))
+			break;
+	}
+	return k;
+}
+
 /* The threads of 'socket' whose speed is stale, except pCPU 'except', hear it. */
 static void tell_socket(struct hw *hw, int socket, int except)
 {
 	struct sim *s = hw->s;
 	double stretch = hw->socket_stretch[socket];
+	int end = hw->socket_start[socket + 1];
 
 	if (!s->hooks.work_sync)
 		return;
-	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
-		int cpu = hw->socket_cpus[k];
-
-		if (cpu != except && mem_stale(hw, cpu, stretch))
-			s->hooks.work_sync(s, s->pcpus[cpu].curr);
-	}
+	for (int k = next_stale(hw, socket, except, stretch, hw->socket_start[socket]); k < end;
+	     k = next_stale(hw, socket, except, stretch, k + 1))
+		s->hooks.work_sync(s, s->pcpus[hw->socket_cpus[k]].curr);
 }
 
 /* Whether a thread of 'socket' but 'except' has a stale speed. */
 static bool socket_stale(const struct hw *hw, int socket, int except)
 {
-	double stretch = hw->socket_stretch[socket];
-
-	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
-		int cpu = hw->socket_cpus[k];
-
-		if (cpu != except && mem_stale(hw, cpu, stretch))
-			return true;
-	}
-	return false;
+	return next_stale(hw, socket, except, hw->socket_stretch[socket],
+			  hw->socket_start[socket]) < hw->socket_start[socket + 1];
 }
 
 static void mem_retold_fire(struct timer *t, void *arg)
@@ -632,7 +639,8 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	struct sim *s;
 	const struct hw_figures *f;
 	const double *remote;
-	double smt = 0, numa = 0, membw = 0, own, alone, per_alone, lost;
+	struct hw_mem_view mem;
+	double smt = 0, numa = 0, membw, own, lost;
 	int cpu;
 
 	if (!hw) {
@@ -648,8 +656,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	/* Copied: a sibling's look-up below may take f's place in the cache. */
 	f = vcpu_figures(hw, v, p);
 	own = f->pressure;
-	alone = f->alone;
-	per_alone = f->per_alone;
+	mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
 	if (v->hw.prof != p && v->is_running && s->pcpus[cpu].curr == v) {
 		v->hw.prof = p;
 		profile_changed(hw, cpu);
@@ -668,18 +675,9 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	remote = v->dom->hw.remote;
 	if (remote && p->mem_intensity > 0)
 		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
-	if (s->pcpus[cpu].curr == v) {
-		struct hw_mem_view *m = &hw->mem_view[cpu];
-
-		m->intensity = p->mem_intensity;
-		m->alone = alone;
-		m->per_alone = per_alone;
-		m->told = membw = mem_extra(m, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
-	} else if (p->mem_intensity > 0) {
-		struct hw_mem_view m = { p->mem_intensity, alone, per_alone, 0 };
-
-		membw = mem_extra(&m, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
-	}
+	mem.told = membw = mem_extra(&mem, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
+	if (s->pcpus[cpu].curr == v)
+		hw->mem_view[cpu] = mem;        /* what v's speed is now worked out with */
 	lost = smt + membw + numa;
 	if (lost <= 0) {
 		r->rate = 1.0;
