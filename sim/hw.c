@@ -36,6 +36,13 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
  * the model's resolution of memory contention.
  */
 #define LOAD_STEP 1e-2
+/*
+ * A thread's band (mem_band) keeps at least this much of LOAD_STEP, in
+ * extra time per unit of work, away from either edge: far beyond the
+ * rounding of mem_extra (1e-13 at most), so inside the band the exact test
+ * cannot say stale (hw_check holds it to that).
+ */
+#define BAND_MARGIN 1e-9
 
 const struct param_def hw_host_params[] = {
 	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
@@ -128,6 +135,23 @@ struct hw_mem_view {
 	double intensity, alone, per_alone, told;
 };
 
+/*
+ * Socket memory times (stretches) strictly between lo and hi: those at which
+ * a pCPU's vCPU is certainly not stale (its band, mem_band), or no thread of
+ * a socket is (its quiet range, the bands' intersection): a switch that
+ * leaves its socket's stretch within the range walks none of its threads.
+ */
+struct hw_band {
+	double lo, hi;
+};
+
+/* Socket stretches already worked out, by total demand (stretch_of). */
+#define STRETCH_MEMO 64
+struct hw_stretch_memo {
+	long long demand;
+	double stretch;
+};
+
 /* A profile's figures, worked out once per run (struct hw's table of them). */
 struct hw_figures {
 	const struct hw_profile *p;
@@ -135,6 +159,7 @@ struct hw_figures {
 	long long demand;          /* MB/s of memory traffic at full speed */
 	double alone;              /* memory time with its own traffic alone */
 	double per_alone;          /* its inverse */
+	double band_half;          /* of its views' bands (mem_band) */
 };
 
 struct hw {
@@ -156,6 +181,9 @@ struct hw {
 	long long *socket_demand;  /* per socket: their sum */
 	double *socket_stretch;    /* per socket: the memory time at its threads' load */
 	struct hw_mem_view *mem_view; /* per pCPU */
+	struct hw_band *band;      /* per pCPU: where its mem_view is not stale */
+	struct hw_band *quiet;     /* per socket: within its threads' bands */
+	struct hw_stretch_memo stretch_memo[STRETCH_MEMO];
 	struct timer *mem_retold;  /* per socket: tells its threads the load changed */
 	struct hw_retold_arg *mem_retold_arg;
 	double queue_per_load;     /* a line's service / its unloaded latency, over 2 */
@@ -315,6 +343,14 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	hw->socket_demand = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_demand));
 	hw->socket_stretch = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_stretch));
 	hw->mem_view = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->mem_view));
+	hw->band = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->band));
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
+		hw->band[cpu] = (struct hw_band){ -INFINITY, INFINITY };
+	hw->quiet = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->quiet));
+	for (int sk = 0; sk < hw->nr_sockets; sk++)
+		hw->quiet[sk] = (struct hw_band){ -INFINITY, INFINITY };
+	for (int k = 0; k < STRETCH_MEMO; k++)
+		hw->stretch_memo[k].demand = -1;
 	hw->mem_retold = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold));
 	hw->mem_retold_arg = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold_arg));
 	for (int sk = 0; sk < hw->nr_sockets; sk++) {
@@ -377,6 +413,8 @@ void hw_free(struct hw *hw)
 	free(hw->socket_demand);
 	free(hw->socket_stretch);
 	free(hw->mem_view);
+	free(hw->band);
+	free(hw->quiet);
 	free(hw->mem_retold);
 	free(hw->mem_retold_arg);
 	free(hw->core_fill);
@@ -481,6 +519,24 @@ static double mem_stretch(const struct hw *hw, double rho)
 	return t > rho ? t : rho;
 }
 
+/*
+ * The memory time of a socket whose threads make 'demand' MB/s: the same
+ * function of the same number as mem_stretch(load_of(demand)), remembered
+ * for the last demands seen (a socket's load moves among a few sums as its
+ * threads switch between idle and a vCPU), which saves its two divisions.
+ */
+static double stretch_of(struct hw *hw, long long demand)
+{
+	struct hw_stretch_memo *m =
+		&hw->stretch_memo[(uint64_t)demand * 0x9e3779b97f4a7c15ULL >> 58];
+
+	if (m->demand != demand) {
+		m->demand = demand;
+		m->stretch = mem_stretch(hw, load_of(hw, demand));
+	}
+	return m->stretch;
+}
+
 /* The extra time per unit of work that memory time 'stretch' gives m's vCPU. */
 static double mem_extra(const struct hw_mem_view *m, double stretch)
 {
@@ -488,54 +544,94 @@ static double mem_extra(const struct hw_mem_view *m, double stretch)
 }
 
 /*
- * Whether pCPU cpu's vCPU has to hear of its socket's load: it moved its
- * time per unit of work by more than LOAD_STEP since its speed was worked
- * out.  The rest keep their speed: a thread that waits little on memory is
- * re-timed less often, and a socket of many threads is not re-timed whole
- * at every switch.
+ * Whether the vCPU whose speed view m holds has to hear of its socket's
+ * memory time 'stretch': it moved its time per unit of work by more than
+ * LOAD_STEP since its speed was worked out.  The rest keep their speed: a
+ * thread that waits little on memory is re-timed less often, and a socket
+ * of many threads is not re-timed whole at every switch.
  */
-static bool mem_stale(const struct hw *hw, int cpu, double stretch)
+static bool view_stale(const struct hw_mem_view *m, double stretch)
 {
-	const struct hw_mem_view *m = &hw->mem_view[cpu];
-
 	return m->intensity > 0 && fabs(mem_extra(m, stretch) - m->told) > LOAD_STEP;
 }
 
 /*
- * The first index from k in the socket_cpus list of 'socket' whose thread,
- * but pCPU 'except', is stale at memory time 'stretch' (the list's end if
- * none).
+ * The band where a view worked out at stretch 'at' is not stale, for a
+ * profile of half-width w (its figures' band_half: alone * (LOAD_STEP - 2
+ * BAND_MARGIN) / intensity).  Above alone, mem_extra is intensity * (S /
+ * alone - 1) to 1e-13, so moving S by less than w moves it by less than
+ * LOAD_STEP; at or below alone it is 0, which is within LOAD_STEP of what
+ * 'at' gave while at - w has not passed alone.  No memory intensity: w is
+ * infinite, and so is the band.
  */
-static int next_stale(const struct hw *hw, int socket, int except, double stretch, int k)
+static struct hw_band mem_band(double at, double alone, double w)
 {
-	for (; k < hw->socket_start[socket + 1]; k++) {
+	double top = at > alone ? at : alone;
+
+	return (struct hw_band){ at - w > alone ? at - w : -INFINITY, top + w };
+}
+
+static bool in_band(const struct hw_band *b, double stretch)
+{
+	return stretch > b->lo && stretch < b->hi;
+}
+
+/* Narrows *b to its part within o. */
+static void band_narrow(struct hw_band *b, const struct hw_band *o)
+{
+	if (o->lo > b->lo)
+		b->lo = o->lo;
+	if (o->hi < b->hi)
+		b->hi = o->hi;
+}
+
+/* pCPU cpu of 'socket' has a view of band b: the socket's quiet range keeps within it. */
+static void band_set(struct hw *hw, int cpu, int socket, struct hw_band b)
+{
+	hw->band[cpu] = b;
+	band_narrow(&hw->quiet[socket], &b);
+}
+
+/*
+ * One pass over the threads of 'socket' at its memory time now: those but
+ * pCPU 'except' whose speed is stale hear it if 'tell'; returns whether
+ * any was.  The pass leaves the socket's quiet range at its threads' bands'
+ * intersection, narrowed by any band set meanwhile (by a thread that heard).
+ */
+static bool socket_pass(struct hw *hw, int socket, int except, bool tell)
+{
+	struct sim *s = hw->s;
+	double stretch = hw->socket_stretch[socket];
+	struct hw_band q = { -INFINITY, INFINITY };
+	bool stale = false;
+
+	hw->quiet[socket] = q;
+	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
 		int cpu = hw->socket_cpus[k];
 
-		if (cpu != except && mem_stale(hw, cpu, stretch))
-			break;
+		if (cpu != except && view_stale(&hw->mem_view[cpu], stretch)) {
+			stale = true;
+			if (tell)
+				s->hooks.work_sync(s, s->pcpus[cpu].curr);
+		}
+		band_narrow(&q, &hw->band[cpu]);
 	}
-	return k;
+	band_narrow(&hw->quiet[socket], &q);
+	return stale;
 }
 
 /* The threads of 'socket' whose speed is stale, except pCPU 'except', hear it. */
 static void tell_socket(struct hw *hw, int socket, int except)
 {
-	struct sim *s = hw->s;
-	double stretch = hw->socket_stretch[socket];
-	int end = hw->socket_start[socket + 1];
-
-	if (!s->hooks.work_sync)
-		return;
-	for (int k = next_stale(hw, socket, except, stretch, hw->socket_start[socket]); k < end;
-	     k = next_stale(hw, socket, except, stretch, k + 1))
-		s->hooks.work_sync(s, s->pcpus[hw->socket_cpus[k]].curr);
+	if (hw->s->hooks.work_sync && !in_band(&hw->quiet[socket], hw->socket_stretch[socket]))
+		socket_pass(hw, socket, except, true);
 }
 
 /* Whether a thread of 'socket' but 'except' has a stale speed. */
-static bool socket_stale(const struct hw *hw, int socket, int except)
+static bool socket_stale(struct hw *hw, int socket, int except)
 {
-	return next_stale(hw, socket, except, hw->socket_stretch[socket],
-			  hw->socket_start[socket]) < hw->socket_start[socket + 1];
+	return !in_band(&hw->quiet[socket], hw->socket_stretch[socket]) &&
+	       socket_pass(hw, socket, except, false);
 }
 
 static void mem_retold_fire(struct timer *t, void *arg)
@@ -560,7 +656,7 @@ static void set_demand(struct hw *hw, int cpu, long long demand, bool from_switc
 		return;
 	hw->socket_demand[socket] += demand - hw->cpu_demand[cpu];
 	hw->cpu_demand[cpu] = demand;
-	hw->socket_stretch[socket] = mem_stretch(hw, load_of(hw, hw->socket_demand[socket]));
+	hw->socket_stretch[socket] = stretch_of(hw, hw->socket_demand[socket]);
 	if (from_switch)
 		tell_socket(hw, socket, cpu);
 	else if (!timer_pending(&hw->mem_retold[socket]) && socket_stale(hw, socket, cpu))
@@ -610,6 +706,8 @@ static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profil
 	f->demand = mem_demand(hw, p);
 	f->alone = mem_stretch(hw, load_of(hw, f->demand));
 	f->per_alone = 1.0 / f->alone;
+	f->band_half = p->mem_intensity > 0 ?
+		f->alone * (LOAD_STEP - 2 * BAND_MARGIN) / p->mem_intensity : INFINITY;
 	hw->figures[k] = f;
 	hw->nr_figures++;
 	return f;
@@ -634,17 +732,33 @@ static inline const struct hw_figures *vcpu_figures(struct hw *hw, struct vcpu *
 	return f && f->p == p ? f : vcpu_figures_anew(hw, v, p);
 }
 
+/* The time per unit of work that pCPU cpu's busy SMT siblings add at pressure 'own'. */
+static double smt_extra(struct hw *hw, int cpu, double own)
+{
+	struct sim *s = hw->s;
+	double smt = 0;
+
+	for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
+		int i = hw->threads[k];
+		struct vcpu *u = s->pcpus[i].curr;
+
+		if (i != cpu && !is_idle_vcpu(u))
+			smt += own * vcpu_figures(hw, u, profile_of(u))->pressure;
+	}
+	return smt;
+}
+
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
 {
 	struct sim *s;
 	const struct hw_figures *f;
 	const double *remote;
 	struct hw_mem_view mem;
-	double smt = 0, numa = 0, membw, own, lost;
-	int cpu;
+	double smt = 0, numa = 0, membw, stretch, lost;
+	int cpu, socket;
 
 	if (!hw) {
-		r->rate = 1.0;
+		r->rate = r->per_rate = 1.0;
 		r->smt_share = 0;
 		r->membw_share = 0;
 		return;
@@ -653,41 +767,39 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	if (!p)
 		p = &default_profile;
 	cpu = v->processor;
-	/* Copied: a sibling's look-up below may take f's place in the cache. */
+	/* f stays valid: a sibling's look-up below changes its own entry, not f */
 	f = vcpu_figures(hw, v, p);
-	own = f->pressure;
-	mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
 	if (v->hw.prof != p && v->is_running && s->pcpus[cpu].curr == v) {
 		v->hw.prof = p;
 		profile_changed(hw, cpu);
 		set_demand(hw, cpu, f->demand, false);
 	}
 	v->hw.prof = p;
-	if (hw->busy[s->topo.cpu_core[cpu]] > 1) {
-		for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
-			int i = hw->threads[k];
-			struct vcpu *u = s->pcpus[i].curr;
-
-			if (i != cpu && !is_idle_vcpu(u))
-				smt += own * vcpu_figures(hw, u, profile_of(u))->pressure;
-		}
-	}
+	if (hw->busy[s->topo.cpu_core[cpu]] > 1)
+		smt = smt_extra(hw, cpu, f->pressure);
 	remote = v->dom->hw.remote;
 	if (remote && p->mem_intensity > 0)
 		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
-	mem.told = membw = mem_extra(&mem, hw->socket_stretch[s->topo.cpu_socket[cpu]]);
-	if (s->pcpus[cpu].curr == v)
+	socket = s->topo.cpu_socket[cpu];
+	stretch = hw->socket_stretch[socket];
+	mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
+	mem.told = membw = mem_extra(&mem, stretch);
+	if (s->pcpus[cpu].curr == v) {
 		hw->mem_view[cpu] = mem;        /* what v's speed is now worked out with */
+		band_set(hw, cpu, socket, mem_band(stretch, f->alone, f->band_half));
+	}
 	lost = smt + membw + numa;
 	if (lost <= 0) {
-		r->rate = 1.0;
+		r->rate = r->per_rate = 1.0;
 		r->smt_share = 0;
 		r->membw_share = 0;
 		return;
 	}
-	r->rate = 1.0 / (1.0 + lost);
-	r->smt_share = smt / lost;
-	r->membw_share = membw / lost;
+	r->per_rate = 1.0 + lost;
+	r->rate = 1.0 / r->per_rate;
+	/* x / x is 1 and 0 / x is 0 exactly: a single effect needs no division */
+	r->smt_share = smt == 0 ? 0 : smt == lost ? 1 : smt / lost;
+	r->membw_share = membw == 0 ? 0 : membw == lost ? 1 : membw / lost;
 }
 
 /* ---------------------------------------------------------------- caches */
@@ -809,14 +921,18 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 	if (was_busy)
 		cache_leave(hw, prev, cpu, now);
 	if (was_busy != busy) {
-		hw->busy[hw->s->topo.cpu_core[cpu]] += busy ? 1 : -1;
-		tell_core(hw, cpu, cpu);
+		int *core_busy = &hw->busy[hw->s->topo.cpu_core[cpu]];
+
+		*core_busy += busy ? 1 : -1;
+		if (*core_busy > busy)          /* a sibling runs a vCPU: its speed changed */
+			tell_core(hw, cpu, cpu);
 	} else if (busy && profile_of(prev) != profile_of(next) &&
 		   hw->busy[hw->s->topo.cpu_core[cpu]] > 1) {
 		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
-	set_demand(hw, cpu, busy ? vcpu_figures(hw, next, profile_of(next))->demand : 0, true);
 	hw->mem_view[cpu].intensity = 0;        /* until next's guest asks its speed */
+	hw->band[cpu] = (struct hw_band){ -INFINITY, INFINITY };
+	set_demand(hw, cpu, busy ? vcpu_figures(hw, next, profile_of(next))->demand : 0, true);
 	if (!busy) {
 		hw->idle_since[cpu] = now;
 		hw->exit_latency[cpu] = 0;
@@ -946,6 +1062,27 @@ int hw_domain_memory(struct hw *hw, struct domain *d, const bool *nodes, long lo
 
 /* ---------------------------------------------------------------- checks */
 
+/*
+ * pCPU cpu's band says "not stale" only where view_stale agrees: at its
+ * inner edges (mem_extra grows with the stretch there) and at its socket's
+ * stretch now.
+ */
+static bool band_holds(const struct hw *hw, int cpu, char *msg, size_t len)
+{
+	const struct hw_band *b = &hw->band[cpu];
+	double at[3] = { nextafter(b->lo, INFINITY), nextafter(b->hi, -INFINITY),
+			 hw->socket_stretch[hw->s->topo.cpu_socket[cpu]] };
+
+	for (int i = 0; i < 3; i++)
+		if (at[i] > b->lo && at[i] < b->hi && isfinite(at[i]) &&
+		    view_stale(&hw->mem_view[cpu], at[i])) {
+			snprintf(msg, len, "hw: pCPU %d's band (%.17g, %.17g) holds memory time %.17g, "
+				 "at which its speed is stale", cpu, b->lo, b->hi, at[i]);
+			return false;
+		}
+	return true;
+}
+
 bool hw_check(struct hw *hw, char *msg, size_t len)
 {
 	if (!hw)
@@ -984,5 +1121,17 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 				 hw->cpu_demand[cpu]);
 			ok = false;
 		}
+	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
+		ok = band_holds(hw, cpu, msg, len);
+	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++) {
+		const struct hw_band *q = &hw->quiet[hw->s->topo.cpu_socket[cpu]], *b = &hw->band[cpu];
+
+		if (q->lo < q->hi && (q->lo < b->lo || q->hi > b->hi)) {
+			snprintf(msg, len, "hw: socket %d's quiet range (%.17g, %.17g) leaves pCPU %d's "
+				 "band (%.17g, %.17g)", hw->s->topo.cpu_socket[cpu], q->lo, q->hi, cpu,
+				 b->lo, b->hi);
+			ok = false;
+		}
+	}
 	return ok;
 }
