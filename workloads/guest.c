@@ -381,7 +381,7 @@ static struct task *rq_pop(struct guest_vcpu *gv)
  */
 static double pelt_decay(stime_t dt)
 {
-	double x = (double)dt / PELT_PERIOD_NS * (M_LN2 / PELT_HALFLIFE);
+	double x = (double)dt * (M_LN2 / PELT_HALFLIFE / PELT_PERIOD_NS);
 
 	if (x < 0.03)
 		return 1 - x * (1 - x / 2 * (1 - x / 3));
