@@ -292,7 +292,7 @@ struct csched_private {
 	/* Scratch masks, one set per function so that calls can nest. */
 	struct cpumask *t_mask, *t_idle, *t_scratch;
 	struct cpumask *p_cpus, *p_idlers, *p_cpu_idlers, *p_nxt_idlers;
-	struct cpumask *lb_workers, *lb_visit, *st_scratch;
+	struct cpumask *lb_workers, *lb_visit;
 	/*
 	 * pCPUs whose runqueue head is a non-idle vCPU (waiting_work) and an
 	 * UNDER or BOOST one (waiting_under): what the head's priority says
@@ -555,10 +555,10 @@ static bool __csched_vcpu_is_cache_hot(const struct csched_private *prv,
 
 static bool __csched_unit_is_migrateable(const struct csched_private *prv,
 					 const struct csched_unit *svc, int dest_cpu,
-					 const struct cpumask *mask)
+					 enum balance_step step)
 {
 	return !__csched_vcpu_is_cache_hot(prv, svc) &&
-	       cpumask_test(mask, (unsigned)dest_cpu);
+	       affinity_balance_test(svc->vcpu, step, (unsigned)dest_cpu);
 }
 
 /*
@@ -1069,8 +1069,7 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
 		if (v->is_running ||
 		    (balance_step == BALANCE_SOFT_AFFINITY && !csched_has_soft(prv, v)))
 			continue;
-		affinity_balance_cpumask(v, balance_step, prv->st_scratch);
-		if (__csched_unit_is_migrateable(prv, speer, cpu, prv->st_scratch)) {
+		if (__csched_unit_is_migrateable(prv, speer, cpu, balance_step)) {
 			if (TRACING(s))
 				trace_csched_stolen(s, cpu, peer_cpu, v);
 			runq_remove(prv, speer);
@@ -1356,7 +1355,6 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->waiting_work = cpumask_alloc(n);
 	prv->waiting_under = cpumask_alloc(n);
 	prv->waiting_soft = cpumask_alloc(n);
-	prv->st_scratch = cpumask_alloc(n);
 	clist_init(&prv->active_sdom);
 	prv->master = -1;
 	timer_init(&prv->master_ticker, csched_acct_timer, prv);
@@ -1407,7 +1405,6 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->waiting_work);
 	cpumask_free(prv->waiting_under);
 	cpumask_free(prv->waiting_soft);
-	cpumask_free(prv->st_scratch);
 	free(prv->balance_bias);
 	free(prv->last_tickle_cpu);
 	free(prv);

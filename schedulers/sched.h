@@ -179,6 +179,12 @@ bool has_soft_affinity(const struct sim *s, const struct vcpu *v);
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 			      struct cpumask *mask);
 /*
+ * Whether cpu is in the mask affinity_balance_cpumask writes, without
+ * writing it: a test of one bit where the mask is 1024 bits of and, empty
+ * and copy (Credit1's steal asks it of every queued vCPU of every peer).
+ */
+bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu);
+/*
  * Xen's cpumask_any: the first pCPU of m, moved on by get_random() % weight
  * places when m has more than one; get_random() is the upper half of a
  * draw from the run's core generator.  m must not be empty.

@@ -27,6 +27,21 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 	}
 }
 
+bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu)
+{
+	if (!cpumask_test(v->hard, cpu))
+		return false;   /* in neither soft ∩ hard nor hard */
+	if (step == BALANCE_HARD_AFFINITY || cpumask_test(v->soft, cpu))
+		return true;
+	/*
+	 * cpu is in hard but not soft, so hard is not inside soft, and
+	 * soft_aff_effective says whether soft ∩ hard has a pCPU: only if it
+	 * has none is the mask hard (the invariant checker holds the flag to
+	 * the masks).
+	 */
+	return !v->soft_aff_effective;
+}
+
 int sim_cpumask_any(struct sim *s, const struct cpumask *m)
 {
 	unsigned w = cpumask_weight(m);

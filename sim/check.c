@@ -3,7 +3,8 @@
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity and its domain's cpupool, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, and each vCPU's runstate times add
- * up to the simulated time; with sched-gran=core (socket) a thread runs
+ * up to the simulated time, soft_aff_effective is what its affinities
+ * make it; with sched-gran=core (socket) a thread runs
  * only its resource's unit's vCPU or its idle vCPU, so that no two
  * domains ever run on threads of one core (socket) at the same instant;
  * then the guest layer's own checks (a hook) and the hardware model's.
@@ -37,6 +38,10 @@ static bool check_vcpu(struct sim *s, struct vcpu *v)
 		return fail(s, "runstate 'running' disagrees with is_running", v, v->processor);
 	if (v->is_running && s->pcpus[v->processor].curr != v)
 		return fail(s, "running vCPU is not current on its processor", v, v->processor);
+	if (v->soft_aff_effective != (!cpumask_subset(v->hard, v->soft) &&
+				      cpumask_intersects(v->soft, v->hard)))
+		return fail(s, "soft_aff_effective disagrees with the vCPU's affinities", v,
+			    v->processor);
 	return true;
 }
 

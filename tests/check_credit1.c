@@ -1473,6 +1473,50 @@ START_TEST(test_dump)
 }
 END_TEST
 
+/*
+ * The steal loop's bit test gives what affinity_balance_cpumask's mask
+ * holds, for every pCPU and both steps: masks of 130 bits (three words),
+ * random and sparse, with soft ∩ hard empty, full, and in between.
+ */
+START_TEST(test_balance_test_matches_mask)
+{
+	const unsigned n = 130;
+	struct vcpu v = { 0 };
+	struct cpumask *mask = cpumask_alloc(n);
+	struct rng r;
+
+	rng_seed(&r, 7);
+	v.hard = cpumask_alloc(n);
+	v.soft = cpumask_alloc(n);
+	for (int round = 0; round < 400; round++) {
+		/* density from none to all: rounds 0 and 399 are the extremes */
+		uint64_t hard_in = rng_below(&r, 5), soft_in = rng_below(&r, 5);
+
+		cpumask_zero(v.hard);
+		cpumask_zero(v.soft);
+		for (unsigned c = 0; c < n; c++) {
+			if (rng_below(&r, 4) < hard_in)
+				cpumask_set(v.hard, c);
+			if (rng_below(&r, 4) < soft_in)
+				cpumask_set(v.soft, c);
+		}
+		if (round % 3 == 0)         /* soft ∩ hard empty: the soft step falls back to hard */
+			cpumask_andnot(v.soft, v.soft, v.hard);
+		vcpu_update_soft_effective(&v);
+		for (int step = BALANCE_SOFT_AFFINITY; step <= BALANCE_HARD_AFFINITY; step++) {
+			affinity_balance_cpumask(&v, (enum balance_step)step, mask);
+			for (unsigned c = 0; c < n; c++)
+				ck_assert_msg(affinity_balance_test(&v, (enum balance_step)step, c) ==
+					      cpumask_test(mask, c),
+					      "round %d step %d cpu %u", round, step, c);
+		}
+	}
+	cpumask_free(v.hard);
+	cpumask_free(v.soft);
+	cpumask_free(mask);
+}
+END_TEST
+
 static Suite *credit1_suite(void)
 {
 	Suite *s = suite_create("credit1");
@@ -1534,6 +1578,7 @@ static Suite *credit1_suite(void)
 	tcase_add_test(tc, test_steal_hard_affinity);
 	tcase_add_test(tc, test_steal_cache_hot);
 	tcase_add_test(tc, test_steal_soft_step);
+	tcase_add_test(tc, test_balance_test_matches_mask);
 	tcase_add_test(tc, test_steal_idle_peer);
 	tcase_add_test(tc, test_balance_bias_current);
 	tcase_add_test(tc, test_balance_bias_2016);
