@@ -291,7 +291,7 @@ struct csched_private {
 	struct csched_behaviour b;
 	/* Scratch masks, one set per function so that calls can nest. */
 	struct cpumask *t_mask, *t_idle, *t_scratch;
-	struct cpumask *p_cpus, *p_idlers, *p_cpu_idlers, *p_nxt_idlers;
+	struct cpumask *p_cpus, *p_idlers, *p_nxt_idlers;
 	struct cpumask *lb_workers, *lb_visit;
 	/*
 	 * pCPUs whose runqueue head is a non-idle vCPU (waiting_work) and an
@@ -572,7 +572,7 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 	struct sim *s = prv->sim;
 	const struct topology *t = &s->topo;
 	struct cpumask *cpus = prv->p_cpus, *idlers = prv->p_idlers;
-	struct cpumask *cpu_idlers = prv->p_cpu_idlers, *nxt_idlers = prv->p_nxt_idlers;
+	struct cpumask *nxt_idlers = prv->p_nxt_idlers;
 	struct csched_pcpu *spc = NULL;
 	int cpu = v->processor;
 	int step;
@@ -599,30 +599,46 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 			cpu = (int)cpumask_cycle(cpu, cpus);
 		cpumask_clear_cpu(cpus, (unsigned)cpu);
 
+		/*
+		 * Xen's loop, with each mask operation on the words of the
+		 * core or socket it concerns (a topology mask is zero
+		 * elsewhere): nxt_idlers is zero outside the words of this
+		 * round's nxt mask, and cleared again at the end of the round.
+		 */
+		cpumask_zero(nxt_idlers);
 		while (!cpumask_empty(cpus)) {
 			int nxt = (int)cpumask_cycle(cpu, cpus);
 			int weight_cpu, weight_nxt, migrate_factor;
+			const struct cpumask *cpu_mask, *nxt_mask;
+			struct cpumask_words cpu_words, nxt_words;
 
 			if (cpumask_test(t->core_mask[nxt], (unsigned)cpu)) {
 				migrate_factor = 1;
-				cpumask_and(cpu_idlers, idlers, t->sibling_mask[cpu]);
-				cpumask_and(nxt_idlers, idlers, t->sibling_mask[nxt]);
+				cpu_mask = t->sibling_mask[cpu];
+				cpu_words = t->sibling_words[cpu];
+				nxt_mask = t->sibling_mask[nxt];
+				nxt_words = t->sibling_words[nxt];
 			} else {
 				migrate_factor = 2;
-				cpumask_and(cpu_idlers, idlers, t->core_mask[cpu]);
-				cpumask_and(nxt_idlers, idlers, t->core_mask[nxt]);
+				cpu_mask = t->core_mask[cpu];
+				cpu_words = t->core_words[cpu];
+				nxt_mask = t->core_mask[nxt];
+				nxt_words = t->core_words[nxt];
 			}
-			weight_cpu = (int)cpumask_weight(cpu_idlers);
-			weight_nxt = (int)cpumask_weight(nxt_idlers);
+			cpumask_and_words(nxt_idlers, idlers, nxt_mask, nxt_words);
+			weight_cpu = (int)cpumask_weight_and_words(idlers, cpu_mask, cpu_words);
+			weight_nxt = (int)cpumask_weight_and_words(nxt_idlers, nxt_idlers, nxt_words);
 			/* sched_smt_power_savings is off: spread work. */
 			if (weight_cpu * migrate_factor < weight_nxt) {
-				cpumask_and(nxt_idlers, nxt_idlers, cpus);
+				cpumask_and_words(nxt_idlers, nxt_idlers, cpus, nxt_words);
 				spc = CSCHED_PCPU(prv, nxt);
 				cpu = (int)cpumask_cycle(spc->idle_bias, nxt_idlers);
-				cpumask_andnot(cpus, cpus, t->sibling_mask[cpu]);
+				cpumask_andnot_words(cpus, cpus, t->sibling_mask[cpu],
+						     t->sibling_words[cpu]);
 			} else {
-				cpumask_andnot(cpus, cpus, nxt_idlers);
+				cpumask_andnot_words(cpus, cpus, nxt_idlers, nxt_words);
 			}
+			cpumask_zero_words(nxt_idlers, nxt_words);
 		}
 
 		if (cpumask_test(idlers, (unsigned)cpu))
@@ -1348,7 +1364,6 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->t_scratch = cpumask_alloc(n);
 	prv->p_cpus = cpumask_alloc(n);
 	prv->p_idlers = cpumask_alloc(n);
-	prv->p_cpu_idlers = cpumask_alloc(n);
 	prv->p_nxt_idlers = cpumask_alloc(n);
 	prv->lb_workers = cpumask_alloc(n);
 	prv->lb_visit = cpumask_alloc(n);
@@ -1398,7 +1413,6 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->t_scratch);
 	cpumask_free(prv->p_cpus);
 	cpumask_free(prv->p_idlers);
-	cpumask_free(prv->p_cpu_idlers);
 	cpumask_free(prv->p_nxt_idlers);
 	cpumask_free(prv->lb_workers);
 	cpumask_free(prv->lb_visit);

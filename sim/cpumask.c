@@ -141,6 +141,51 @@ unsigned cpumask_weight(const struct cpumask *m)
 	return n;
 }
 
+struct cpumask_words cpumask_words_of(const struct cpumask *m)
+{
+	struct cpumask_words w = { 0, 0 };
+	unsigned i;
+
+	for (i = 0; i < m->nwords && !m->w[i]; i++)
+		;
+	if (i == m->nwords)
+		return w;
+	w.lo = i;
+	for (w.hi = m->nwords; !m->w[w.hi - 1]; w.hi--)
+		;
+	return w;
+}
+
+unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
+				  struct cpumask_words w)
+{
+	unsigned n = 0;
+
+	for (unsigned i = w.lo; i < w.hi; i++)
+		n += popcount64(a->w[i] & b->w[i]);
+	return n;
+}
+
+void cpumask_and_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
+		       struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] & b->w[i];
+}
+
+void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
+			  const struct cpumask *b, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] & ~b->w[i];
+}
+
+void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = 0;
+}
+
 unsigned cpumask_first(const struct cpumask *m)
 {
 	return cpumask_next(-1, m);

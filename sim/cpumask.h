@@ -50,6 +50,27 @@ bool cpumask_subset(const struct cpumask *a, const struct cpumask *b);   /* a ‚ä
 bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b);
 unsigned cpumask_weight(const struct cpumask *m);
 
+/*
+ * The words [lo, hi) of a mask that hold its set bits (lo = hi: none).  A
+ * topology mask (a core's threads, a socket's pCPUs) covers one or two
+ * words of a 1024-bit mask: the *_words operations below touch only the
+ * words given, and leave the others of dst as they are.
+ */
+struct cpumask_words {
+	unsigned lo, hi;
+};
+
+struct cpumask_words cpumask_words_of(const struct cpumask *m);
+/* Bits set in both a and b within words w. */
+unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
+				  struct cpumask_words w);
+/* Within words w: dst = a & b, dst = a & ~b, dst = 0. */
+void cpumask_and_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
+		       struct cpumask_words w);
+void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
+			  const struct cpumask *b, struct cpumask_words w);
+void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w);
+
 /* First set bit, or nbits when empty. */
 unsigned cpumask_first(const struct cpumask *m);
 /* First set bit strictly after n (n may be -1), or nbits. */

@@ -21,6 +21,8 @@ static void topology_alloc(struct topology *t, int n, int nodes)
 	t->cpu_core = xcalloc((size_t)n, sizeof(int));
 	t->sibling_mask = xcalloc((size_t)n, sizeof(*t->sibling_mask));
 	t->core_mask = xcalloc((size_t)n, sizeof(*t->core_mask));
+	t->sibling_words = xcalloc((size_t)n, sizeof(*t->sibling_words));
+	t->core_words = xcalloc((size_t)n, sizeof(*t->core_words));
 	t->node_mask = xcalloc((size_t)nodes, sizeof(*t->node_mask));
 	t->all = cpumask_alloc((unsigned)n);
 	cpumask_fill(t->all);
@@ -83,6 +85,8 @@ static void topology_masks(struct topology *t)
 		t->sibling_mask[cpu] = cpumask_dup(core_m[index_of(cores, ncores, t->cpu_core[cpu])]);
 		t->core_mask[cpu] = cpumask_dup(socket_m[index_of(sockets, nsockets,
 								  t->cpu_socket[cpu])]);
+		t->sibling_words[cpu] = cpumask_words_of(t->sibling_mask[cpu]);
+		t->core_words[cpu] = cpumask_words_of(t->core_mask[cpu]);
 	}
 	t->nr_sockets = nsockets;
 	for (int k = 0; k < ncores; k++)
@@ -260,6 +264,8 @@ void topology_free(struct topology *t)
 	free(t->cpu_core);
 	free(t->sibling_mask);
 	free(t->core_mask);
+	free(t->sibling_words);
+	free(t->core_words);
 	free(t->node_mask);
 	memset(t, 0, sizeof(*t));
 }

@@ -36,6 +36,8 @@ struct topology {
 	/* With a map: sockets counted, cores_per_socket and threads_per_core the largest. */
 	struct cpumask **sibling_mask;  /* per cpu: SMT threads of its core */
 	struct cpumask **core_mask;     /* per cpu: all cpus of its socket (Xen's cpu_core_mask) */
+	/* per cpu: the words of its sibling_mask and core_mask that hold bits */
+	struct cpumask_words *sibling_words, *core_words;
 	struct cpumask **node_mask;     /* per node */
 	struct cpumask *all;            /* every pCPU */
 };

@@ -65,6 +65,69 @@ START_TEST(cpumask_cycle_single_bit_returns_itself)
 }
 END_TEST
 
+/*
+ * The *_words operations equal the whole-mask ones where the words given
+ * hold every bit of b, and leave dst's other words alone; a topology's
+ * words are those of its masks, wherever its numbering puts a core's
+ * threads (here 2 sockets x 96 cores x 2 threads, siblings 192 apart).
+ */
+START_TEST(cpumask_words_ops)
+{
+	struct cpumask *a = cpumask_alloc(300), *b = cpumask_alloc(300);
+	struct cpumask *whole = cpumask_alloc(300), *part = cpumask_alloc(300);
+	struct cpumask_words w;
+	struct topology t;
+	struct topology_cpu cpus[384];
+	struct err e;
+
+	for (unsigned c = 0; c < 300; c += 3)
+		cpumask_set(a, c);
+	cpumask_set(b, 70);
+	cpumask_set(b, 129);
+	cpumask_set(b, 150);
+	w = cpumask_words_of(b);
+	ck_assert_uint_eq(w.lo, 1);
+	ck_assert_uint_eq(w.hi, 3);
+	ck_assert_uint_eq(cpumask_weight_and_words(a, b, w), 2);   /* 129 and 150 */
+	cpumask_and(whole, a, b);
+	cpumask_fill(part);
+	cpumask_and_words(part, a, b, w);
+	ck_assert_uint_eq(part->w[0], ~0ULL);                     /* left alone */
+	ck_assert_uint_eq(part->w[1], whole->w[1]);
+	ck_assert_uint_eq(part->w[2], whole->w[2]);
+	cpumask_zero_words(part, (struct cpumask_words){ 0, 1 });
+	cpumask_zero_words(part, (struct cpumask_words){ 3, 5 });
+	ck_assert(cpumask_equal(part, whole));
+	cpumask_andnot(whole, a, b);
+	cpumask_copy(part, a);
+	cpumask_andnot_words(part, part, b, w);
+	ck_assert(cpumask_equal(part, whole));
+	cpumask_zero(b);
+	w = cpumask_words_of(b);
+	ck_assert_uint_eq(w.lo, w.hi);
+	ck_assert_uint_eq(cpumask_weight_and_words(a, b, w), 0);
+
+	for (int c = 0; c < 384; c++)
+		cpus[c] = (struct topology_cpu){ (c % 192) / 96, c % 192, (c % 192) / 96 };
+	ck_assert_int_eq(topology_init_map(&t, cpus, 384, &e), 0);
+	for (int c = 0; c < 384; c++) {
+		struct cpumask_words sw = t.sibling_words[c], cw = t.core_words[c];
+
+		ck_assert_uint_eq(cpumask_weight_and_words(t.sibling_mask[c], t.sibling_mask[c], sw),
+				  cpumask_weight(t.sibling_mask[c]));
+		ck_assert_uint_eq(cpumask_weight_and_words(t.core_mask[c], t.core_mask[c], cw),
+				  cpumask_weight(t.core_mask[c]));
+	}
+	ck_assert_uint_eq(t.sibling_words[5].lo, 0);                 /* threads 5 and 197 */
+	ck_assert_uint_eq(t.sibling_words[5].hi, 4);
+	topology_free(&t);
+	cpumask_free(a);
+	cpumask_free(b);
+	cpumask_free(whole);
+	cpumask_free(part);
+}
+END_TEST
+
 START_TEST(topology_numbering_like_xen)
 {
 	struct topology t;
@@ -169,6 +232,7 @@ int main(void)
 
 	tcase_add_test(tc, cpumask_ops_4096);
 	tcase_add_test(tc, cpumask_cycle_single_bit_returns_itself);
+	tcase_add_test(tc, cpumask_words_ops);
 	tcase_add_test(tc, topology_numbering_like_xen);
 	tcase_add_test(tc, topology_impossible_shapes);
 	tcase_add_test(tc, cpulist_xl_syntax);
