@@ -2,8 +2,8 @@
  * The invariant checker (tests, and --check on the CLI), run after every
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity and its domain's cpupool, a pCPU runs exactly one vCPU, is_running and the running
- * runstate agree with where vCPUs run, and each vCPU's runstate times add
- * up to the simulated time, soft_aff_effective is what its affinities
+ * runstate agree with where vCPUs run, each vCPU's runstate times add up
+ * to the simulated time and its soft_aff_effective is what its affinities
  * make it; with sched-gran=core (socket) a thread runs
  * only its resource's unit's vCPU or its idle vCPU, so that no two
  * domains ever run on threads of one core (socket) at the same instant;
