@@ -627,7 +627,7 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 			}
 			cpumask_and_words(nxt_idlers, idlers, nxt_mask, nxt_words);
 			weight_cpu = (int)cpumask_weight_and_words(idlers, cpu_mask, cpu_words);
-			weight_nxt = (int)cpumask_weight_and_words(nxt_idlers, nxt_idlers, nxt_words);
+			weight_nxt = (int)cpumask_weight_and_words(idlers, nxt_mask, nxt_words);
 			/* sched_smt_power_savings is off: spread work. */
 			if (weight_cpu * migrate_factor < weight_nxt) {
 				cpumask_and_words(nxt_idlers, nxt_idlers, cpus, nxt_words);

@@ -145,6 +145,9 @@ struct hw_band {
 	double lo, hi;
 };
 
+/* The band of a view that is never stale (an idle pCPU's), and a socket's widest range. */
+static const struct hw_band band_everywhere = { -INFINITY, INFINITY };
+
 /* Socket stretches already worked out, by total demand (stretch_of). */
 #define STRETCH_MEMO 64
 struct hw_stretch_memo {
@@ -345,10 +348,10 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	hw->mem_view = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->mem_view));
 	hw->band = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->band));
 	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++)
-		hw->band[cpu] = (struct hw_band){ -INFINITY, INFINITY };
+		hw->band[cpu] = band_everywhere;
 	hw->quiet = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->quiet));
 	for (int sk = 0; sk < hw->nr_sockets; sk++)
-		hw->quiet[sk] = (struct hw_band){ -INFINITY, INFINITY };
+		hw->quiet[sk] = band_everywhere;
 	for (int k = 0; k < STRETCH_MEMO; k++)
 		hw->stretch_memo[k].demand = -1;
 	hw->mem_retold = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->mem_retold));
@@ -602,7 +605,7 @@ static bool socket_pass(struct hw *hw, int socket, int except, bool tell)
 {
 	struct sim *s = hw->s;
 	double stretch = hw->socket_stretch[socket];
-	struct hw_band q = { -INFINITY, INFINITY };
+	struct hw_band q = band_everywhere;
 	bool stale = false;
 
 	hw->quiet[socket] = q;
@@ -931,7 +934,7 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
 	hw->mem_view[cpu].intensity = 0;        /* until next's guest asks its speed */
-	hw->band[cpu] = (struct hw_band){ -INFINITY, INFINITY };
+	hw->band[cpu] = band_everywhere;
 	set_demand(hw, cpu, busy ? vcpu_figures(hw, next, profile_of(next))->demand : 0, true);
 	if (!busy) {
 		hw->idle_since[cpu] = now;
@@ -1065,13 +1068,14 @@ int hw_domain_memory(struct hw *hw, struct domain *d, const bool *nodes, long lo
 /*
  * pCPU cpu's band says "not stale" only where view_stale agrees: at its
  * inner edges (mem_extra grows with the stretch there) and at its socket's
- * stretch now.
+ * stretch now; and its socket's quiet range (unless empty) is inside it.
  */
 static bool band_holds(const struct hw *hw, int cpu, char *msg, size_t len)
 {
-	const struct hw_band *b = &hw->band[cpu];
+	int socket = hw->s->topo.cpu_socket[cpu];
+	const struct hw_band *b = &hw->band[cpu], *q = &hw->quiet[socket];
 	double at[3] = { nextafter(b->lo, INFINITY), nextafter(b->hi, -INFINITY),
-			 hw->socket_stretch[hw->s->topo.cpu_socket[cpu]] };
+			 hw->socket_stretch[socket] };
 
 	for (int i = 0; i < 3; i++)
 		if (at[i] > b->lo && at[i] < b->hi && isfinite(at[i]) &&
@@ -1080,6 +1084,11 @@ static bool band_holds(const struct hw *hw, int cpu, char *msg, size_t len)
 				 "at which its speed is stale", cpu, b->lo, b->hi, at[i]);
 			return false;
 		}
+	if (q->lo < q->hi && (q->lo < b->lo || q->hi > b->hi)) {
+		snprintf(msg, len, "hw: socket %d's quiet range (%.17g, %.17g) leaves pCPU %d's "
+			 "band (%.17g, %.17g)", socket, q->lo, q->hi, cpu, b->lo, b->hi);
+		return false;
+	}
 	return true;
 }
 
@@ -1123,15 +1132,5 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 		}
 	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
 		ok = band_holds(hw, cpu, msg, len);
-	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++) {
-		const struct hw_band *q = &hw->quiet[hw->s->topo.cpu_socket[cpu]], *b = &hw->band[cpu];
-
-		if (q->lo < q->hi && (q->lo < b->lo || q->hi > b->hi)) {
-			snprintf(msg, len, "hw: socket %d's quiet range (%.17g, %.17g) leaves pCPU %d's "
-				 "band (%.17g, %.17g)", hw->s->topo.cpu_socket[cpu], q->lo, q->hi, cpu,
-				 b->lo, b->hi);
-			ok = false;
-		}
-	}
 	return ok;
 }
