@@ -81,11 +81,22 @@ struct csched2_runqueue_data {
 	stime_t load_last_update;   /* in 1024 ns units */
 	stime_t avgload, b_avgload; /* Q-format, load_precision_shift bits */
 	struct cpumask *active, *smt_idle, *tickled, *idle;
+	struct cpumask_words words;   /* active's words, which hold idle and smt_idle too */
 	int max_weight;
 	int pick_bias;
 };
 
 struct csched2_unit;
+
+/*
+ * balance_load's pull candidates by load: a distinct value of twice a
+ * candidate's load, and the first candidate (in the runqueue's list order)
+ * that has it.
+ */
+struct c2_swap_key {
+	stime_t load2;
+	size_t first;
+};
 
 struct csched2_pcpu {
 	struct cpumask *sibling_mask;   /* SMT siblings in the same runqueue */
@@ -146,6 +157,10 @@ struct csched2_private {
 	struct csched2_pcpu *pcpu;      /* per pCPU, NULL rqd until init_pdata */
 	struct cpumask *initialized;
 	struct cpumask *scratch, *scratch2, *scratch3;
+	/* balance_load's pull candidates and their sorted loads (grown as needed) */
+	struct csched2_unit **pulls;
+	struct c2_swap_key *pull_keys;
+	size_t pulls_cap;
 };
 
 /* The internal functions, for the unit tests (names as in Xen). */
@@ -181,6 +196,9 @@ struct credit2_internals {
 	void (*replenish_domain_budget)(struct timer *t, void *data);
 	struct csched2_unit *(*svc_of)(struct scheduler *ops, struct vcpu *v);
 	bool (*unit_on_runq)(const struct csched2_unit *svc);
+	size_t (*swap_keys_build)(struct c2_swap_key *keys, size_t n);
+	bool (*best_swap)(const struct c2_swap_key *keys, size_t nk, stime_t base,
+			  stime_t *delta, size_t *first);
 	/* Moves svc's runqueue assignment (deassign + assign), for test setups. */
 	void (*runq_move)(struct csched2_unit *svc, struct csched2_runqueue_data *rqd);
 };

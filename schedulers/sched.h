@@ -184,6 +184,9 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
  * and copy (Credit1's steal asks it of every queued vCPU of every peer).
  */
 bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu);
+/* affinity_balance_cpumask within the words w of mask only (sim/cpumask.h). */
+void affinity_balance_cpumask_words(const struct vcpu *v, enum balance_step step,
+				    struct cpumask *mask, struct cpumask_words w);
 /*
  * Xen's cpumask_any: the first pCPU of m, moved on by get_random() % weight
  * places when m has more than one; get_random() is the upper half of a

@@ -27,6 +27,20 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 	}
 }
 
+/*
+ * soft ∩ hard is empty or hard itself exactly when soft_aff_effective is
+ * false, and then the mask is hard either way: so the soft step needs no
+ * test of the whole mask's emptiness, and works on the words given.
+ */
+void affinity_balance_cpumask_words(const struct vcpu *v, enum balance_step step,
+				    struct cpumask *mask, struct cpumask_words w)
+{
+	if (step == BALANCE_SOFT_AFFINITY && v->soft_aff_effective)
+		cpumask_and_words(mask, v->soft, v->hard, w);
+	else
+		cpumask_copy_words(mask, v->hard, w);
+}
+
 bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu)
 {
 	if (!cpumask_test(v->hard, cpu))

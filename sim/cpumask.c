@@ -156,6 +156,33 @@ struct cpumask_words cpumask_words_of(const struct cpumask *m)
 	return w;
 }
 
+bool cpumask_intersects_words(const struct cpumask *a, const struct cpumask *b,
+			      struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+bool cpumask_intersects3_words(const struct cpumask *a, const struct cpumask *b,
+			       const struct cpumask *c, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & b->w[i] & c->w[i])
+			return true;
+	return false;
+}
+
+bool cpumask_subset_words(const struct cpumask *a, const struct cpumask *b,
+			  struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
 unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
 				  struct cpumask_words w)
 {
@@ -180,10 +207,61 @@ void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
 		dst->w[i] = a->w[i] & ~b->w[i];
 }
 
+void cpumask_or_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
+		      struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] | b->w[i];
+}
+
 void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w)
 {
 	for (unsigned i = w.lo; i < w.hi; i++)
 		dst->w[i] = 0;
+}
+
+void cpumask_copy_words(struct cpumask *dst, const struct cpumask *src, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = src->w[i];
+}
+
+unsigned cpumask_next_words(int n, const struct cpumask *m, struct cpumask_words w)
+{
+	unsigned bit = (unsigned)(n + 1), i = bit / 64;
+	uint64_t word;
+
+	if (i < w.lo) {
+		i = w.lo;
+		bit = i * 64;
+	}
+	if (i >= w.hi || bit >= m->nbits)
+		return m->nbits;
+	word = m->w[i] & (~0ULL << (bit % 64));
+	for (;;) {
+		if (word) {
+			bit = i * 64 + (unsigned)__builtin_ctzll(word);
+			return bit < m->nbits ? bit : m->nbits;
+		}
+		if (++i >= w.hi)
+			return m->nbits;
+		word = m->w[i];
+	}
+}
+
+unsigned cpumask_cycle_words(int n, const struct cpumask *m, struct cpumask_words w)
+{
+	unsigned i, nxt;
+
+	/* most often asked of an empty mask (no idle pCPU): one pass then */
+	for (i = w.lo; i < w.hi && !m->w[i]; i++)
+		;
+	if (i == w.hi)
+		return m->nbits;
+	nxt = cpumask_next_words(n, m, w);
+	if (nxt >= m->nbits)
+		nxt = cpumask_next_words(-1, m, w);
+	return nxt;
 }
 
 unsigned cpumask_first(const struct cpumask *m)

@@ -61,15 +61,32 @@ struct cpumask_words {
 };
 
 struct cpumask_words cpumask_words_of(const struct cpumask *m);
+/* Whether a and b (and c) share a bit within words w; whether a ⊆ b there. */
+bool cpumask_intersects_words(const struct cpumask *a, const struct cpumask *b,
+			      struct cpumask_words w);
+bool cpumask_intersects3_words(const struct cpumask *a, const struct cpumask *b,
+			       const struct cpumask *c, struct cpumask_words w);
+bool cpumask_subset_words(const struct cpumask *a, const struct cpumask *b,
+			  struct cpumask_words w);
 /* Bits set in both a and b within words w. */
 unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
 				  struct cpumask_words w);
-/* Within words w: dst = a & b, dst = a & ~b, dst = 0. */
+/* Within words w: dst = a & b, dst = a & ~b, dst = a | b, dst = 0, dst = src. */
 void cpumask_and_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
 		       struct cpumask_words w);
 void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
 			  const struct cpumask *b, struct cpumask_words w);
+void cpumask_or_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
+		      struct cpumask_words w);
 void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w);
+void cpumask_copy_words(struct cpumask *dst, const struct cpumask *src, struct cpumask_words w);
+
+/*
+ * cpumask_next and cpumask_cycle within words w: the same answers as on a
+ * mask whose other words are clear, whatever those words hold.
+ */
+unsigned cpumask_next_words(int n, const struct cpumask *m, struct cpumask_words w);
+unsigned cpumask_cycle_words(int n, const struct cpumask *m, struct cpumask_words w);
 
 /* First set bit, or nbits when empty. */
 unsigned cpumask_first(const struct cpumask *m);

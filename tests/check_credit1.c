@@ -1482,7 +1482,7 @@ START_TEST(test_balance_test_matches_mask)
 {
 	const unsigned n = 130;
 	struct vcpu v = { 0 };
-	struct cpumask *mask = cpumask_alloc(n);
+	struct cpumask *mask = cpumask_alloc(n), *words = cpumask_alloc(n);
 	struct rng r;
 
 	rng_seed(&r, 7);
@@ -1504,16 +1504,24 @@ START_TEST(test_balance_test_matches_mask)
 			cpumask_andnot(v.soft, v.soft, v.hard);
 		vcpu_update_soft_effective(&v);
 		for (int step = BALANCE_SOFT_AFFINITY; step <= BALANCE_HARD_AFFINITY; step++) {
+			/* the words variant on word 1 only, over a mask of ones */
+			struct cpumask_words w1 = { 1, 2 };
+
 			affinity_balance_cpumask(&v, (enum balance_step)step, mask);
 			for (unsigned c = 0; c < n; c++)
 				ck_assert_msg(affinity_balance_test(&v, (enum balance_step)step, c) ==
 					      cpumask_test(mask, c),
 					      "round %d step %d cpu %u", round, step, c);
+			cpumask_fill(words);
+			affinity_balance_cpumask_words(&v, (enum balance_step)step, words, w1);
+			ck_assert_msg(words->w[1] == mask->w[1] && words->w[0] == ~0ULL,
+				      "round %d step %d: words variant", round, step);
 		}
 	}
 	cpumask_free(v.hard);
 	cpumask_free(v.soft);
 	cpumask_free(mask);
+	cpumask_free(words);
 }
 END_TEST
 

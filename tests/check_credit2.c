@@ -1420,6 +1420,51 @@ START_TEST(balance_load_swap_push_threshold)
 }
 END_TEST
 
+/*
+ * balance_load's swaps: the first pull candidate nearest to balance, found
+ * by binary search over the sorted loads, is the pair Xen's loop over
+ * every candidate keeps.  Random loads from small ranges, so that equal
+ * loads and candidates equally far on either side of balance are common.
+ */
+START_TEST(balance_swap_search_matches_pair_loop)
+{
+	struct rng r;
+	struct c2_swap_key keys[40];
+	stime_t load2[40];
+
+	rng_seed(&r, 7);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)(rng_next(&r) % 40), nk, first, want_k = n;
+		stime_t range = (stime_t)(1 + rng_next(&r) % (round % 2 ? 8 : 1000));
+		stime_t base = (stime_t)(rng_next(&r) % (uint64_t)(4 * range + 1)) - 3 * range;
+		stime_t best = STIME_MAX, delta;
+		bool found;
+
+		for (size_t k = 0; k < n; k++) {
+			load2[k] = 2 * (stime_t)(rng_next(&r) % (uint64_t)range);
+			keys[k] = (struct c2_swap_key){ load2[k], k };
+		}
+		/* Xen's order: every candidate in turn, kept when strictly better */
+		for (size_t k = 0; k < n; k++) {
+			stime_t d = base + load2[k] < 0 ? -(base + load2[k]) : base + load2[k];
+
+			if (d < best) {
+				best = d;
+				want_k = k;
+			}
+		}
+		nk = I->swap_keys_build(keys, n);
+		found = I->best_swap(keys, nk, base, &delta, &first);
+		ck_assert_int_eq(found, n > 0);
+		if (!n)
+			continue;
+		ck_assert_msg(delta == best && first == want_k,
+			      "round %d: n %zu base %lld: got %lld at %zu, loop %lld at %zu", round, n,
+			      (long long)base, (long long)delta, first, (long long)best, want_k);
+	}
+}
+END_TEST
+
 START_TEST(balance_load_running_unit_gets_request)
 {
 	struct host h = mk(host2x2, "<domain name=\"a\" vcpus=\"4\"/>", "credit2");
@@ -1711,6 +1756,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, delayed_runq_add_and_load);
 	tcase_add_test(tc, context_saved_blocked_drops_load);
 	tcase_add_test(tc, balance_load_swap_push_threshold);
+	tcase_add_test(tc, balance_swap_search_matches_pair_loop);
 	tcase_add_test(tc, balance_load_running_unit_gets_request);
 	tcase_add_test(tc, cap_budget_grab_park_replenish);
 	tcase_add_test(tc, cap_returned_budget_unparks);

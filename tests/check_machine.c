@@ -128,6 +128,77 @@ START_TEST(cpumask_words_ops)
 }
 END_TEST
 
+/*
+ * The other *_words operations against the whole-mask ones on copies whose
+ * words outside w are cleared: random masks of 300 bits, random spans, and
+ * ones outside the span of every operand, which must not matter.
+ */
+START_TEST(cpumask_words_against_whole)
+{
+	const unsigned n = 300, nw = 5;
+	struct cpumask *m[3], *r[3], *dst = cpumask_alloc(n), *want = cpumask_alloc(n);
+	struct cpumask *filled = cpumask_alloc(n);
+	uint64_t x = 88172645463325252ULL;
+
+	for (int k = 0; k < 3; k++) {
+		m[k] = cpumask_alloc(n);
+		r[k] = cpumask_alloc(n);
+	}
+	for (int round = 0; round < 3000; round++) {
+		struct cpumask_words w;
+		unsigned lo, hi;
+		int start;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		lo = (unsigned)(x % nw);
+		hi = lo + (unsigned)((x >> 8) % (nw - lo + 1));
+		w = (struct cpumask_words){ lo, hi };
+		for (int k = 0; k < 3; k++) {
+			cpumask_zero(m[k]);
+			cpumask_zero(r[k]);
+			for (unsigned c = 0; c < n; c++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				/* sparse in some rounds, so that empty words and masks occur */
+				if (x % 16 < (uint64_t)(round % 5 ? 1 : 8)) {
+					cpumask_set(m[k], c);
+					if (c / 64 >= lo && c / 64 < hi)
+						cpumask_set(r[k], c);
+				}
+			}
+			for (unsigned i = 0; i < nw; i++)   /* outside w: anything */
+				if (i < lo || i >= hi)
+					m[k]->w[i] |= 0x5555000000000001ULL & (i == nw - 1 ? 0xfffULL : ~0ULL);
+		}
+		ck_assert_int_eq(cpumask_intersects_words(m[0], m[1], w), cpumask_intersects(r[0], r[1]));
+		ck_assert_int_eq(cpumask_subset_words(m[0], m[1], w), cpumask_subset(r[0], r[1]));
+		cpumask_and(want, r[0], r[1]);
+		ck_assert_int_eq(cpumask_intersects3_words(m[0], m[1], m[2], w),
+				 cpumask_intersects(want, r[2]));
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		start = (int)(x % (n + 1)) - 1;
+		ck_assert_uint_eq(cpumask_next_words(start, m[0], w), cpumask_next(start, r[0]));
+		ck_assert_uint_eq(cpumask_next_words(-1, m[0], w), cpumask_first(r[0]));
+		ck_assert_uint_eq(cpumask_cycle_words(start, m[0], w), cpumask_cycle(start, r[0]));
+		cpumask_fill(dst);
+		cpumask_copy(filled, dst);
+		cpumask_or_words(dst, m[0], m[1], w);
+		cpumask_or(want, r[0], r[1]);
+		for (unsigned i = 0; i < nw; i++)   /* outside w: left as filled */
+			ck_assert_uint_eq(dst->w[i], i >= lo && i < hi ? want->w[i] : filled->w[i]);
+		cpumask_zero(dst);
+		cpumask_copy_words(dst, m[2], w);
+		ck_assert(cpumask_equal(dst, r[2]));
+	}
+	for (int k = 0; k < 3; k++) {
+		cpumask_free(m[k]);
+		cpumask_free(r[k]);
+	}
+	cpumask_free(dst);
+	cpumask_free(want);
+	cpumask_free(filled);
+}
+END_TEST
+
 START_TEST(topology_numbering_like_xen)
 {
 	struct topology t;
@@ -233,6 +304,7 @@ int main(void)
 	tcase_add_test(tc, cpumask_ops_4096);
 	tcase_add_test(tc, cpumask_cycle_single_bit_returns_itself);
 	tcase_add_test(tc, cpumask_words_ops);
+	tcase_add_test(tc, cpumask_words_against_whole);
 	tcase_add_test(tc, topology_numbering_like_xen);
 	tcase_add_test(tc, topology_impossible_shapes);
 	tcase_add_test(tc, cpulist_xl_syntax);
