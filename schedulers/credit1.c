@@ -1136,25 +1136,28 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 		int peer_node = node;
 
 		do {
+			/* workers lie in the node's words: only those are computed and scanned */
+			struct cpumask_words nw = t->node_words[peer_node];
 			int first_cpu, peer_cpu;
 
-			cpumask_andnot(workers, prv->res_valid, prv->idlers);
-			cpumask_and(workers, workers, t->node_mask[peer_node]);
+			cpumask_andnot_words(workers, prv->res_valid, prv->idlers, nw);
+			cpumask_and_words(workers, workers, t->node_mask[peer_node], nw);
 			cpumask_clear_cpu(workers, (unsigned)cpu);
 
 			if (prv->b.lb_balance_bias)
-				first_cpu = (int)cpumask_cycle(prv->balance_bias[peer_node], workers);
+				first_cpu = (int)cpumask_cycle_words(prv->balance_bias[peer_node],
+								     workers, nw);
 			else
-				first_cpu = (int)cpumask_first(workers);
+				first_cpu = (int)cpumask_next_words(-1, workers, nw);
 			if (first_cpu >= s->nr_cpus)
 				goto next_node;
 			/* From first_cpu on, the workers that can give work (all with --trace). */
 			if (better) {
-				cpumask_and(visit, workers, better);
+				cpumask_and_words(visit, workers, better, nw);
 				if (bstep == BALANCE_SOFT_AFFINITY)
-					cpumask_and(visit, visit, prv->waiting_soft);
+					cpumask_and_words(visit, visit, prv->waiting_soft, nw);
 				if (!cpumask_test(visit, (unsigned)first_cpu))
-					first_cpu = (int)cpumask_cycle(first_cpu, visit);
+					first_cpu = (int)cpumask_cycle_words(first_cpu, visit, nw);
 				if (first_cpu >= s->nr_cpus)
 					goto next_node;
 			}
@@ -1180,7 +1183,7 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 					return speer;
 				}
 next_cpu:
-				peer_cpu = (int)cpumask_cycle(peer_cpu, visit);
+				peer_cpu = (int)cpumask_cycle_words(peer_cpu, visit, nw);
 			} while (peer_cpu != first_cpu);
 next_node:
 			peer_node = (peer_node + 1) % t->nr_nodes;

@@ -173,8 +173,16 @@ enum balance_step { BALANCE_SOFT_AFFINITY = 0, BALANCE_HARD_AFFINITY = 1 };
 #define for_each_affinity_balance_step(step) \
 	for ((step) = BALANCE_SOFT_AFFINITY; (step) <= BALANCE_HARD_AFFINITY; (step)++)
 
-/* soft_aff_effective and v's pool (the pCPUs its scheduler sees) is not inside soft. */
-bool has_soft_affinity(const struct sim *s, const struct vcpu *v);
+/*
+ * soft_aff_effective and v's pool (the pCPUs its scheduler sees) is not
+ * inside soft: kept by vcpu_update_soft_effective (sim/sim.h), asked for
+ * every queued vCPU of every peer in Credit1's steal.
+ */
+static inline bool has_soft_affinity(const struct sim *s, const struct vcpu *v)
+{
+	(void)s;
+	return v->soft_narrows_pool;
+}
 /* SOFT: soft ∩ hard (hard if that is empty); HARD: hard.  Written into mask. */
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 			      struct cpumask *mask);
@@ -183,7 +191,21 @@ void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
  * writing it: a test of one bit where the mask is 1024 bits of and, empty
  * and copy (Credit1's steal asks it of every queued vCPU of every peer).
  */
-bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu);
+static inline bool affinity_balance_test(const struct vcpu *v, enum balance_step step,
+					 unsigned cpu)
+{
+	if (!cpumask_test(v->hard, cpu))
+		return false;   /* in neither soft ∩ hard nor hard */
+	if (step == BALANCE_HARD_AFFINITY || cpumask_test(v->soft, cpu))
+		return true;
+	/*
+	 * cpu is in hard but not soft, so hard is not inside soft, and
+	 * soft_aff_effective says whether soft ∩ hard has a pCPU: only if it
+	 * has none is the mask hard (the invariant checker holds the flag to
+	 * the masks).
+	 */
+	return !v->soft_aff_effective;
+}
 /* affinity_balance_cpumask within the words w of mask only (sim/cpumask.h). */
 void affinity_balance_cpumask_words(const struct vcpu *v, enum balance_step step,
 				    struct cpumask *mask, struct cpumask_words w);

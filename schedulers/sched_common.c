@@ -8,13 +8,6 @@
 #include "schedulers/sched.h"
 #include "sim/xalloc.h"
 
-bool has_soft_affinity(const struct sim *s, const struct vcpu *v)
-{
-	(void)s;
-	return v->soft_aff_effective &&
-	       !cpumask_subset(cpupool_domain_master_cpumask(v->dom), v->soft);
-}
-
 void affinity_balance_cpumask(const struct vcpu *v, enum balance_step step,
 			      struct cpumask *mask)
 {
@@ -39,21 +32,6 @@ void affinity_balance_cpumask_words(const struct vcpu *v, enum balance_step step
 		cpumask_and_words(mask, v->soft, v->hard, w);
 	else
 		cpumask_copy_words(mask, v->hard, w);
-}
-
-bool affinity_balance_test(const struct vcpu *v, enum balance_step step, unsigned cpu)
-{
-	if (!cpumask_test(v->hard, cpu))
-		return false;   /* in neither soft ∩ hard nor hard */
-	if (step == BALANCE_HARD_AFFINITY || cpumask_test(v->soft, cpu))
-		return true;
-	/*
-	 * cpu is in hard but not soft, so hard is not inside soft, and
-	 * soft_aff_effective says whether soft ∩ hard has a pCPU: only if it
-	 * has none is the mask hard (the invariant checker holds the flag to
-	 * the masks).
-	 */
-	return !v->soft_aff_effective;
 }
 
 int sim_cpumask_any(struct sim *s, const struct cpumask *m)

@@ -3,8 +3,8 @@
  * event: a vCPU runs on at most one pCPU and only inside its hard
  * affinity and its domain's cpupool, a pCPU runs exactly one vCPU, is_running and the running
  * runstate agree with where vCPUs run, each vCPU's runstate times add up
- * to the simulated time and its soft_aff_effective is what its affinities
- * make it; with sched-gran=core (socket) a thread runs
+ * to the simulated time and its soft_aff_effective and soft_narrows_pool
+ * are what its affinities (and its pool) make them; with sched-gran=core (socket) a thread runs
  * only its resource's unit's vCPU or its idle vCPU, so that no two
  * domains ever run on threads of one core (socket) at the same instant;
  * then the guest layer's own checks (a hook) and the hardware model's.
@@ -41,6 +41,11 @@ static bool check_vcpu(struct sim *s, struct vcpu *v)
 	if (v->soft_aff_effective != (!cpumask_subset(v->hard, v->soft) &&
 				      cpumask_intersects(v->soft, v->hard)))
 		return fail(s, "soft_aff_effective disagrees with the vCPU's affinities", v,
+			    v->processor);
+	if (v->soft_narrows_pool !=
+	    (v->soft_aff_effective &&
+	     !cpumask_subset(cpupool_domain_master_cpumask(v->dom), v->soft)))
+		return fail(s, "soft_narrows_pool disagrees with the vCPU's affinities and pool", v,
 			    v->processor);
 	return true;
 }

@@ -565,6 +565,8 @@ void vcpu_update_soft_effective(struct vcpu *v)
 {
 	v->soft_aff_effective = !cpumask_subset(v->hard, v->soft) &&
 				cpumask_intersects(v->soft, v->hard);
+	v->soft_narrows_pool = v->soft_aff_effective &&
+			       !cpumask_subset(cpupool_domain_master_cpumask(v->dom), v->soft);
 }
 
 /*

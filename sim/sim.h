@@ -92,6 +92,7 @@ struct vcpu {
 	struct cpumask *hard, *soft;   /* affinities */
 	struct rt_params rt;           /* RTDS period, budget, extratime */
 	bool soft_aff_effective;       /* soft ∩ hard non-empty and hard ⊄ soft */
+	bool soft_narrows_pool;        /* that, and its pool's pCPUs ⊄ soft (has_soft_affinity) */
 	void *sched_priv;              /* the scheduler's per-vCPU data */
 	struct guest_vcpu *guest;      /* the guest layer's per-vCPU data */
 	struct hw_vcpu hw;             /* where its cached lines are (sim/hw.c) */
@@ -397,7 +398,11 @@ void vcpu_migrate(struct sim *s, struct vcpu *v);
  */
 int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 		      const struct cpumask *soft);
-/* Recomputes v->soft_aff_effective from v's masks. */
+/*
+ * Recomputes v->soft_aff_effective and v->soft_narrows_pool from v's
+ * masks and its domain's pool (whose pCPUs are set before any vCPU is
+ * made, and do not change during a run).
+ */
 void vcpu_update_soft_effective(struct vcpu *v);
 
 /* Sets up pCPU cpu's core state (its timers); sim_build calls it. */

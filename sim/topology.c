@@ -24,6 +24,7 @@ static void topology_alloc(struct topology *t, int n, int nodes)
 	t->sibling_words = xcalloc((size_t)n, sizeof(*t->sibling_words));
 	t->core_words = xcalloc((size_t)n, sizeof(*t->core_words));
 	t->node_mask = xcalloc((size_t)nodes, sizeof(*t->node_mask));
+	t->node_words = xcalloc((size_t)nodes, sizeof(*t->node_words));
 	t->all = cpumask_alloc((unsigned)n);
 	cpumask_fill(t->all);
 }
@@ -88,6 +89,8 @@ static void topology_masks(struct topology *t)
 		t->sibling_words[cpu] = cpumask_words_of(t->sibling_mask[cpu]);
 		t->core_words[cpu] = cpumask_words_of(t->core_mask[cpu]);
 	}
+	for (int nd = 0; nd < t->nr_nodes; nd++)
+		t->node_words[nd] = cpumask_words_of(t->node_mask[nd]);
 	t->nr_sockets = nsockets;
 	for (int k = 0; k < ncores; k++)
 		cpumask_free(core_m[k]);
@@ -267,6 +270,7 @@ void topology_free(struct topology *t)
 	free(t->sibling_words);
 	free(t->core_words);
 	free(t->node_mask);
+	free(t->node_words);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -39,6 +39,7 @@ struct topology {
 	/* per cpu: the words of its sibling_mask and core_mask that hold bits */
 	struct cpumask_words *sibling_words, *core_words;
 	struct cpumask **node_mask;     /* per node */
+	struct cpumask_words *node_words;   /* per node: the words of its node_mask */
 	struct cpumask *all;            /* every pCPU */
 };
 

@@ -1483,9 +1483,15 @@ START_TEST(test_balance_test_matches_mask)
 	const unsigned n = 130;
 	struct vcpu v = { 0 };
 	struct cpumask *mask = cpumask_alloc(n), *words = cpumask_alloc(n);
+	struct cpupool pool = { 0 };
+	struct domain d = { 0 };
 	struct rng r;
 
 	rng_seed(&r, 7);
+	pool.res_valid = cpumask_alloc(n);
+	cpumask_fill(pool.res_valid);
+	d.pool = &pool;
+	v.dom = &d;
 	v.hard = cpumask_alloc(n);
 	v.soft = cpumask_alloc(n);
 	for (int round = 0; round < 400; round++) {
@@ -1522,6 +1528,7 @@ START_TEST(test_balance_test_matches_mask)
 	cpumask_free(v.soft);
 	cpumask_free(mask);
 	cpumask_free(words);
+	cpumask_free(pool.res_valid);
 }
 END_TEST
 
