@@ -1,11 +1,12 @@
 /*
- * The event queue: timers ordered by (time, sequence), in two 4-ary
- * min-heaps (near and far timers, sim/evq.c) that pop as one.
+ * The event queue: timers ordered by (time, sequence), the near ones in a
+ * sorted array and the far ones in a 4-ary min-heap (sim/evq.c), popped
+ * as one queue.
  *
  * Every event in the simulator is a struct timer embedded in the object it
  * belongs to (a pCPU's schedule timer, a scheduler's accounting ticker, a
  * guest task's sleep).  Nothing is allocated per event.  A timer knows its
- * slot in the heap, so re-arming and cancelling are O(log n).  Two timers
+ * slot, so re-arming and cancelling need no search.  Two timers
  * due at the same time fire in the order they were armed, which makes runs
  * deterministic.
  */
@@ -37,19 +38,23 @@ struct evq_key {
 	uint64_t seq;
 };
 
-/* One heap: its timers and, beside them, their keys. */
+/*
+ * One set of timers and, beside them, their keys: a 4-ary min-heap, or
+ * (sorted) an array in descending order, the earliest last (sim/evq.c).
+ */
 struct evq_heap {
 	struct timer **heap;
 	struct evq_key *keys;    /* keys[i] is heap[i]'s (expires, seq) */
 	size_t len, cap;
+	bool sorted;
 };
 
 struct evq {
 	/*
 	 * Timers due within EVQ_NEAR_NS of their arming, and the others: the
-	 * busy few (a guest CPU's next step, a softirq) sift through a small
-	 * heap, the many long ones (tickers, slices, sleeps) wait in theirs.
-	 * The earliest event is the earlier of the two roots.
+	 * busy few (a guest CPU's next step, a softirq) in a sorted array, the
+	 * many long ones (tickers, slices, sleeps) in a heap.  The earliest
+	 * event is the earlier of the array's last entry and the heap's root.
 	 */
 	struct evq_heap near, far;
 	size_t len;              /* timers armed, in both */
@@ -81,8 +86,8 @@ static inline bool timer_pending(const struct timer *t)
 struct timer *evq_peek(const struct evq *q);
 /*
  * Takes the earliest timer to fire it: it is disarmed at once (pending no
- * more, re-armable, stopping it is harmless) but left in the heap's root
- * until evq_fire_end, after its callback.  Its key is the smallest there
+ * more, re-armable, stopping it is harmless); a far one is left in the
+ * heap's root until evq_fire_end, after its callback.  Its key is the smallest there
  * is, so nothing armed meanwhile can pass it, and the order of events is
  * exactly that of evq_pop.  Returns NULL when the queue is empty.
  */

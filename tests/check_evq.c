@@ -144,6 +144,56 @@ START_TEST(random_operations_keep_heap_order)
 END_TEST
 
 /*
+ * The near set is a sorted array up to 32 timers and a heap past that,
+ * sorted again once empty: populations that swing from none to 100 near
+ * timers, with stops and re-arms between pops, pop each time the earliest
+ * pending timer found by a scan of all of them.
+ */
+START_TEST(near_set_switches_keep_order)
+{
+	enum { N = 100 };
+	struct evq q;
+	struct timer *t = calloc(N, sizeof(*t));
+	struct rng rng;
+	int i, round;
+
+	evq_init(&q);
+	rng_seed(&rng, 7);
+	for (i = 0; i < N; i++)
+		timer_init(&t[i], NULL, NULL);
+	for (round = 0; round < 400; round++) {
+		int goal = round % 3 ? (int)rng_below(&rng, N) : (int)rng_below(&rng, 6), pops;
+
+		for (i = 0; i < 3 * N && (int)q.len < goal; i++) {
+			struct timer *x = &t[rng_below(&rng, N)];
+
+			if (rng_below(&rng, 5) == 0)
+				timer_stop(&q, x);
+			else    /* mostly near, with ties; now and then a far one */
+				timer_set(&q, x, q.now + (stime_t)rng_below(&rng, 50) +
+							 (rng_below(&rng, 10) ? 0 : 5000000));
+		}
+		pops = (int)q.len - (int)rng_below(&rng, 3);
+		while (pops-- > 0 && q.len) {
+			struct timer *want = NULL, *x;
+
+			for (i = 0; i < N; i++)
+				if (timer_pending(&t[i]) &&
+				    (!want || t[i].expires < want->expires ||
+				     (t[i].expires == want->expires && t[i].seq < want->seq)))
+					want = &t[i];
+			x = evq_pop(&q);
+			ck_assert_msg(x == want, "round %d: popped %ld, earliest %ld", round,
+				      (long)(x - t), (long)(want - t));
+			q.now = x->expires;
+		}
+	}
+	evq_free(&q);
+	free(t);
+}
+END_TEST
+
+/*
  * Callbacks that re-arm, stop and arm timers, their own included, near
  * and far, while the fired timer still holds its heap's root
  * (evq_fire_begin): every event is still the earliest armed one, checked
@@ -232,6 +282,7 @@ int main(void)
 	tcase_add_test(tc, cancel_and_rearm);
 	tcase_add_test(tc, past_times_are_clamped_to_now);
 	tcase_add_test(tc, random_operations_keep_heap_order);
+	tcase_add_test(tc, near_set_switches_keep_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
