@@ -119,8 +119,8 @@ static void sift(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k
 /*
  * The near timers: a handful (3.5 on average in an unloaded iperf run, 9
  * with dom0 load), kept sorted with the earliest last, so that taking it
- * is len--.  An insert moves the later ones up by one slot; heaps of that
- * size cost a sift down to a leaf and back for every pop.
+ * is len--.  An insert moves the entries due before it up by one slot; a
+ * heap of that size cost a sift down to a leaf and back for every pop.
  */
 static inline size_t min_slot(const struct evq_heap *h)
 {
