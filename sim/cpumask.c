@@ -49,28 +49,25 @@ void cpumask_copy(struct cpumask *dst, const struct cpumask *src)
 	memcpy(dst->w, src->w, dst->nwords * sizeof(uint64_t));
 }
 
+/* The whole-mask operations are the *_words ones over every word. */
+static inline struct cpumask_words all_words(const struct cpumask *m)
+{
+	return (struct cpumask_words){ 0, m->nwords };
+}
+
 void cpumask_and(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
 {
-	unsigned i;
-
-	for (i = 0; i < dst->nwords; i++)
-		dst->w[i] = a->w[i] & b->w[i];
+	cpumask_and_words(dst, a, b, all_words(dst));
 }
 
 void cpumask_or(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
 {
-	unsigned i;
-
-	for (i = 0; i < dst->nwords; i++)
-		dst->w[i] = a->w[i] | b->w[i];
+	cpumask_or_words(dst, a, b, all_words(dst));
 }
 
 void cpumask_andnot(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b)
 {
-	unsigned i;
-
-	for (i = 0; i < dst->nwords; i++)
-		dst->w[i] = a->w[i] & ~b->w[i];
+	cpumask_andnot_words(dst, a, b, all_words(dst));
 }
 
 bool cpumask_empty(const struct cpumask *m)
@@ -101,22 +98,12 @@ bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
 
 bool cpumask_subset(const struct cpumask *a, const struct cpumask *b)
 {
-	unsigned i;
-
-	for (i = 0; i < a->nwords; i++)
-		if (a->w[i] & ~b->w[i])
-			return false;
-	return true;
+	return cpumask_subset_words(a, b, all_words(a));
 }
 
 bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
 {
-	unsigned i;
-
-	for (i = 0; i < a->nwords; i++)
-		if (a->w[i] & b->w[i])
-			return true;
-	return false;
+	return cpumask_intersects_words(a, b, all_words(a));
 }
 
 /*
@@ -271,22 +258,7 @@ unsigned cpumask_first(const struct cpumask *m)
 
 unsigned cpumask_next(int n, const struct cpumask *m)
 {
-	unsigned bit = (unsigned)(n + 1), i;
-	uint64_t word;
-
-	if (bit >= m->nbits)
-		return m->nbits;
-	i = bit / 64;
-	word = m->w[i] & (~0ULL << (bit % 64));
-	for (;;) {
-		if (word) {
-			bit = i * 64 + (unsigned)__builtin_ctzll(word);
-			return bit < m->nbits ? bit : m->nbits;
-		}
-		if (++i >= m->nwords)
-			return m->nbits;
-		word = m->w[i];
-	}
+	return cpumask_next_words(n, m, all_words(m));
 }
 
 unsigned cpumask_cycle(int n, const struct cpumask *m)
