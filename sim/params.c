@@ -343,7 +343,7 @@ static int parse_size_range(const struct param_def *d, const char *s, long long 
 			    struct err *e)
 {
 	char a[32], b[32];
-	long long v;
+	long long v = 0;   /* set by parse_size unless it fails (gcc -flto cannot tell) */
 
 	if (parse_size(s, &v, e) < 0)
 		return -1;
