@@ -227,8 +227,13 @@ struct csched_pcpu {
 	unsigned tick;
 	struct timer ticker;
 	int cpu;
-	unsigned nr_soft;              /* queued vCPUs with a useful soft affinity */
 	struct csched_private *prv;
+	/*
+	 * Per node n: the queued vCPUs with a useful soft affinity whose
+	 * soft ∩ hard has a pCPU of node n (their soft_nodes), the only ones a
+	 * soft-affinity step of a pCPU of node n can take.
+	 */
+	unsigned nr_soft[];
 };
 
 struct csched_dom;
@@ -245,6 +250,12 @@ struct csched_unit {
 	unsigned residual;             /* sub-credit remainder, in ns*10 */
 	stime_t last_sched_time;
 	bool soft_counted;             /* queued and counted in its pCPU's nr_soft */
+	/*
+	 * The nodes holding a pCPU of its soft ∩ hard (the steal's soft step
+	 * can move it only there), worked out when its affinity is set.
+	 */
+	int nr_soft_nodes;
+	int *soft_nodes;
 };
 
 struct csched_dom {
@@ -302,8 +313,12 @@ struct csched_private {
 	 * peer's queue.
 	 */
 	struct cpumask *waiting_work, *waiting_under;
-	/* pCPUs with nr_soft > 0: the only ones a soft-affinity step can steal from. */
-	struct cpumask *waiting_soft;
+	/*
+	 * Per node n, the pCPUs with nr_soft[n] > 0: the only ones a
+	 * soft-affinity step of a pCPU of node n can steal from.
+	 */
+	struct cpumask **waiting_soft;
+	int nr_nodes;                  /* entries of waiting_soft and nr_soft[] */
 };
 
 #define CSCHED_PRIV(sch)      ((struct csched_private *)(sch)->priv)
@@ -374,18 +389,37 @@ static void runq_head_update(struct csched_private *prv, int cpu)
 		cpumask_clear_cpu(prv->waiting_under, (unsigned)cpu);
 }
 
-/* svc joins (+1) or leaves (-1) the soft-affine vCPUs queued on cpu. */
+/* svc joins (+1) or leaves (-1) the soft-affine vCPUs queued on cpu, under each of its nodes. */
 static void runq_soft_count(struct csched_private *prv, struct csched_unit *svc, int cpu,
 			    int change)
 {
 	struct csched_pcpu *spc = CSCHED_PCPU(prv, cpu);
 
 	svc->soft_counted = change > 0;
-	spc->nr_soft = (unsigned)((int)spc->nr_soft + change);
-	if (spc->nr_soft)
-		cpumask_set(prv->waiting_soft, (unsigned)cpu);
-	else
-		cpumask_clear_cpu(prv->waiting_soft, (unsigned)cpu);
+	for (int i = 0; i < svc->nr_soft_nodes; i++) {
+		int node = svc->soft_nodes[i];
+
+		spc->nr_soft[node] = (unsigned)((int)spc->nr_soft[node] + change);
+		if (spc->nr_soft[node])
+			cpumask_set(prv->waiting_soft[node], (unsigned)cpu);
+		else
+			cpumask_clear_cpu(prv->waiting_soft[node], (unsigned)cpu);
+	}
+}
+
+/* svc's soft_nodes from its vCPU's affinities (none without a useful soft affinity). */
+static void soft_nodes_update(const struct csched_private *prv, struct csched_unit *svc)
+{
+	const struct vcpu *v = svc->vcpu;
+	const struct topology *t = &prv->sim->topo;
+
+	svc->nr_soft_nodes = 0;
+	if (!v->hard || !v->soft || !v->soft_aff_effective)
+		return;
+	for (int node = 0; node < prv->nr_nodes; node++)
+		if (cpumask_intersects3_words(v->soft, v->hard, t->node_mask[node],
+					      t->node_words[node]))
+			svc->soft_nodes[svc->nr_soft_nodes++] = node;
 }
 
 /*
@@ -738,13 +772,19 @@ static void *csched_alloc_udata(struct scheduler *sch, struct vcpu *v, void *dd)
 	svc->pri = is_idle_vcpu(v) ? CSCHED_PRI_IDLE : CSCHED_PRI_TS_UNDER;
 	if (v->hard && cpumask_weight(v->hard) == 1)
 		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
+	svc->soft_nodes = xcalloc((size_t)CSCHED_PRIV(sch)->nr_nodes, sizeof(*svc->soft_nodes));
+	soft_nodes_update(CSCHED_PRIV(sch), svc);
 	return svc;
 }
 
 static void csched_free_udata(struct scheduler *sch, void *data)
 {
+	struct csched_unit *svc = data;
+
 	(void)sch;
-	free(data);
+	if (svc)
+		free(svc->soft_nodes);
+	free(svc);
 }
 
 static void csched_unit_insert(struct scheduler *sch, struct vcpu *v)
@@ -842,9 +882,12 @@ static void csched_aff_cntl(struct scheduler *sch, struct vcpu *v)
 		svc->flags |= CSCHED_FLAG_UNIT_PINNED;
 	else
 		svc->flags &= ~CSCHED_FLAG_UNIT_PINNED;
-	/* A queued vCPU may gain or lose a useful soft affinity: recount it. */
-	if (__unit_on_runq(svc) && csched_has_soft(prv, v) != svc->soft_counted)
-		runq_soft_count(prv, svc, v->processor, svc->soft_counted ? -1 : 1);
+	/* A queued vCPU may gain or lose a useful soft affinity, or change nodes: recount it. */
+	if (svc->soft_counted)
+		runq_soft_count(prv, svc, v->processor, -1);
+	soft_nodes_update(prv, svc);
+	if (__unit_on_runq(svc) && csched_has_soft(prv, v))
+		runq_soft_count(prv, svc, v->processor, 1);
 }
 
 static void *csched_alloc_domdata(struct scheduler *sch, struct domain *d)
@@ -1107,8 +1150,10 @@ static struct csched_unit *csched_runq_steal(struct csched_private *prv, int pee
  * its queue's head is no better than snext.  The model visits the same
  * peers in the same order but only those whose head is better (the
  * waiting_* masks) and, in the soft-affinity step, that queue a vCPU with
- * a soft affinity: the only ones a steal can come from, so the same
- * decisions without reading the queue of every peer of the host.
+ * a soft affinity that has a pCPU in cpu's node (waiting_soft[node]; with
+ * xl's placement most soft-affine vCPUs of other nodes cannot come here):
+ * the only ones a steal can come from, so the same decisions without
+ * reading the queue of every peer of the host.
  * With --trace every peer is visited, for its TRC_CSCHED_STEAL_CHECK.
  */
 static struct csched_unit *csched_load_balance(struct csched_private *prv, int cpu,
@@ -1155,7 +1200,7 @@ static struct csched_unit *csched_load_balance(struct csched_private *prv, int c
 			if (better) {
 				cpumask_and_words(visit, workers, better, nw);
 				if (bstep == BALANCE_SOFT_AFFINITY)
-					cpumask_and_words(visit, visit, prv->waiting_soft, nw);
+					cpumask_and_words(visit, visit, prv->waiting_soft[node], nw);
 				if (!cpumask_test(visit, (unsigned)first_cpu))
 					first_cpu = (int)cpumask_cycle_words(first_cpu, visit, nw);
 				if (first_cpu >= s->nr_cpus)
@@ -1372,7 +1417,10 @@ static int csched_init(struct scheduler *sch, struct err *e)
 	prv->lb_visit = cpumask_alloc(n);
 	prv->waiting_work = cpumask_alloc(n);
 	prv->waiting_under = cpumask_alloc(n);
-	prv->waiting_soft = cpumask_alloc(n);
+	prv->nr_nodes = s->topo.nr_nodes > 0 ? s->topo.nr_nodes : 1;
+	prv->waiting_soft = xcalloc((size_t)prv->nr_nodes, sizeof(*prv->waiting_soft));
+	for (int node = 0; node < prv->nr_nodes; node++)
+		prv->waiting_soft[node] = cpumask_alloc(n);
 	clist_init(&prv->active_sdom);
 	prv->master = -1;
 	timer_init(&prv->master_ticker, csched_acct_timer, prv);
@@ -1421,7 +1469,9 @@ static void csched_deinit(struct scheduler *sch)
 	cpumask_free(prv->lb_visit);
 	cpumask_free(prv->waiting_work);
 	cpumask_free(prv->waiting_under);
-	cpumask_free(prv->waiting_soft);
+	for (int node = 0; node < prv->nr_nodes; node++)
+		cpumask_free(prv->waiting_soft[node]);
+	free(prv->waiting_soft);
 	free(prv->balance_bias);
 	free(prv->last_tickle_cpu);
 	free(prv);
@@ -1434,7 +1484,8 @@ static void csched_init_pdata(struct scheduler *sch, int cpu)
 	struct csched_private *prv = CSCHED_PRIV(sch);
 	struct sim *s = prv->sim;
 	struct pcpu *pc = &s->pcpus[cpu];
-	struct csched_pcpu *spc = xcalloc(1, sizeof(*spc));
+	struct csched_pcpu *spc = xcalloc(1, sizeof(*spc) +
+					     (size_t)prv->nr_nodes * sizeof(spc->nr_soft[0]));
 	int node = s->topo.cpu_node[cpu];
 	unsigned c, in_node = 0;
 

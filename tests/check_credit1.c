@@ -1100,26 +1100,43 @@ END_TEST
  * The scan's filters (waiting_work, waiting_under, waiting_soft) say what
  * each queue holds: after every event of a busy run with soft affinities,
  * caps (parking) and accounting, each pCPU's bits agree with its queue.
+ * A queued vCPU counts for node n when it has a useful soft affinity and
+ * its soft and hard affinities share a pCPU of node n, worked out here from
+ * the masks themselves.
  */
 static void check_scan_masks(struct fx *f, stime_t t)
 {
-	int cpu;
+	const struct topology *topo = &f->s->topo;
+	int cpu, node;
 
 	for (cpu = 0; cpu < f->s->nr_cpus; cpu++) {
 		struct clist *runq = &CSCHED_PCPU(f->prv, cpu)->runq, *i;
 		int pri = clist_empty(runq) ? CSCHED_PRI_IDLE : __runq_elem(runq->next)->pri;
-		unsigned soft = 0;
 
-		for (i = runq->next; i != runq; i = i->next)
-			soft += csched_has_soft(f->prv, __runq_elem(i)->vcpu);
 		ck_assert_msg(cpumask_test(f->prv->waiting_work, (unsigned)cpu) ==
 			      (pri > CSCHED_PRI_IDLE) &&
 			      cpumask_test(f->prv->waiting_under, (unsigned)cpu) ==
-			      (pri > CSCHED_PRI_TS_OVER) &&
-			      cpumask_test(f->prv->waiting_soft, (unsigned)cpu) == (soft > 0) &&
-			      CSCHED_PCPU(f->prv, cpu)->nr_soft == soft,
-			      "t=%lld pCPU %d: head pri %d, %u soft-affine queued", (long long)t, cpu,
-			      pri, soft);
+			      (pri > CSCHED_PRI_TS_OVER),
+			      "t=%lld pCPU %d: head pri %d", (long long)t, cpu, pri);
+		for (node = 0; node < topo->nr_nodes; node++) {
+			unsigned soft = 0;
+
+			for (i = runq->next; i != runq; i = i->next) {
+				const struct vcpu *v = __runq_elem(i)->vcpu;
+				unsigned c;
+				bool in_node = false;
+
+				for_each_cpu(c, topo->node_mask[node])
+					in_node |= cpumask_test(v->soft, c) && cpumask_test(v->hard, c);
+				soft += csched_has_soft(f->prv, v) && in_node;
+			}
+			ck_assert_msg(cpumask_test(f->prv->waiting_soft[node], (unsigned)cpu) ==
+				      (soft > 0) &&
+				      CSCHED_PCPU(f->prv, cpu)->nr_soft[node] == soft,
+				      "t=%lld pCPU %d: %u soft-affine queued for node %d, counted %u",
+				      (long long)t, cpu, soft, node,
+				      CSCHED_PCPU(f->prv, cpu)->nr_soft[node]);
+		}
 	}
 }
 
@@ -1143,26 +1160,58 @@ START_TEST(test_scan_masks_after_acct)
 }
 END_TEST
 
-/* A queued vCPU that gets a soft affinity counts for the soft step at once. */
+/*
+ * A queued vCPU that gets a soft affinity counts for the soft step at once,
+ * under the node of its soft pCPUs, and moves with them.
+ */
 START_TEST(test_scan_masks_after_affinity)
 {
+	static const char *xml =
+		"<scenario duration='1s'>"
+		"<host sockets='2' cores-per-socket='2' threads-per-core='1' nodes='2'/>"
+		"<domain name='a' vcpus='4' numa-nodes='0-1'/>"
+		"<domain name='b' vcpus='1' numa-nodes='0-1'/>"   /* no soft affinity from xl */
+		"</scenario>";
 	struct fx f;
 	struct vcpu *v;
 
-	fx_build(&f, HOST4, "credit1");
+	fx_build(&f, xml, "credit1");
+	ck_assert_int_eq(f.s->topo.cpu_node[1], 0);
+	ck_assert_int_eq(f.s->topo.cpu_node[2], 1);
 	make_running(&f, V(&f, 0, 0), 1);
 	v = V(&f, 1, 0);
 	make_queued(&f, v, 1, CSCHED_PRI_TS_UNDER);
-	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
+	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
+	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
+	/* soft pCPU 2, on node 1: counted there, not on node 0 */
 	cpumask_zero(v->soft);
 	cpumask_set(v->soft, 2);
 	vcpu_update_soft_effective(v);
 	csched_aff_cntl(f.s->sched, v);
-	ck_assert(cpumask_test(f.prv->waiting_soft, 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 1);
+	ck_assert(cpumask_test(f.prv->waiting_soft[1], 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 1);
+	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 0);
+	/* soft pCPU 0 (node 0) while queued: the count moves */
+	cpumask_zero(v->soft);
+	cpumask_set(v->soft, 0);
+	vcpu_update_soft_effective(v);
+	csched_aff_cntl(f.s->sched, v);
+	ck_assert(cpumask_test(f.prv->waiting_soft[0], 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 1);
+	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 0);
+	/* both nodes, then off the queue */
+	cpumask_set(v->soft, 3);
+	vcpu_update_soft_effective(v);
+	csched_aff_cntl(f.s->sched, v);
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 1);
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 1);
 	runq_remove(f.prv, CSCHED_UNIT(v));
-	ck_assert(!cpumask_test(f.prv->waiting_soft, 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft, 0);
+	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
+	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 0);
+	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 0);
 	fx_free(&f);
 }
 END_TEST
