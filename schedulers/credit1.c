@@ -416,7 +416,7 @@ static void soft_nodes_update(const struct csched_private *prv, struct csched_un
 	svc->nr_soft_nodes = 0;
 	if (!v->hard || !v->soft || !v->soft_aff_effective)
 		return;
-	for (int node = 0; node < prv->nr_nodes; node++)
+	for (int node = 0; node < t->nr_nodes; node++)
 		if (cpumask_intersects3_words(v->soft, v->hard, t->node_mask[node],
 					      t->node_words[node]))
 			svc->soft_nodes[svc->nr_soft_nodes++] = node;
