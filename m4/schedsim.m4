@@ -35,7 +35,7 @@ AC_DEFUN([SCHEDSIM_SANITIZERS], [
 # SCHEDSIM_LTO: link-time optimisation of the schedsim binary.  The simulator's
 # hot path crosses many small functions of different files (the event queue,
 # the guest layer, the hardware model, the schedulers); inlining across them
-# saves about a seventh of the seed evaluation's CPU time (doc/performance.md).
+# saves 5 to 8 % of an iperf run's instructions (doc/performance.md).
 # The objects are fat (machine code beside the LTO IR) and every other program
 # links with -fno-lto (gcc would otherwise optimise each test program whole at
 # its link, ten times the build's time): only schedsim's link optimises.
