@@ -17,6 +17,11 @@
 #     rounds.
 # BENCH_QUICK=1 shortens 3-5 and 7 tenfold, for a smoke test.  Wall times
 # depend on what else runs: CPU (user) time is printed beside them.
+# BENCH_INSTR=1 measures section 7 in instructions instead (valgrind's
+# callgrind, counting the run loop sim_run_until of every run): the same
+# figure on any machine and at any load, where CPU times of a shared
+# virtual machine move by 10 to 40 %.  One run per cell and mode, iperf
+# for 2 s and the 1024-pCPU host for 300 ms; about half an hour.
 set -u
 builddir=$(pwd)
 srcdir=${srcdir:-.}
@@ -25,6 +30,11 @@ gen="$srcdir/bench/gen-scenario.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/bench.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 quick=${BENCH_QUICK:-0}
+by_instr=${BENCH_INSTR:-0}
+if [ "$by_instr" = 1 ] && ! command -v valgrind > /dev/null; then
+	echo "bench: BENCH_INSTR=1 needs valgrind (apt-get install valgrind)" >&2
+	exit 1
+fi
 TIME=/usr/bin/time
 [ -x $TIME ] || { echo "bench: needs $TIME (GNU time) for peak RSS" >&2; exit 1; }
 
@@ -34,6 +44,19 @@ measure() {
 	shift
 	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" "$@" --format=json > "$out" || return 1
 	read -r wall user rss_kb < "$work/time"
+	events=$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$out" | awk '{ s += $1 } END { print s + 0 }')
+}
+
+# count OUT ARGS...: runs schedsim under callgrind, its workers one at a
+# time; sets instr (the instructions of every run loop) and events.
+count() {
+	out=$1
+	shift
+	rm -f "$work"/cg.*
+	valgrind --tool=callgrind --trace-children=yes --toggle-collect=sim_run_until \
+		--callgrind-out-file="$work/cg.%p" "$schedsim" "$@" --jobs=1 --format=json \
+		> "$out" 2> "$work/valgrind.err" || { cat "$work/valgrind.err" >&2; return 1; }
+	instr=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$work"/cg.* | awk '{ s += $1 } END { printf "%.0f", s }')
 	events=$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$out" | awk '{ s += $1 } END { print s + 0 }')
 }
 
@@ -109,8 +132,13 @@ else
 fi
 
 echo
-echo "== 7. the hardware model: CPU per simulated event, --hw=ideal against --hw=model (target +25 %)"
-printf '%-34s %-6s %10s %8s %12s %8s\n' cell hw events user_s user_ns/ev ratio
+if [ "$by_instr" = 1 ]; then
+	echo "== 7. the hardware model: instructions per simulated event (callgrind), --hw=ideal against --hw=model (target +25 %)"
+	printf '%-34s %-6s %10s %14s %10s %8s\n' cell hw events instructions instr/ev ratio
+else
+	echo "== 7. the hardware model: CPU per simulated event, --hw=ideal against --hw=model (target +25 %)"
+	printf '%-34s %-6s %10s %8s %12s %8s\n' cell hw events user_s user_ns/ev ratio
+fi
 # cost CELL ARGS...: $rounds rounds of one run in each mode, the modes
 # alternating; each mode's least CPU time counts (on a shared virtual
 # machine the same run's CPU time varies by 10 to 40 %, and only upwards);
@@ -121,6 +149,17 @@ cost() {
 	cell=$1
 	shift
 	prev=
+	if [ "$by_instr" = 1 ]; then
+		for m in ideal model; do
+			count "$work/c.json" "$@" --hw=$m || return
+			per=$(awk -v a="$instr" -v b="$events" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print "-" }')
+			r=-
+			[ -n "$prev" ] && r=$(ratio "$per" "$prev")
+			printf '%-34s %-6s %10s %14s %10s %8s\n' "$cell" $m "$events" "$instr" "$per" "$r"
+			prev=$per
+		done
+		return
+	fi
 	for r in $(seq "$rounds"); do
 		for m in ideal model; do
 			measure "$work/c.json" "$@" --hw=$m || return
@@ -150,11 +189,17 @@ for s in credit1 credit2; do
 			*) it=2 ;;
 			esac
 			[ "$quick" = 1 ] && it=$(( (it + 9) / 10 ))
-			cost "$s $w dom0-load=$d" --sched=$s --workload=$w --dom0-load=$d --iterations=$it
+			wl=$w
+			if [ "$by_instr" = 1 ]; then
+				it=1
+				[ $w = iperf ] && wl=iperf:time=2s
+			fi
+			cost "$s $w dom0-load=$d" --sched=$s --workload=$wl --dom0-load=$d --iterations=$it
 		done
 	done
 done
 d7=1s
+[ "$by_instr" = 1 ] && d7=300ms
 [ "$quick" = 1 ] && d7=100ms
 sh "$gen" 8 64 2 $d7 > "$work/h1024m.xml"
 # The same domains with their memory on every node: xl's placement does not
