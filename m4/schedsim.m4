@@ -51,6 +51,7 @@ AC_DEFUN([SCHEDSIM_LTO], [
   LTO_OFF_LDFLAGS=
   AS_IF([test "x$enable_lto" = xyes ||
          { test "x$enable_lto" = xauto && test "x$enable_sanitizers" != xyes; }], [
+    dnl both links the build makes: schedsim's with -flto, the tests' with -fno-lto
     AC_MSG_CHECKING([whether $CC and $AR build a program from an archive with -flto])
     cat >conftest_lto_lib.c <<_SCHEDSIM_EOF
 int schedsim_lto_probe(int x);
@@ -65,7 +66,7 @@ _SCHEDSIM_EOF
            $AR cr libconftest_lto.a conftest_lto_lib.$OBJEXT >&AS_MESSAGE_LOG_FD 2>&1 &&
            $RANLIB libconftest_lto.a >&AS_MESSAGE_LOG_FD 2>&1 &&
            $CC $CFLAGS -flto=auto $LDFLAGS conftest_lto_main.c libconftest_lto.a -o conftest_lto$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1 &&
-           $CC $CFLAGS $LDFLAGS conftest_lto_main.c libconftest_lto.a -o conftest_lto$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1],
+           $CC $CFLAGS -fno-lto $LDFLAGS conftest_lto_main.c libconftest_lto.a -o conftest_lto$EXEEXT >&AS_MESSAGE_LOG_FD 2>&1],
       [schedsim_lto_ok=yes], [schedsim_lto_ok=no])
     rm -f conftest_lto_lib.c conftest_lto_main.c conftest_lto_lib.$OBJEXT libconftest_lto.a conftest_lto$EXEEXT
     AC_MSG_RESULT([$schedsim_lto_ok])
