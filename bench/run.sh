@@ -38,13 +38,18 @@ fi
 TIME=/usr/bin/time
 [ -x $TIME ] || { echo "bench: needs $TIME (GNU time) for peak RSS" >&2; exit 1; }
 
+# events_of JSON: the simulated events of every run in schedsim's JSON output.
+events_of() {
+	sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # measure OUT ARGS...: runs schedsim, sets wall, user, rss_kb, events.
 measure() {
 	out=$1
 	shift
 	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" "$@" --format=json > "$out" || return 1
 	read -r wall user rss_kb < "$work/time"
-	events=$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$out" | awk '{ s += $1 } END { print s + 0 }')
+	events=$(events_of "$out")
 }
 
 # count OUT ARGS...: runs schedsim under callgrind, its workers one at a
@@ -57,7 +62,7 @@ count() {
 		--callgrind-out-file="$work/cg.%p" "$schedsim" "$@" --jobs=1 --format=json \
 		> "$out" 2> "$work/valgrind.err" || { cat "$work/valgrind.err" >&2; return 1; }
 	instr=$(sed -n 's/^totals: *\([0-9]*\).*/\1/p' "$work"/cg.* | awk '{ s += $1 } END { printf "%.0f", s }')
-	events=$(sed -n 's/^ *"events": \([0-9]*\),*$/\1/p' "$out" | awk '{ s += $1 } END { print s + 0 }')
+	events=$(events_of "$out")
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "-" }'; }

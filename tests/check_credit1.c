@@ -1160,6 +1160,27 @@ START_TEST(test_scan_masks_after_acct)
 }
 END_TEST
 
+/* v's soft affinity becomes the pCPUs listed (-1 ends the list), as vcpu_set_affinity sets it. */
+static void set_soft(struct fx *f, struct vcpu *v, const int *cpus)
+{
+	cpumask_zero(v->soft);
+	for (; *cpus >= 0; cpus++)
+		cpumask_set(v->soft, (unsigned)*cpus);
+	vcpu_update_soft_effective(v);
+	csched_aff_cntl(f->s->sched, v);
+}
+
+/* cpu's queue counts n0 soft-affine vCPUs for node 0 and n1 for node 1, and its bits say so. */
+static void assert_soft_counts(struct fx *f, int cpu, unsigned n0, unsigned n1)
+{
+	const unsigned want[2] = { n0, n1 };
+
+	for (int node = 0; node < 2; node++) {
+		ck_assert_uint_eq(CSCHED_PCPU(f->prv, cpu)->nr_soft[node], want[node]);
+		ck_assert(cpumask_test(f->prv->waiting_soft[node], (unsigned)cpu) == (want[node] > 0));
+	}
+}
+
 /*
  * A queued vCPU that gets a soft affinity counts for the soft step at once,
  * under the node of its soft pCPUs, and moves with them.
@@ -1172,6 +1193,7 @@ START_TEST(test_scan_masks_after_affinity)
 		"<domain name='a' vcpus='4' numa-nodes='0-1'/>"
 		"<domain name='b' vcpus='1' numa-nodes='0-1'/>"   /* no soft affinity from xl */
 		"</scenario>";
+	static const int on_node1[] = { 2, -1 }, on_node0[] = { 0, -1 }, on_both[] = { 0, 3, -1 };
 	struct fx f;
 	struct vcpu *v;
 
@@ -1181,37 +1203,15 @@ START_TEST(test_scan_masks_after_affinity)
 	make_running(&f, V(&f, 0, 0), 1);
 	v = V(&f, 1, 0);
 	make_queued(&f, v, 1, CSCHED_PRI_TS_UNDER);
-	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
-	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
-	/* soft pCPU 2, on node 1: counted there, not on node 0 */
-	cpumask_zero(v->soft);
-	cpumask_set(v->soft, 2);
-	vcpu_update_soft_effective(v);
-	csched_aff_cntl(f.s->sched, v);
-	ck_assert(cpumask_test(f.prv->waiting_soft[1], 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 1);
-	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 0);
-	/* soft pCPU 0 (node 0) while queued: the count moves */
-	cpumask_zero(v->soft);
-	cpumask_set(v->soft, 0);
-	vcpu_update_soft_effective(v);
-	csched_aff_cntl(f.s->sched, v);
-	ck_assert(cpumask_test(f.prv->waiting_soft[0], 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 1);
-	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 0);
-	/* both nodes, then off the queue */
-	cpumask_set(v->soft, 3);
-	vcpu_update_soft_effective(v);
-	csched_aff_cntl(f.s->sched, v);
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 1);
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 1);
+	assert_soft_counts(&f, 1, 0, 0);
+	set_soft(&f, v, on_node1);      /* pCPU 2, node 1: counted there only */
+	assert_soft_counts(&f, 1, 0, 1);
+	set_soft(&f, v, on_node0);      /* pCPU 0 while queued: the count moves */
+	assert_soft_counts(&f, 1, 1, 0);
+	set_soft(&f, v, on_both);
+	assert_soft_counts(&f, 1, 1, 1);
 	runq_remove(f.prv, CSCHED_UNIT(v));
-	ck_assert(!cpumask_test(f.prv->waiting_soft[0], 1));
-	ck_assert(!cpumask_test(f.prv->waiting_soft[1], 1));
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[0], 0);
-	ck_assert_uint_eq(CSCHED_PCPU(f.prv, 1)->nr_soft[1], 0);
+	assert_soft_counts(&f, 1, 0, 0);
 	fx_free(&f);
 }
 END_TEST
