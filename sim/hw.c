@@ -611,13 +611,16 @@ static bool socket_pass(struct hw *hw, int socket, int except, bool tell)
 	hw->quiet[socket] = q;
 	for (int k = hw->socket_start[socket]; k < hw->socket_start[socket + 1]; k++) {
 		int cpu = hw->socket_cpus[k];
+		const struct hw_band *b = &hw->band[cpu];
 
-		if (cpu != except && view_stale(&hw->mem_view[cpu], stretch)) {
+		/* inside its band a view is not stale (hw_check holds that): no need to ask */
+		if (cpu != except && !in_band(b, stretch) &&
+		    view_stale(&hw->mem_view[cpu], stretch)) {
 			stale = true;
 			if (tell)
 				s->hooks.work_sync(s, s->pcpus[cpu].curr);
 		}
-		band_narrow(&q, &hw->band[cpu]);
+		band_narrow(&q, b);
 	}
 	band_narrow(&hw->quiet[socket], &q);
 	return stale;
