@@ -738,6 +738,19 @@ static inline const struct hw_figures *vcpu_figures(struct hw *hw, struct vcpu *
 	return f && f->p == p ? f : vcpu_figures_anew(hw, v, p);
 }
 
+/*
+ * Whether a sibling of a thread that switches from vCPU a to vCPU b runs
+ * at another speed after it: only the pressure of what runs beside it
+ * enters its speed (smt_extra), and profiles of equal figures (each
+ * domain's workload has its own) press alike.
+ */
+static bool presses_differently(struct hw *hw, struct vcpu *a, struct vcpu *b)
+{
+	const struct hw_profile *pa = profile_of(a), *pb = profile_of(b);
+
+	return pa != pb && vcpu_figures(hw, a, pa)->pressure != vcpu_figures(hw, b, pb)->pressure;
+}
+
 /* The time per unit of work that pCPU cpu's busy SMT siblings add at pressure 'own'. */
 static double smt_extra(struct hw *hw, int cpu, double own)
 {
@@ -932,8 +945,8 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 		*core_busy += busy ? 1 : -1;
 		if (*core_busy > busy)          /* a sibling runs a vCPU: its speed changed */
 			tell_core(hw, cpu, cpu);
-	} else if (busy && profile_of(prev) != profile_of(next) &&
-		   hw->busy[hw->s->topo.cpu_core[cpu]] > 1) {
+	} else if (busy && hw->busy[hw->s->topo.cpu_core[cpu]] > 1 &&
+		   presses_differently(hw, prev, next)) {
 		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
 	}
 	hw->mem_view[cpu].intensity = 0;        /* until next's guest asks its speed */

@@ -396,6 +396,49 @@ START_TEST(socket_load_retimes_by_each_threads_memory_time)
 }
 END_TEST
 
+/*
+ * A thread hears a switch on its core only when what comes to run beside
+ * it presses differently: two domains' workloads of equal profiles (each
+ * has its own copy) are the same neighbour, and idle is none.
+ */
+START_TEST(sibling_hears_only_a_different_neighbour)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\""
+		" hw=\"model\"/><domain name=\"a\" vcpus=\"4\"/></scenario>";
+	static const struct hw_profile mine = { 0.65, 256 << 10, 0.1 };
+	static const struct hw_profile copy = { 0.65, 256 << 10, 0.1 };
+	static const struct hw_profile lighter = { 0.95, 256 << 10, 0.1 };   /* same traffic */
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+	double beside_mine;
+
+	memset(heard, 0, sizeof(heard));
+	s->hooks.work_sync = count_and_reask;
+	v[0]->hw.prof = v[1]->hw.prof = &mine;
+	v[2]->hw.prof = &copy;
+	v[3]->hw.prof = &lighter;
+	switch_on(s, 0, v[0]);
+	rate_running(s, v[0], &mine);
+	switch_on(s, 1, v[1]);                  /* a neighbour where there was none */
+	ck_assert_int_eq(heard[0], 1);
+	beside_mine = rate_running(s, v[0], &mine);
+	switch_on(s, 1, v[2]);                  /* equal figures: the same speed, no word */
+	ck_assert_int_eq(heard[0], 1);
+	ck_assert(rate_running(s, v[0], &mine) == beside_mine);
+	switch_on(s, 1, v[3]);                  /* presses less: v0 runs faster, and hears */
+	ck_assert_int_eq(heard[0], 2);
+	ck_assert(rate_running(s, v[0], &mine) > beside_mine + 0.1);
+	switch_on(s, 1, v[1]);
+	ck_assert_int_eq(heard[0], 3);
+	switch_on(s, 1, s->pcpus[1].idle);      /* the neighbour goes */
+	ck_assert_int_eq(heard[0], 4);
+	ck_assert(heard[1] == 0 && heard[2] == 0 && heard[3] == 0);
+	destroy(s, &sc);
+}
+END_TEST
+
 START_TEST(numa_remote_memory_stretches_memory_time)
 {
 	static const char xml[] =
@@ -758,6 +801,7 @@ int main(void)
 	tcase_add_test(t, two_compile_threads_per_core_do_kernbench_work);
 	tcase_add_test(t, socket_memory_traffic_slows_its_threads);
 	tcase_add_test(t, socket_load_retimes_by_each_threads_memory_time);
+	tcase_add_test(t, sibling_hears_only_a_different_neighbour);
 	tcase_add_test(t, numa_remote_memory_stretches_memory_time);
 	tcase_add_test(t, cache_refill_after_moves_and_evictions);
 	tcase_add_test(t, bounced_between_sockets_does_less_work);
