@@ -619,8 +619,7 @@ static int _csched_cpu_pick(struct csched_private *prv, const struct vcpu *v, bo
 			continue;
 
 		/* If present, prefer v's current pCPU. */
-		cpu = cpumask_test(cpus, (unsigned)v->processor) ?
-		      v->processor : (int)cpumask_cycle(v->processor, cpus);
+		cpu = (int)cpumask_test_or_cycle(v->processor, cpus);
 
 		/* v's own pCPU counts as idle if v is all that would run there. */
 		cpumask_and(idlers, s->online, prv->idlers);

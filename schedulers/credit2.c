@@ -286,21 +286,6 @@ static const struct cpumask *c2_hard(struct scheduler *ops, const struct vcpu *v
 	return csched2_priv(ops)->hard_affinity ? v->hard : cpupool_domain_master_cpumask(v->dom);
 }
 
-static int test_or_cycle(int cpu, const struct cpumask *m)
-{
-	if (cpumask_test(m, (unsigned)cpu))
-		return cpu;
-	return (int)cpumask_cycle(cpu, m);
-}
-
-/* test_or_cycle within the words w of m (cpu among them). */
-static int test_or_cycle_words(int cpu, const struct cpumask *m, struct cpumask_words w)
-{
-	if (cpumask_test(m, (unsigned)cpu))
-		return cpu;
-	return (int)cpumask_cycle_words(cpu, m, w);
-}
-
 /* The pCPU whose trace buffer gets a record: the one running the code, else cpu. */
 static int trace_cpu_or(const struct sim *s, int cpu)
 {
@@ -813,13 +798,13 @@ static void runq_tickle_2016(struct scheduler *ops, struct csched2_unit *new, st
 		else
 			cpumask_copy(mask, rqd->smt_idle);
 		cpumask_and(mask, mask, aff);
-		i = test_or_cycle(cpu, mask);
+		i = (int)cpumask_test_or_cycle(cpu, mask);
 		if (i < s->nr_cpus)
 			goto tickle_i;
 	}
 	cpumask_andnot(mask, rqd->idle, rqd->tickled);
 	cpumask_and(mask, mask, aff);
-	i = test_or_cycle(cpu, mask);
+	i = (int)cpumask_test_or_cycle(cpu, mask);
 	if (i < s->nr_cpus)
 		goto tickle_i;
 
@@ -915,7 +900,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 				cpumask_copy_words(mask, rqd->smt_idle, w);
 			cpumask_and_words(mask, mask, pool, w);
 			cpumask_and_words(mask, mask, aff, w);
-			i = test_or_cycle_words(cpu, mask, w);
+			i = (int)cpumask_test_or_cycle_words(cpu, mask, w);
 			if (i < s->nr_cpus) {
 				ipid = i;
 				goto tickle;
@@ -925,7 +910,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 		cpumask_andnot_words(mask, rqd->idle, rqd->tickled, w);
 		cpumask_and_words(aff, aff, pool, w);
 		cpumask_and_words(mask, mask, aff, w);
-		i = test_or_cycle_words(cpu, mask, w);
+		i = (int)cpumask_test_or_cycle_words(cpu, mask, w);
 		if (i < s->nr_cpus) {
 			ipid = i;
 			goto tickle;

@@ -129,12 +129,6 @@ static stime_t compare_unit_priority(const struct rt_unit *v1, const struct rt_u
 	return prio;
 }
 
-/* Xen's cpumask_test_or_cycle. */
-static unsigned test_or_cycle(int cpu, const struct cpumask *m)
-{
-	return cpumask_test(m, (unsigned)cpu) ? (unsigned)cpu : cpumask_cycle(cpu, m);
-}
-
 /*
  * Once now >= cur_deadline: the deadline moves on to the end of the
  * period holding now, and the budget is full again.
@@ -276,7 +270,7 @@ static int rt_res_pick(struct rt_private *prv, const struct vcpu *v)
 	struct cpumask *cpus = prv->scratch;
 
 	cpumask_and(cpus, cpupool_domain_master_cpumask(v->dom), v->hard);
-	return (int)test_or_cycle(v->processor, cpus);
+	return (int)cpumask_test_or_cycle(v->processor, cpus);
 }
 
 static int rt_pick_resource(struct scheduler *ops, struct vcpu *v)
@@ -546,7 +540,7 @@ static void runq_tickle(struct rt_private *prv, struct rt_unit *new)
 		cpu = cpumask_first(not_tickled);
 	} else {
 		/* An idle pCPU, its own first (for the cache); meanwhile the lowest priority running. */
-		cpu = test_or_cycle(new->v->processor, not_tickled);
+		cpu = cpumask_test_or_cycle(new->v->processor, not_tickled);
 	}
 	while (cpu < not_tickled->nbits) {
 		struct vcpu *iter = curr_on(s, (int)cpu);

@@ -94,6 +94,17 @@ unsigned cpumask_first(const struct cpumask *m);
 unsigned cpumask_next(int n, const struct cpumask *m);
 /* Next set bit after n, wrapping; n itself only if it is the only one; nbits when empty. */
 unsigned cpumask_cycle(int n, const struct cpumask *m);
+/* Xen's cpumask_test_or_cycle: n itself when set, else cpumask_cycle(n, m). */
+static inline unsigned cpumask_test_or_cycle(int n, const struct cpumask *m)
+{
+	return cpumask_test(m, (unsigned)n) ? (unsigned)n : cpumask_cycle(n, m);
+}
+/* The same within words w (n among them). */
+static inline unsigned cpumask_test_or_cycle_words(int n, const struct cpumask *m,
+						   struct cpumask_words w)
+{
+	return cpumask_test(m, (unsigned)n) ? (unsigned)n : cpumask_cycle_words(n, m, w);
+}
 /* The set bit with k set bits before it (k = 0: the first), or nbits when there are fewer. */
 unsigned cpumask_nth(const struct cpumask *m, unsigned k);
 

@@ -24,6 +24,10 @@ START_TEST(cpumask_ops_4096)
 	ck_assert_uint_eq(cpumask_next(4095, a), 4096);
 	ck_assert_uint_eq(cpumask_cycle(4095, a), 0);
 	ck_assert_uint_eq(cpumask_cycle(100, a), 4095);
+	ck_assert_uint_eq(cpumask_test_or_cycle(64, a), 64);      /* set: itself */
+	ck_assert_uint_eq(cpumask_test_or_cycle(100, a), 4095);   /* else the next, */
+	ck_assert_uint_eq(cpumask_test_or_cycle(4094, a), 4095);
+	ck_assert_uint_eq(cpumask_test_or_cycle_words(62, a, cpumask_words_of(a)), 63);
 	ck_assert_uint_eq(cpumask_nth(a, 0), 0);
 	ck_assert_uint_eq(cpumask_nth(a, 2), 64);
 	ck_assert_uint_eq(cpumask_nth(a, 3), 4095);
@@ -44,6 +48,7 @@ START_TEST(cpumask_ops_4096)
 	ck_assert(cpumask_empty(c));
 	ck_assert_uint_eq(cpumask_first(c), 4096);
 	ck_assert_uint_eq(cpumask_cycle(5, c), 4096);
+	ck_assert_uint_eq(cpumask_test_or_cycle(5, c), 4096);     /* empty: nbits */
 	ck_assert_uint_eq(cpumask_nth(c, 0), 4096);
 	ck_assert_str_eq(cpumask_format(c, buf, sizeof(buf)), "none");
 	cpumask_free(a);
