@@ -25,8 +25,8 @@ START_TEST(cpumask_ops_4096)
 	ck_assert_uint_eq(cpumask_cycle(4095, a), 0);
 	ck_assert_uint_eq(cpumask_cycle(100, a), 4095);
 	ck_assert_uint_eq(cpumask_test_or_cycle(64, a), 64);      /* set: itself */
-	ck_assert_uint_eq(cpumask_test_or_cycle(100, a), 4095);   /* else the next, */
-	ck_assert_uint_eq(cpumask_test_or_cycle(4094, a), 4095);
+	ck_assert_uint_eq(cpumask_test_or_cycle(4095, a), 4095);
+	ck_assert_uint_eq(cpumask_test_or_cycle(100, a), 4095);   /* clear: the next one */
 	ck_assert_uint_eq(cpumask_test_or_cycle_words(62, a, cpumask_words_of(a)), 63);
 	ck_assert_uint_eq(cpumask_nth(a, 0), 0);
 	ck_assert_uint_eq(cpumask_nth(a, 2), 64);
