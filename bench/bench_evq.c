@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sim/evq.h"
-#include "sim/rng.h"
+#include "sim/engine/evq.h"
+#include "sim/engine/rng.h"
 #include "sim/xalloc.h"
 
 struct object {

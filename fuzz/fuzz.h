@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
+#include "sim/experiment/build.h"
 #include "sim/err.h"
 #include "sim/params.h"
 

@@ -1,7 +1,7 @@
 /*
  * Fuzz target: the experiment's axis values, as a user types them after
- * --host=, --workload= or --dom0-load= (sim/host_axis.c, workloads/axes.c)
- * with their {a,b} groups (sim/spec_axes.c).  The first byte picks the
+ * --host=, --workload= or --dom0-load= (sim/experiment/host_axis.c, workloads/axes.c)
+ * with their {a,b} groups (sim/experiment/spec_axes.c).  The first byte picks the
  * axis: 'h' the host, 'w' the workload, 'd' the dom0 load (any other byte:
  * the three in turn by its value); the rest is the value.  Each value the
  * groups expand to (the first four) is applied to the embedded default
@@ -11,8 +11,8 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/scenario.h"
-#include "sim/spec_axes.h"
+#include "sim/engine/scenario.h"
+#include "sim/experiment/spec_axes.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 

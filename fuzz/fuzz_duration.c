@@ -1,6 +1,6 @@
 /*
  * Fuzz target: the value parsers behind every scenario attribute and CLI
- * flag (sim/params.c, sim/dist.c, sim/topology.c): durations, integers,
+ * flag (sim/params.c, sim/engine/dist.c, sim/engine/topology.c): durations, integers,
  * booleans, distributions and cpu lists.  Besides "no crash, one-line
  * errors" it checks properties that must hold for any text:
  *  - a parsed duration is >= 0 and survives format_duration() and a
@@ -11,10 +11,10 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/cpumask.h"
-#include "sim/dist.h"
+#include "sim/engine/cpumask.h"
+#include "sim/engine/dist.h"
 #include "sim/params.h"
-#include "sim/topology.h"
+#include "sim/engine/topology.h"
 
 static void fail(const char *what, const char *s)
 {

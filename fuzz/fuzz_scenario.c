@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the scenario loader (sim/scenario_xml.c) on arbitrary
+ * Fuzz target: the scenario loader (sim/input/scenario_xml.c) on arbitrary
  * bytes.  A rejected input must come back with a one-line message; an
  * accepted one must satisfy the loader's own limits, and when the host is
  * small it is also built and run for a moment under the invariant checker
@@ -9,10 +9,10 @@
 #include "fuzz/fuzz.h"
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
+#include "sim/experiment/build.h"
 #include "sim/params.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
 
 #define SMALL_CPUS 64
 #define SMALL_VCPUS 256

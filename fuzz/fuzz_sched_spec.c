@@ -10,8 +10,8 @@
 
 #include "schedulers/sched.h"
 #include "sim/params.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
 
 /* 4 pCPUs in 2 cores, one cpu-hog domain: enough for init and a few ticks. */
 static const char small_host[] =

@@ -1,7 +1,7 @@
 /*
  * Fuzz target: the readers of a Xen user's own files (issue 19): xl domain
- * configurations (sim/xlcfg.c) and CPU maps from lscpu -p and xl info -n
- * (sim/host_topology.c).  The first byte picks the reader, the rest is the
+ * configurations (sim/input/xlcfg.c) and CPU maps from lscpu -p and xl info -n
+ * (sim/input/host_topology.c).  The first byte picks the reader, the rest is the
  * file.  Besides "no crash, one-line errors naming the file":
  *  - an accepted xl config gives a domain within the scenario's limits
  *    (1..4096 vCPUs, weight 1..65535, cap <= 100 per vCPU), and every cpu
@@ -12,11 +12,11 @@
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/cpumask.h"
-#include "sim/host_topology.h"
-#include "sim/scenario.h"
-#include "sim/topology.h"
-#include "sim/xlcfg.h"
+#include "sim/engine/cpumask.h"
+#include "sim/input/host_topology.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/topology.h"
+#include "sim/input/xlcfg.h"
 
 static void fail(const char *what)
 {

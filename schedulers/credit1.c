@@ -124,11 +124,11 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/trace.h"
+#include "sim/engine/trace_events.h"
 #include "sim/xalloc.h"
 
 /*
- * Trace points (sim/trace.h): without --trace each costs one test of
+ * Trace points (sim/engine/trace_events.h): without --trace each costs one test of
  * s->tracer, marked unlikely so that the record's arguments are not
  * worked out ahead of it.
  */

@@ -165,7 +165,7 @@
 #include <stdlib.h>
 
 #include "schedulers/credit2.h"
-#include "sim/trace.h"
+#include "sim/engine/trace_events.h"
 #include "sim/xalloc.h"
 
 /* --- small list helpers (Xen's list.h) --- */
@@ -293,7 +293,7 @@ static int trace_cpu_or(const struct sim *s, int cpu)
 }
 
 /*
- * Trace points (sim/trace.h): without --trace each costs one test of
+ * Trace points (sim/engine/trace_events.h): without --trace each costs one test of
  * s->tracer, marked unlikely so that the record's arguments are not worked
  * out ahead of it.  The records of the small functions on the hot path are
  * built out of line (cold), so that those functions stay leaves.

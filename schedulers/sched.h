@@ -3,9 +3,9 @@
  * struct scheduler (xen/common/sched/private.h).  A scheduler schedules
  * units on scheduling resources: a Xen "unit" is a struct vcpu here (the
  * vCPU itself with sched-gran=cpu, a unit of several with core or socket:
- * see sim/sim.h), a resource is named by its master pCPU.  Each instance
+ * see sim/engine/sim.h), a resource is named by its master pCPU.  Each instance
  * serves one cpupool (scheduler->pool) and sees only that pool's
- * resources (its res_valid) and domains.  The core (sim/core.c) calls
+ * resources (its res_valid) and domains.  The core (sim/engine/core.c) calls
  * these hooks at the moments Xen's core.c does:
  *
  *   insert_unit    a vCPU joins (after alloc_udata); not running yet
@@ -34,7 +34,7 @@
 #include <stdio.h>
 
 #include "sim/params.h"
-#include "sim/sim.h"
+#include "sim/engine/sim.h"
 
 struct sched_decision {
 	struct vcpu *next;
@@ -126,7 +126,7 @@ struct sched_ops {
  * it (the others follow, each on the pCPU after its predecessor's).  That
  * is domain-creation code, not the scheduler's, but it changed with the
  * tree an era names, so the scheduler's init says which rule its tree had
- * (sim/build.c applies it):
+ * (sim/experiment/build.c applies it):
  */
 enum initial_cpu_rule {
 	/* 4.13 on, sched_select_initial_cpu (8d3c326f67, 2019): the first pCPU */
@@ -154,7 +154,7 @@ const struct sched_ops *sched_lookup(const char *name, struct err *e);
 const struct sched_ops *const *sched_all(void);
 /*
  * Creates pool's instance from a spec (gran= already taken out: see
- * sim/cpupool.h): validates parameters, calls init.
+ * sim/engine/cpupool.h): validates parameters, calls init.
  */
 struct scheduler *sched_create(struct sim *s, struct cpupool *pool,
 			       const struct sched_spec *spec, struct err *e);
@@ -175,7 +175,7 @@ enum balance_step { BALANCE_SOFT_AFFINITY = 0, BALANCE_HARD_AFFINITY = 1 };
 
 /*
  * soft_aff_effective and v's pool (the pCPUs its scheduler sees) is not
- * inside soft: kept by vcpu_update_soft_effective (sim/sim.h), asked for
+ * inside soft: kept by vcpu_update_soft_effective (sim/engine/sim.h), asked for
  * every queued vCPU of every peer in Credit1's steal.
  */
 static inline bool has_soft_affinity(const struct sim *s, const struct vcpu *v)
@@ -206,7 +206,7 @@ static inline bool affinity_balance_test(const struct vcpu *v, enum balance_step
 	 */
 	return !v->soft_aff_effective;
 }
-/* affinity_balance_cpumask within the words w of mask only (sim/cpumask.h). */
+/* affinity_balance_cpumask within the words w of mask only (sim/engine/cpumask.h). */
 void affinity_balance_cpumask_words(const struct vcpu *v, enum balance_step step,
 				    struct cpumask *mask, struct cpumask_words w);
 /*

@@ -8,7 +8,7 @@
  * The experiment matrix (--iterations, or several workload / dom0-load
  * combinations, or a table format) runs schedulers x workloads x dom0 loads
  * x iterations in worker processes and prints the comparison tables
- * (sim/experiment.c, sim/report*.c).  `schedsim compare A.json B.json`
+ * (sim/experiment/experiment.c, sim/report*.c).  `schedsim compare A.json B.json`
  * compares saved results.
  */
 #include <getopt.h>
@@ -20,23 +20,23 @@
 
 #include "config.h"
 #include "schedulers/sched.h"
-#include "sim/compare.h"
-#include "sim/experiment.h"
-#include "sim/host_topology.h"
-#include "sim/hw.h"
-#include "sim/json.h"
-#include "sim/merge.h"
+#include "sim/experiment/compare.h"
+#include "sim/experiment/experiment.h"
+#include "sim/input/host_topology.h"
+#include "sim/engine/hw.h"
+#include "sim/output/json.h"
+#include "sim/output/merge.h"
 #include "sim/params.h"
-#include "sim/plot.h"
-#include "sim/report.h"
-#include "sim/report_html.h"
-#include "sim/run.h"
-#include "sim/run_report.h"
-#include "sim/scenario.h"
-#include "sim/shard.h"
-#include "sim/spec_axes.h"
-#include "sim/trace.h"
-#include "sim/xlcfg.h"
+#include "sim/output/plot.h"
+#include "sim/experiment/report.h"
+#include "sim/output/report_html.h"
+#include "sim/experiment/run.h"
+#include "sim/output/run_report.h"
+#include "sim/engine/scenario.h"
+#include "sim/experiment/shard.h"
+#include "sim/experiment/spec_axes.h"
+#include "sim/engine/trace_events.h"
+#include "sim/input/xlcfg.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
@@ -488,7 +488,7 @@ out:
 	return status;
 }
 
-/* `schedsim merge PART.json...`: the parts of a sharded matrix (sim/merge.h). */
+/* `schedsim merge PART.json...`: the parts of a sharded matrix (sim/output/merge.h). */
 static int merge_main(int argc, char **argv)
 {
 	struct merge m;
@@ -504,7 +504,7 @@ static int merge_main(int argc, char **argv)
 	return status;
 }
 
-/* `schedsim report RESULT.json`: the HTML report of saved results (sim/report_html.h). */
+/* `schedsim report RESULT.json`: the HTML report of saved results (sim/output/report_html.h). */
 static int report_main(int argc, char **argv, char *command)
 {
 	static const struct option opts[] = {

@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
-#include "sim/trace.h"
+#include "sim/experiment/build.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/trace_events.h"
 #include "workloads/guest.h"
 #include "tests/testlib.h"
 
@@ -835,7 +835,7 @@ START_TEST(remote_wake_pays_ipi_latency)
 END_TEST
 
 /*
- * Where a new domain's vCPU 0 starts (sim/build.c initial_cpu) follows the
+ * Where a new domain's vCPU 0 starts (sim/experiment/build.c initial_cpu) follows the
  * Xen tree of the scheduler's era: default_vcpu0_location in 2015 (the
  * least used second thread, the highest-numbered on a tie: dom0 has one
  * vCPU on each pCPU, so pCPU 15), domctl's cpumask_any from July 2016 to

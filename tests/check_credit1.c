@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "schedulers/credit1.c"
-#include "sim/build.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/engine/scenario.h"
 
 /* A host built from XML with no workloads: every vCPU starts blocked. */
 struct fx {

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "schedulers/credit2.h"
-#include "sim/build.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/engine/scenario.h"
 #include "tests/testlib.h"
 
 static const struct credit2_internals *I = &credit2_internals;

@@ -2,8 +2,8 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "sim/evq.h"
-#include "sim/rng.h"
+#include "sim/engine/evq.h"
+#include "sim/engine/rng.h"
 
 struct rec {
 	int order[64];

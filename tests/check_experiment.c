@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/experiment.h"
+#include "sim/experiment/experiment.h"
 #include "sim/xalloc.h"
 
 /* FNV-1a 64, written here from its definition, for the encoding's trailer. */

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cpumask.h"
-#include "sim/host_topology.h"
-#include "sim/scenario.h"
-#include "sim/topology.h"
+#include "sim/engine/cpumask.h"
+#include "sim/input/host_topology.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/topology.h"
 
 #define DATA TESTS_SRCDIR "/data/host/"
 

@@ -1,7 +1,7 @@
 /*
- * The hardware model (sim/hw.c) and xl's NUMA placement (sim/numa_place.c)
+ * The hardware model (sim/engine/hw.c) and xl's NUMA placement (sim/engine/numa_place.c)
  * on small hand-built states.  Expected figures are worked out by hand
- * from the defaults of sim/hw.c (Nehalem: 256 KiB L2, 8 MiB LLC, 38 and
+ * from the defaults of sim/engine/hw.c (Nehalem: 256 KiB L2, 8 MiB LLC, 38 and
  * 7.9 GB/s refills, C1 3 us / 6 us ... C6 200 us / 800 us) and the
  * profiles the tests give, so a change of formula shows as a number.
  */
@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
-#include "sim/hw.h"
-#include "sim/numa_place.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/engine/hw.h"
+#include "sim/engine/numa_place.h"
+#include "sim/engine/scenario.h"
 #include "workloads/guest.h"
 #include "tests/testlib.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/json_read.h"
+#include "sim/input/json_read.h"
 
 static int parse(const char *s, struct jval *v, struct err *e)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cpumask.h"
-#include "sim/topology.h"
+#include "sim/engine/cpumask.h"
+#include "sim/engine/topology.h"
 
 START_TEST(cpumask_ops_4096)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "schedulers/null.c"
-#include "sim/build.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/engine/scenario.h"
 
 static const char *HOST2 =
 	"<scenario duration='1s'>"

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/dist.h"
+#include "sim/engine/dist.h"
 #include "sim/params.h"
-#include "sim/rng.h"
+#include "sim/engine/rng.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -10,7 +10,7 @@
  * one SMT thread next to a 16-vCPU hog with soft affinity on the other
  * node...).
  *
- * Beyond the checker (sim/check.c), every result must also hold up from
+ * Beyond the checker (sim/engine/check.c), every result must also hold up from
  * the outside: each vCPU's runstate times add up to the simulated time,
  * it ran only on pCPUs of its hard affinity, the pCPUs were never
  * over-committed, and on "plain" scenarios (uncapped hogs, no pinning)
@@ -34,10 +34,10 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/cpumask.h"
-#include "sim/rng.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/engine/cpumask.h"
+#include "sim/engine/rng.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
 
 #define MAX_CPUS 64
 #define MAX_DOMS 6

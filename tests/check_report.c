@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/json.h"
-#include "sim/report.h"
+#include "sim/output/json.h"
+#include "sim/experiment/report.h"
 #include "sim/xalloc.h"
 
 static void set_row(struct report_row *r, const char *w, const char *d, const char *metric,

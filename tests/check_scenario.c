@@ -16,7 +16,7 @@
 
 #include <libxml/xmlerror.h>
 
-#include "sim/scenario.h"
+#include "sim/engine/scenario.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define DATA TESTS_SRCDIR "/data/scenarios/"
@@ -568,7 +568,7 @@ END_TEST
 /* The schema compiled into the binary is the file in the repository. */
 START_TEST(test_schema_embedded)
 {
-	FILE *f = fopen(TESTS_SRCDIR "/../sim/scenario.rng", "r");
+	FILE *f = fopen(TESTS_SRCDIR "/../sim/input/scenario.rng", "r");
 	char *text = malloc(1 << 20);
 	size_t n;
 

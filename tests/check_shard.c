@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/experiment.h"
-#include "sim/shard.h"
-#include "sim/spec_axes.h"
+#include "sim/experiment/experiment.h"
+#include "sim/experiment/shard.h"
+#include "sim/experiment/spec_axes.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -1,6 +1,6 @@
 /*
  * Statistics unit tests.  Every expected value was worked out
- * independently of sim/stats.c: Student t quantiles from published tables
+ * independently of sim/experiment/stats.c: Student t quantiles from published tables
  * (and a Simpson integration of the t density), Mann-Whitney p-values by
  * enumerating every ordering of the two samples (exact) or by hand from
  * the tie-corrected normal formula, median intervals from binomial(n, 1/2)
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/stats.h"
+#include "sim/experiment/stats.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

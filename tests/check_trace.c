@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
-#include "sim/trace.h"
+#include "sim/experiment/build.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/trace_events.h"
 
 static const char scenario_xml[] =
 	"<scenario duration=\"1s\" seed=\"3\">"

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/build.h"
-#include "sim/run.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/experiment/run.h"
+#include "sim/engine/scenario.h"
 #include "workloads/axes.h"
 #include "workloads/breakdown.h"
 #include "workloads/iperf.h"

@@ -1,5 +1,5 @@
 /*
- * xl domain configuration files (sim/xlcfg.c): xl's syntax as
+ * xl domain configuration files (sim/input/xlcfg.c): xl's syntax as
  * docs/man/xl.cfg.5.pod.in and tools/libs/util/libxlu_cfg_{l.l,y.y}
  * define it (comments, ';', both quotes and their escapes, lists that
  * span lines, +=, numbers as strtol reads them), the keys that matter to
@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cpumask.h"
-#include "sim/scenario.h"
-#include "sim/topology.h"
-#include "sim/xlcfg.h"
+#include "sim/engine/cpumask.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/topology.h"
+#include "sim/input/xlcfg.h"
 
 #define DATA TESTS_SRCDIR "/data/xl/"
 

@@ -8,7 +8,7 @@
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 ex="${srcdir:-.}/examples"
-rng="${srcdir:-.}/sim/scenario.rng"
+rng="${srcdir:-.}/sim/input/scenario.rng"
 
 n=0
 for d in "$ex"/*/; do

@@ -20,7 +20,7 @@ data=$dest$install_pkgdatadir
 [ -x "$bin" ] || fail "no $install_bindir/schedsim"
 out=$("$bin" --version) || fail "the installed schedsim --version failed"
 case $out in "schedsim "[0-9]*) ;; *) fail "--version printed '$out'" ;; esac
-cmp -s "$data/scenario.rng" "${srcdir:-.}/sim/scenario.rng" || fail "the installed schema differs"
+cmp -s "$data/scenario.rng" "${srcdir:-.}/sim/input/scenario.rng" || fail "the installed schema differs"
 for gp in "${srcdir:-.}"/plots/*.gp; do
 	cmp -s "$gp" "$data/plots/${gp##*/}" || fail "plots/${gp##*/} not installed as it is"
 done

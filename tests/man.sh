@@ -36,5 +36,5 @@ MANWIDTH=2000 man --nh --nj -l doc/schedsim-scenario.5 > "$tmp/scenario.txt" 2> 
 grep -q '@[a-z]*@' doc/schedsim.1 doc/schedsim-scenario.5 && fail "an @variable@ left in a page"
 "$SCHEDSIM" --help > "$tmp/help.txt" || fail "schedsim --help failed"
 python3 "${srcdir:-.}/tests/man_check.py" "$tmp/help.txt" "$tmp/schedsim.txt" \
-	"${srcdir:-.}/sim/scenario.rng" "$tmp/scenario.txt" || fail "the pages miss something"
+	"${srcdir:-.}/sim/input/scenario.rng" "$tmp/scenario.txt" || fail "the pages miss something"
 finish

@@ -4,7 +4,7 @@ that an option or a schema attribute added without documentation fails
 make check:
   - every --option that `schedsim --help` prints, and every subcommand,
     appears in schedsim(1);
-  - every element of sim/scenario.rng has a section "<element>" in
+  - every element of sim/input/scenario.rng has a section "<element>" in
     schedsim-scenario(5), and every attribute the schema allows on that
     element appears in that section as "attribute=".
 

@@ -6,7 +6,7 @@
 # Skipped (77) when xmllint is not installed.
 command -v xmllint >/dev/null 2>&1 || exit 77
 srcdir=${srcdir:-.}
-rng=$srcdir/sim/scenario.rng
+rng=$srcdir/sim/input/scenario.rng
 data=$srcdir/tests/data/scenarios
 status=0
 for f in full.xml minimal.xml; do

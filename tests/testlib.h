@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/build.h"
-#include "sim/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/engine/scenario.h"
 
 /* Reads scenario text xml into sc (freed by the caller). */
 static inline void test_load(struct scenario *sc, const char *xml)

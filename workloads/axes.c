@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/host_axis.h"
+#include "sim/experiment/host_axis.h"
 #include "sim/params.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"

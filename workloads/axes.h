@@ -29,13 +29,13 @@
  * A value holds ':' when what follows is not another "key=" (so
  * "compile=lognormal:362ms:0.8" is one parameter).  Unknown parameters and
  * bad values are refused here, before anything runs.  The host setting
- * (--host, sim/host_axis.h) is applied first.
+ * (--host, sim/experiment/host_axis.h) is applied first.
  */
 #ifndef SCHEDSIM_AXES_H
 #define SCHEDSIM_AXES_H
 
 #include "sim/err.h"
-#include "sim/scenario.h"
+#include "sim/engine/scenario.h"
 
 #define AXES_GUEST_VCPUS 8
 #define AXES_GUEST_NAME "guest"

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/dist.h"
+#include "sim/engine/dist.h"
 #include "workloads/split.h"
 
 struct blk_params {

@@ -10,7 +10,7 @@
  * A task only progresses while its vCPU runs on a pCPU: when Xen
  * deschedules the vCPU the task's burst is frozen (steal time).  That is
  * how hypervisor scheduling decisions reach a workload's figure.  A burst
- * is work, nanoseconds at full speed; the hardware model (sim/hw.h) gives
+ * is work, nanoseconds at full speed; the hardware model (sim/engine/hw.h) gives
  * how much work a nanosecond of run time does, and the guest's CFS
  * accounting (vruntime, slices) stays in time, as Linux's does.
  *
@@ -39,7 +39,7 @@
 
 #include <stdbool.h>
 
-#include "sim/sim.h"
+#include "sim/engine/sim.h"
 
 struct task;
 typedef void (*task_step_fn)(struct sim *s, struct task *t);

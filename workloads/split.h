@@ -35,7 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/sim.h"
+#include "sim/engine/sim.h"
 #include "workloads/guest.h"
 
 typedef uint32_t ring_idx_t;

@@ -1,7 +1,7 @@
 /*
  * Creating a workload instance from a scenario's <workload> element, and
  * the parameters every workload takes: its tasks' hardware profile
- * (sim/hw.h).  Each workload's ops give the profile's defaults and their
+ * (sim/engine/hw.h).  Each workload's ops give the profile's defaults and their
  * source; the attributes override them.
  */
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * guest tasks (workloads/guest.h).  A workload may report one figure of
  * merit (build seconds, Gbit/s) and may end the run early when its job is
  * done (sim_request_stop).  Every workload also takes the hardware profile
- * parameters (smt_speed, working_set, mem_intensity: sim/hw.h), with
+ * parameters (smt_speed, working_set, mem_intensity: sim/engine/hw.h), with
  * defaults of its own; the tasks its setup creates carry that profile.
  */
 #ifndef SCHEDSIM_WORKLOAD_H
@@ -15,9 +15,9 @@
 #include <stdio.h>
 
 #include "sim/params.h"
-#include "sim/rng.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/engine/rng.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/sim.h"
 #include "workloads/breakdown.h"
 #include "workloads/guest.h"
 
@@ -37,7 +37,7 @@ struct workload_ops {
 	const struct param_def *params;  /* NULL-terminated, may be NULL */
 	size_t config_size;
 	/*
-	 * What its tasks' code asks of the hardware (sim/hw.h), the defaults
+	 * What its tasks' code asks of the hardware (sim/engine/hw.h), the defaults
 	 * of the profile parameters every workload takes (workload.c), and
 	 * where those defaults come from.
 	 */

@@ -4,7 +4,7 @@
  * Xen's scheduler files and the simulator both define struct vcpu, struct
  * domain, struct scheduler and struct timer, so no file can include both.
  * glue.c (Xen's side, compiled against the stub headers) and adapter.c
- * (our side, compiled against sim/sim.h) talk only through this header:
+ * (our side, compiled against sim/engine/sim.h) talk only through this header:
  * plain C types and opaque handles.  Each Xen object keeps a void
  * pointer to its simulator twin (its "peer") and the reverse, so no
  * lookup is ever needed.  glue.c is compiled once per Xen tree; each

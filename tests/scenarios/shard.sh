@@ -242,7 +242,7 @@ t = doc['shard']['results'][1]
 k = len(t) // 2
 doc['shard']['results'][1] = t[:k] + ('A' if t[k] != 'A' else 'B') + t[k + 1:]"
 expect_error "is damaged (checksum does not match" merge "$tmp"/p0.json "$tmp"/p1.json "$tmp"/p2.json "$tmp"/flip.json
-# The results are the documented encoding (sim/experiment.c), checked here
+# The results are the documented encoding (sim/experiment/experiment.c), checked here
 # by another implementation: magic, version 5, the labels as texts of
 # little-endian lengths, the FNV-1a 64 of the rest as the trailer.
 python3 -c "

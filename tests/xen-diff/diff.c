@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/build.h"
+#include "sim/experiment/build.h"
 #include "sim/xalloc.h"
 #include "tests/xen-diff/diff.h"
 

@@ -18,8 +18,8 @@
 
 #include "sim/err.h"
 #include "sim/params.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/sim.h"
 
 struct diff_switch {
 	stime_t t;
@@ -45,7 +45,7 @@ struct diff_run {
 
 /*
  * Builds the run of scenario sc under spec, recording switches if
- * 'record', under the invariant checker (sim/check.c) if 'check'.
+ * 'record', under the invariant checker (sim/engine/check.c) if 'check'.
  */
 int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *spec,
 		   bool record, bool check, struct err *e);

@@ -31,7 +31,7 @@ for s in $(seq 1 60); do
 	# Without caps, the text is the same but for the cap attributes.
 	sed 's/ cap="[0-9]*"//' "$tmp/s.xml" | cmp -s - "$tmp/n.xml" && same_rest=$((same_rest + 1))
 	if command -v xmllint >/dev/null 2>&1; then
-		xmllint --noout --nonet --relaxng "$srcdir/sim/scenario.rng" "$tmp/s.xml" 2>/dev/null ||
+		xmllint --noout --nonet --relaxng "$srcdir/sim/input/scenario.rng" "$tmp/s.xml" 2>/dev/null ||
 			fail "seed $s: the scenario does not match the schema"
 	fi
 done
@@ -62,7 +62,7 @@ for s in $(seq 1 60); do
 	"$SCHEDSIM" --check --sched=credit2 --scenario="$tmp/p.xml" > /dev/null 2> "$tmp/p.err" ||
 		fail "seed $s with pools does not run: $(cat "$tmp/p.err")"
 	if command -v xmllint >/dev/null 2>&1; then
-		xmllint --noout --nonet --relaxng "$srcdir/sim/scenario.rng" "$tmp/p.xml" 2>/dev/null ||
+		xmllint --noout --nonet --relaxng "$srcdir/sim/input/scenario.rng" "$tmp/p.xml" 2>/dev/null ||
 			fail "seed $s with pools: the scenario does not match the schema"
 	fi
 done

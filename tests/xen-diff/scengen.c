@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/cpumask.h"
-#include "sim/rng.h"
+#include "sim/engine/cpumask.h"
+#include "sim/engine/rng.h"
 #include "sim/xalloc.h"
 #include "tests/xen-diff/scengen.h"
 

@@ -85,7 +85,7 @@ struct scengen {
 
 /* Generates one scenario into g (which it allocates; free with scengen_free). */
 void scengen_generate(struct scengen *g, const struct scengen_src *src, unsigned flags);
-/* The same from a seed, through the run's generator (sim/rng.h). */
+/* The same from a seed, through the run's generator (sim/engine/rng.h). */
 void scengen_seeded(struct scengen *g, uint64_t seed, unsigned flags);
 void scengen_free(struct scengen *g);
 /* "cap,soft,vcpu" for a features mask, into buf. */

@@ -17,7 +17,7 @@
  *   xen-diff-random --print=SEED > s.xml && tests/xen-diff/xen-diff s.xml MODEL XEN
  * shows it in full (the schedulers' dumps just before the divergence).
  *
- * Both runs are under the invariant checker (sim/check.c): a violation
+ * Both runs are under the invariant checker (sim/engine/check.c): a violation
  * is an error of the pair, as is a crash.
  *
  * Each block of scenarios runs in a child process (--jobs at a time):
@@ -37,8 +37,8 @@
 #include <unistd.h>
 
 #include "schedulers/sched.h"
-#include "sim/rng.h"
-#include "sim/scenario.h"
+#include "sim/engine/rng.h"
+#include "sim/engine/scenario.h"
 #include "sim/xalloc.h"
 #include "tests/xen-diff/diff.h"
 #include "tests/xen-diff/pair_table.h"

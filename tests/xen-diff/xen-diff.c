@@ -22,8 +22,8 @@
 
 #include "schedulers/sched.h"
 #include "sim/params.h"
-#include "sim/scenario.h"
-#include "sim/sim.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/sim.h"
 #include "tests/xen-diff/diff.h"
 
 /*

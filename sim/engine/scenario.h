@@ -1,0 +1,156 @@
+/*
+ * A scenario: the host, the domains with their vCPUs, weights, caps and
+ * affinities, the workloads they run, the duration and the seed.  One plain
+ * struct, built from the embedded default, an XML file or CLI flags, and
+ * turned into a struct sim by sim_build() (sim/experiment/build.h).
+ *
+ * Every element remembers its line in the file so that errors found later
+ * (a cpu id out of range, a bad workload parameter) still name file:line.
+ */
+#ifndef SCHEDSIM_SCENARIO_H
+#define SCHEDSIM_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/engine/dist.h"
+#include "sim/err.h"
+#include "sim/params.h"
+#include "sim/engine/rt_params.h"
+#include "sim/stime.h"
+#include "sim/engine/topology.h"
+
+struct phase_spec {
+	struct dist run, sleep;
+	int line;
+};
+
+struct workload_spec {
+	char type[32];
+	struct kvlist params;         /* attributes other than type, each with its line */
+	struct phase_spec *phases;    /* <phase> children (the phases workload) */
+	int nphases;
+	int line;
+};
+
+struct vcpu_spec {                /* <vcpu id=".." hard=".." soft=".." period=".."/> overrides */
+	int id;
+	char *hard, *soft;            /* NULL: the domain's */
+	struct rt_params rt;          /* each value not given: the domain's */
+	int line;
+};
+
+struct domain_spec {
+	char name[64];
+	int vcpus, weight, cap;
+	int memory_mb;                /* <domain memory="MiB">, xl's memory=; 0: not given */
+	char *numa_nodes;             /* nodes holding its memory ("0,1"); NULL: automatic */
+	char *hard, *soft;            /* cpu lists; NULL: all */
+	struct rt_params rt;          /* period=, budget=, extratime= (RTDS) */
+	struct vcpu_spec *vcpu_over;
+	int nvcpu_over;
+	struct workload_spec *workloads;
+	int nworkloads;
+	char pool[64];                /* <domain pool="NAME"> (xl's pool=); "": Pool-0 */
+	int line, affinity_line;
+	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
+					 when an xl config gave them; NULL: the scenario */
+	char *source;                 /* the file of line when the whole domain is an xl
+					 config's (--domain=FILE.cfg); NULL: the scenario */
+};
+
+struct host_spec {
+	int sockets, cores_per_socket, threads_per_core, nodes;
+	/*
+	 * A machine's own CPU map (lscpu -p, xl info -n: sim/input/host_topology.h),
+	 * NULL for the regular shape above; with a map the four counts above
+	 * summarise it (sockets; the largest socket, core; nodes).
+	 */
+	struct topology_cpu *cpu_map;
+	int ncpus_map;
+	char *map_source;             /* "lscpu:FILE" or "xl-info:FILE" */
+	stime_t ipi_latency, context_switch;
+	struct kvlist hw;             /* hardware attributes (sim/engine/hw.h), each with its line */
+	int line;
+};
+
+/*
+ * A cpupool (<pool name=".." cpus=".." sched="..">, as xl cpupool-create
+ * makes one): pCPUs taken out of Pool-0 with a scheduler of their own.
+ */
+struct pool_spec {
+	char name[64];
+	char *cpus;                   /* cpu list (xl syntax) */
+	char *sched;                  /* scheduler spec, gran= included; NULL: --sched's */
+	int line;
+};
+
+/*
+ * The ARINC 653 schedule (<arinc653>): what the toolstack installs with
+ * XEN_SYSCTL_SCHEDOP_putinfo.  Minor frames run in order, each giving one
+ * vCPU its runtime; the major frame repeats them.
+ */
+struct minor_frame_spec {
+	char domain[64];              /* a domain of the scenario, by name */
+	int vcpu;
+	stime_t runtime;
+	int line;
+};
+
+struct arinc653_spec {
+	char pool[64];                /* the cpupool it is for; "": the one running arinc653 */
+	stime_t major_frame;          /* 0 when not given: the sum of the runtimes */
+	struct minor_frame_spec *frames;
+	int nframes;
+	int line;                     /* 0: the scenario gives no schedule */
+};
+
+/* The host's pCPU count, with a map or without. */
+int host_spec_cpus(const struct host_spec *h);
+
+struct scenario {
+	char source[256];             /* file name, or "<default>" */
+	stime_t duration;
+	uint64_t seed;
+	struct host_spec host;
+	struct domain_spec *doms;
+	int ndoms;
+	struct pool_spec *pools;      /* besides Pool-0 */
+	int npools;
+	struct arinc653_spec arinc653;
+	int line;
+};
+
+#define SCENARIO_DEFAULT_DURATION SEC(10)
+#define SCENARIO_DEFAULT_SEED 1
+
+/* Loads and validates an XML scenario (RelaxNG schema, then semantics). */
+int scenario_load_file(const char *path, struct scenario *sc, struct err *e);
+int scenario_load_memory(const char *xml, int len, const char *name,
+			 struct scenario *sc, struct err *e);
+/* The embedded default scenario (16 pCPUs: 2 sockets x 4 cores x 2 threads). */
+int scenario_load_default(struct scenario *sc, struct err *e);
+extern const char scenario_default_xml[];
+/* sim/input/scenario.rng, embedded at build time (sim/embed-text.sh). */
+extern const char scenario_schema_rng[];
+/* Limits the loader enforces. */
+#define SCENARIO_MAX_FILE (16 << 20)
+#define SCENARIO_MAX_VCPUS 4096           /* per domain */
+#define SCENARIO_MAX_TOTAL_VCPUS (1 << 20)
+#define SCENARIO_MAX_DOMAINS 4096
+#define SCENARIO_MAX_MEMORY_MB (1 << 30)      /* MiB: 1 PiB */
+#define SCENARIO_MAX_WORKLOAD_PARAMS 32
+#define SCENARIO_MAX_ATTRS 256            /* per element, checked before parsing */
+#define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
+#define SCENARIO_MAX_POOLS 256
+void scenario_free(struct scenario *sc);
+/* Frees what one domain owns (its lists, overrides, workloads). */
+void scenario_free_domain(struct domain_spec *d);
+/* Deep copy (experiments modify copies per configuration). */
+void scenario_copy(struct scenario *dst, const struct scenario *src);
+/* Finds a domain by name, or NULL. */
+struct domain_spec *scenario_domain(struct scenario *sc, const char *name);
+/* Finds a <pool> by name, or NULL (Pool-0 is none). */
+struct pool_spec *scenario_pool(struct scenario *sc, const char *name);
+
+#endif

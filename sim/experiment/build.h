@@ -1,0 +1,25 @@
+/*
+ * Builds a struct sim from a scenario and a scheduler spec: topology,
+ * pCPUs with their idle vCPUs, the scheduler instance, domains and vCPUs
+ * with affinities, and the workloads on the guest layer.  Errors name the
+ * scenario's file:line.
+ */
+#ifndef SCHEDSIM_BUILD_H
+#define SCHEDSIM_BUILD_H
+
+#include "sim/params.h"
+#include "sim/engine/scenario.h"
+#include "sim/engine/sim.h"
+
+struct workload;
+
+struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec,
+		      struct err *e);
+void sim_destroy(struct sim *s);
+/* A vCPU of d (its own unit, affinities "all"), and its release; cpupool.c makes units with it. */
+struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id);
+void sim_vcpu_free(struct vcpu *v);
+/* Workloads attached by sim_build, in scenario order. */
+int sim_workloads(struct sim *s, struct workload ***out);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * run_scenario(): build, run, extract, destroy.  The result holds plain
+ * numbers only, so the simulation can be freed at once and results can be
+ * compared, serialised or sent from a worker process.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedulers/sched.h"
+#include "sim/experiment/build.h"
+#include "sim/experiment/run.h"
+#include "sim/xalloc.h"
+
+static void extract_vcpu(struct vcpu *v, struct vcpu_result *r, bool keep_hist)
+{
+	unsigned c;
+	int n = 0;
+
+	r->id = v->vcpu_id;
+	r->run_ns = v->st.runstate_ns[RUNSTATE_RUNNING];
+	r->runnable_ns = v->st.runstate_ns[RUNSTATE_RUNNABLE];
+	r->blocked_ns = v->st.runstate_ns[RUNSTATE_BLOCKED];
+	r->offline_ns = v->st.runstate_ns[RUNSTATE_OFFLINE];
+	r->wakeups = v->st.wake_latency.count;
+	r->wake_p50 = hist_quantile(&v->st.wake_latency, 0.50);
+	r->wake_p95 = hist_quantile(&v->st.wake_latency, 0.95);
+	r->wake_p99 = hist_quantile(&v->st.wake_latency, 0.99);
+	r->wake_max = v->st.wake_latency.max;
+	r->migrations = v->st.migrations;
+	r->context_switches = v->st.context_switches;
+	r->soft_affinity_run_ns = v->st.soft_run_ns;
+	r->deadlines = v->st.deadlines;
+	r->deadline_misses = v->st.deadline_misses;
+	r->deadline_worst_miss_ns = v->st.deadline_worst_miss_ns;
+	r->work_ns = v->st.hw.work_ns;
+	memcpy(r->lost_ns, v->st.hw.lost_ns, sizeof(r->lost_ns));
+	r->npcpus = (int)cpumask_weight(v->st.pcpus);
+	r->pcpus = xcalloc((size_t)r->npcpus + 1, sizeof(int));
+	for_each_cpu(c, v->st.pcpus)
+		r->pcpus[n++] = (int)c;
+	if (keep_hist)
+		hist_merge(&r->wake_latency, &v->st.wake_latency);
+}
+
+int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
+		 const struct run_options *o, struct run_result *out, struct err *e)
+{
+	static const struct run_options defaults;
+	struct workload **wl;
+	struct sim *s;
+	int d, i, nwl;
+
+	if (!o)
+		o = &defaults;
+	memset(out, 0, sizeof(*out));
+	s = sim_build(sc, spec, e);
+	if (!s)
+		return -1;
+	s->check = o->check;
+	s->tracer = o->tracer;
+	sim_run_until(s, sc->duration);
+	sim_account_all(s);
+	if (s->check && !s->check_error[0])
+		sim_check_invariants(s);
+
+	snprintf(out->scheduler, sizeof(out->scheduler), "%s", s->sched->ops->name);
+	snprintf(out->label, sizeof(out->label), "%s", spec->text[0] ? spec->text : spec->name);
+	snprintf(out->check_error, sizeof(out->check_error), "%s", s->check_error);
+	out->seed = sc->seed;
+	out->sim_ns = sim_now(s);
+	out->events = s->q.fired;
+	out->ndoms = s->nr_domains;
+	out->doms = xcalloc((size_t)s->nr_domains + 1, sizeof(*out->doms));
+	nwl = sim_workloads(s, &wl);
+	for (d = 0; d < s->nr_domains; d++) {
+		struct domain *dom = s->domains[d];
+		struct domain_result *dr = &out->doms[d];
+
+		snprintf(dr->name, sizeof(dr->name), "%s", dom->name);
+		dr->domid = dom->domid;
+		dr->weight = dom->weight;
+		dr->cap = dom->cap;
+		dr->nvcpus = dom->nr_vcpus;
+		dr->memory_mb = dom->hw.memory_mb;
+		dr->numa_nodes = xcalloc((size_t)s->topo.nr_nodes + 1, sizeof(int));
+		for (i = 0; dom->hw.node_mb && i < s->topo.nr_nodes; i++)
+			if (dom->hw.node_mb[i] > 0 || (!dom->hw.memory_mb && dom->hw.remote[i] < 1))
+				dr->numa_nodes[dr->nnuma_nodes++] = i;
+		dr->vcpus = xcalloc((size_t)dom->nr_vcpus + 1, sizeof(*dr->vcpus));
+		for (i = 0; i < dom->nr_vcpus; i++)
+			extract_vcpu(dom->vcpus[i], &dr->vcpus[i], o->keep_histograms);
+		for (i = 0; i < nwl; i++) {
+			struct metric m = { 0 };
+
+			if (wl[i]->dom != dom || !wl[i]->ops->metric)
+				continue;
+			wl[i]->ops->metric(wl[i], &m);
+			if (m.valid && !dr->metric.valid)
+				dr->metric = m;
+			if (m.valid && !out->metric.valid)
+				out->metric = m;
+			if (wl[i]->ops->breakdown && !out->breakdown.valid)
+				wl[i]->ops->breakdown(wl[i], &out->breakdown);
+		}
+	}
+	sim_destroy(s);
+	return 0;
+}
+
+void run_result_free(struct run_result *r)
+{
+	int d, i;
+
+	for (d = 0; d < r->ndoms; d++) {
+		for (i = 0; i < r->doms[d].nvcpus; i++) {
+			free(r->doms[d].vcpus[i].pcpus);
+			hist_free(&r->doms[d].vcpus[i].wake_latency);
+		}
+		free(r->doms[d].vcpus);
+		free(r->doms[d].numa_nodes);
+	}
+	free(r->doms);
+	r->doms = NULL;
+	r->ndoms = 0;
+}
