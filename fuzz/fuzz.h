@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/experiment/build.h"
 #include "sim/err.h"
+#include "sim/experiment/build.h"
 #include "sim/params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,18 +1,19 @@
 /*
  * Fuzz target: the experiment's axis values, as a user types them after
- * --host=, --workload= or --dom0-load= (sim/experiment/host_axis.c, workloads/axes.c)
- * with their {a,b} groups (sim/experiment/spec_axes.c).  The first byte picks the
- * axis: 'h' the host, 'w' the workload, 'd' the dom0 load (any other byte:
- * the three in turn by its value); the rest is the value.  Each value the
- * groups expand to (the first four) is applied to the embedded default
- * scenario as an experiment applies it: a refused value must say why on
- * one line, and an accepted one must give a scenario that builds and runs
+ * --host=, --workload= or --dom0-load= (sim/experiment/host_axis.c,
+ * workloads/axes.c) with their {a,b} groups (sim/experiment/spec_axes.c).  The
+ * first byte picks the axis: 'h' the host, 'w' the workload, 'd' the dom0 load
+ * (any other byte: the three in turn by its value); the rest is the value.
+ * Each value the groups expand to (the first four) is applied to the embedded
+ * default scenario as an experiment applies it: a refused value must say why
+ * on one line, and an accepted one must give a scenario that builds and runs
  * for a moment under the invariant checker with one of the models.
  */
 #include "fuzz/fuzz.h"
 
-#include "sim/engine/scenario.h"
+#include "sim/experiment/host_axis.h"
 #include "sim/experiment/spec_axes.h"
+#include "sim/input/scenario_load.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 
@@ -42,9 +43,9 @@ static void try_value(enum axis a, const char *value, size_t pick)
 		fprintf(stderr, "fuzz_axes: the default scenario: %s\n", e.msg);
 		abort();
 	}
-	if (workload_axes_apply(&sc, a == AXIS_HOST ? value : NULL,
-				a == AXIS_WORKLOAD ? value : NULL,
-				a == AXIS_DOM0 ? value : NULL, &e) < 0)
+	if (bench_axes_apply(&sc, a == AXIS_HOST ? value : NULL,
+			     a == AXIS_WORKLOAD ? value : NULL,
+			     a == AXIS_DOM0 ? value : NULL, &e) < 0)
 		fuzz_check_error(&e, "fuzz_axes: apply", echo);
 	else
 		fuzz_run_briefly(&sc, pick, RUN_FOR, MAX_EVENTS, "fuzz_axes", echo);

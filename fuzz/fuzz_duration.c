@@ -13,8 +13,8 @@
 
 #include "sim/engine/cpumask.h"
 #include "sim/engine/dist.h"
-#include "sim/params.h"
 #include "sim/engine/topology.h"
+#include "sim/params.h"
 
 static void fail(const char *what, const char *s)
 {

@@ -10,9 +10,9 @@
 
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
-#include "sim/params.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
+#include "sim/params.h"
 
 #define SMALL_CPUS 64
 #define SMALL_VCPUS 256

@@ -9,9 +9,9 @@
 #include "fuzz/fuzz.h"
 
 #include "schedulers/sched.h"
-#include "sim/params.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
+#include "sim/params.h"
 
 /* 4 pCPUs in 2 cores, one cpu-hog domain: enough for init and a few ticks. */
 static const char small_host[] =

@@ -13,9 +13,9 @@
 #include "fuzz/fuzz.h"
 
 #include "sim/engine/cpumask.h"
-#include "sim/input/host_topology.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/topology.h"
+#include "sim/input/host_topology.h"
 #include "sim/input/xlcfg.h"
 
 static void fail(const char *what)

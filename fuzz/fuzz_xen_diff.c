@@ -18,7 +18,7 @@
 #include "fuzz/fuzz.h"
 
 #include "schedulers/sched.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 #include "tests/xen-diff/diff.h"
 #include "tests/xen-diff/pair_table.h"
 #include "tests/xen-diff/scengen.h"

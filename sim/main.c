@@ -4,12 +4,12 @@
  * stderr and exit status 2.  Options of other concerns (traces, plots)
  * are parsed here and handed to their modules; the work stays there.
  *
- * Two paths.  Single runs (the default) print each run's per-vCPU report.
- * The experiment matrix (--iterations, or several workload / dom0-load
- * combinations, or a table format) runs schedulers x workloads x dom0 loads
- * x iterations in worker processes and prints the comparison tables
- * (sim/experiment/experiment.c, sim/report*.c).  `schedsim compare A.json B.json`
- * compares saved results.
+ * Two paths.  Single runs (the default) print each run's per-vCPU report.  The
+ * experiment matrix (--iterations, or several workload / dom0-load
+ * combinations, or a table format) runs schedulers x workloads x dom0 loads x
+ * iterations in worker processes and prints the comparison tables
+ * (sim/experiment/experiment.c, sim/report*.c).  `schedsim compare A.json
+ * B.json` compares saved results.
  */
 #include <getopt.h>
 #include <math.h>
@@ -20,23 +20,25 @@
 
 #include "config.h"
 #include "schedulers/sched.h"
+#include "sim/engine/hw.h"
 #include "sim/experiment/compare.h"
 #include "sim/experiment/experiment.h"
-#include "sim/input/host_topology.h"
-#include "sim/engine/hw.h"
-#include "sim/output/json.h"
-#include "sim/output/merge.h"
-#include "sim/params.h"
-#include "sim/output/plot.h"
-#include "sim/experiment/report.h"
-#include "sim/output/report_html.h"
+#include "sim/experiment/host_axis.h"
 #include "sim/experiment/run.h"
-#include "sim/output/run_report.h"
-#include "sim/engine/scenario.h"
 #include "sim/experiment/shard.h"
 #include "sim/experiment/spec_axes.h"
-#include "sim/engine/trace_events.h"
+#include "sim/input/host_topology.h"
+#include "sim/input/scenario_load.h"
 #include "sim/input/xlcfg.h"
+#include "sim/output/json.h"
+#include "sim/output/merge.h"
+#include "sim/output/plot.h"
+#include "sim/output/report_formats.h"
+#include "sim/output/report_html.h"
+#include "sim/output/run_report.h"
+#include "sim/output/shard_part.h"
+#include "sim/output/trace.h"
+#include "sim/params.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 #include "workloads/workload.h"
@@ -426,7 +428,7 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 	x.iterations = DEFAULT_ITERATIONS;
 	x.progress = isatty(STDERR_FILENO);
 	x.ropt = (struct run_options){ cli->check, NULL, false };
-	x.apply_axes = workload_axes_apply;
+	x.apply_axes = bench_axes_apply;
 	if (cli->iterations) {
 		if (parse_int(cli->iterations, 1, 1000000, &v, &e) < 0)
 			return bad("--iterations: %s", e.msg);
@@ -781,7 +783,7 @@ int main(int argc, char **argv)
 	}
 	/* A single run with one host, workload and dom0-load value: apply it here. */
 	if (!experiment && (cli.workload || cli.dom0_load || cli.host) &&
-	    workload_axes_apply(&sc, one_h, one_w, one_d, &e) < 0) {
+	    bench_axes_apply(&sc, one_h, one_w, one_d, &e) < 0) {
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "schedulers/arinc653.h"
-#include "sim/experiment/build.h"
 #include "sim/engine/scenario.h"
+#include "sim/experiment/build.h"
 #include "tests/testlib.h"
 
 struct host {

@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
+#include "sim/engine/scenario.h"
 #include "sim/experiment/build.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
-#include "sim/engine/trace_events.h"
-#include "workloads/guest.h"
+#include "sim/output/trace.h"
 #include "tests/testlib.h"
+#include "workloads/guest.h"
 
 static void run(const char *xml, const char *sched, bool check, struct run_result *r)
 {
@@ -835,15 +835,15 @@ START_TEST(remote_wake_pays_ipi_latency)
 END_TEST
 
 /*
- * Where a new domain's vCPU 0 starts (sim/experiment/build.c initial_cpu) follows the
- * Xen tree of the scheduler's era: default_vcpu0_location in 2015 (the
- * least used second thread, the highest-numbered on a tie: dom0 has one
- * vCPU on each pCPU, so pCPU 15), domctl's cpumask_any from July 2016 to
- * 4.12 (a draw from the seed: the same seed the same pCPU), and the first
- * pCPU from 4.13.  The next vCPUs follow on the next pCPUs; dom0's vCPU 0
- * is on pCPU 0 in every tree.  At build every pCPU is idle, so credit1's
- * insert (csched_cpu_pick from 2016) leaves each vCPU where it starts
- * (credit2's insert picks in its runqueue, so it would hide the rule).
+ * Where a new domain's vCPU 0 starts (sim/experiment/build.c initial_cpu)
+ * follows the Xen tree of the scheduler's era: default_vcpu0_location in 2015
+ * (the least used second thread, the highest-numbered on a tie: dom0 has one
+ * vCPU on each pCPU, so pCPU 15), domctl's cpumask_any from July 2016 to 4.12
+ * (a draw from the seed: the same seed the same pCPU), and the first pCPU from
+ * 4.13.  The next vCPUs follow on the next pCPUs; dom0's vCPU 0 is on pCPU 0
+ * in every tree.  At build every pCPU is idle, so credit1's insert
+ * (csched_cpu_pick from 2016) leaves each vCPU where it starts (credit2's
+ * insert picks in its runqueue, so it would hide the rule).
  */
 static void initial_placement(const char *sched, unsigned long long seed, int out[8])
 {

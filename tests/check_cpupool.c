@@ -1,18 +1,18 @@
 /*
- * cpupools and sched-gran (sim/engine/cpupool.c, the unit paths of sim/engine/core.c):
- * pools keep their domains on their pCPUs under their own scheduler, a
- * domain's vCPUs form units of the pool's granularity on the threads of
- * one core, and the invariant checker catches two domains on the threads
- * of one core under sched-gran=core.
+ * cpupools and sched-gran (sim/engine/cpupool.c, the unit paths of
+ * sim/engine/core.c): pools keep their domains on their pCPUs under their own
+ * scheduler, a domain's vCPUs form units of the pool's granularity on the
+ * threads of one core, and the invariant checker catches two domains on the
+ * threads of one core under sched-gran=core.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/experiment/build.h"
 #include "sim/engine/cpupool.h"
-#include "sim/engine/scenario.h"
+#include "sim/experiment/build.h"
+#include "sim/input/scenario_load.h"
 #include "tests/testlib.h"
 
 static struct sim *build(const char *xml, const char *sched, struct scenario *sc)

@@ -12,7 +12,7 @@
 
 #include "schedulers/credit1.c"
 #include "sim/experiment/build.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 /* A host built from XML with no workloads: every vCPU starts blocked. */
 struct fx {

@@ -13,7 +13,7 @@
 
 #include "schedulers/credit2.h"
 #include "sim/experiment/build.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 #include "tests/testlib.h"
 
 static const struct credit2_internals *I = &credit2_internals;

@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "sim/engine/cpumask.h"
-#include "sim/input/host_topology.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/topology.h"
+#include "sim/input/host_topology.h"
 
 #define DATA TESTS_SRCDIR "/data/host/"
 

@@ -1,9 +1,10 @@
 /*
- * The hardware model (sim/engine/hw.c) and xl's NUMA placement (sim/engine/numa_place.c)
- * on small hand-built states.  Expected figures are worked out by hand
- * from the defaults of sim/engine/hw.c (Nehalem: 256 KiB L2, 8 MiB LLC, 38 and
- * 7.9 GB/s refills, C1 3 us / 6 us ... C6 200 us / 800 us) and the
- * profiles the tests give, so a change of formula shows as a number.
+ * The hardware model (sim/engine/hw.c) and xl's NUMA placement
+ * (sim/engine/numa_place.c) on small hand-built states.  Expected figures are
+ * worked out by hand from the defaults of sim/engine/hw.c (Nehalem: 256 KiB
+ * L2, 8 MiB LLC, 38 and 7.9 GB/s refills, C1 3 us / 6 us ... C6 200 us / 800
+ * us) and the profiles the tests give, so a change of formula shows as a
+ * number.
  */
 #include <check.h>
 #include <math.h>
@@ -11,12 +12,12 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/experiment/build.h"
 #include "sim/engine/hw.h"
 #include "sim/engine/numa_place.h"
-#include "sim/engine/scenario.h"
-#include "workloads/guest.h"
+#include "sim/experiment/build.h"
+#include "sim/input/scenario_load.h"
 #include "tests/testlib.h"
+#include "workloads/guest.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -9,7 +9,7 @@
 
 #include "schedulers/null.c"
 #include "sim/experiment/build.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 static const char *HOST2 =
 	"<scenario duration='1s'>"

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "sim/engine/dist.h"
-#include "sim/params.h"
 #include "sim/engine/rng.h"
+#include "sim/params.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

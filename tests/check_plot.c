@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "schedulers/sched.h"
-#include "sim/output/plot.h"
-#include "sim/experiment/run.h"
 #include "sim/engine/scenario.h"
+#include "sim/experiment/run.h"
+#include "sim/output/plot.h"
 #include "tests/testlib.h"
 
 /* ------------------------------------------------------------ options */

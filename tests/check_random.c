@@ -37,7 +37,7 @@
 #include "sim/engine/cpumask.h"
 #include "sim/engine/rng.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 #define MAX_CPUS 64
 #define MAX_DOMS 6

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "sim/output/json.h"
-#include "sim/experiment/report.h"
+#include "sim/output/report_formats.h"
 #include "sim/xalloc.h"
 
 static void set_row(struct report_row *r, const char *w, const char *d, const char *metric,

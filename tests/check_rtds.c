@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "schedulers/rtds.h"
-#include "sim/experiment/build.h"
 #include "sim/engine/scenario.h"
+#include "sim/experiment/build.h"
 #include "tests/testlib.h"
 
 static const struct rtds_internals *I = &rtds_internals;

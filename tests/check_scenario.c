@@ -16,7 +16,7 @@
 
 #include <libxml/xmlerror.h>
 
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define DATA TESTS_SRCDIR "/data/scenarios/"

@@ -1,10 +1,10 @@
 /*
- * Statistics unit tests.  Every expected value was worked out
- * independently of sim/experiment/stats.c: Student t quantiles from published tables
- * (and a Simpson integration of the t density), Mann-Whitney p-values by
- * enumerating every ordering of the two samples (exact) or by hand from
- * the tie-corrected normal formula, median intervals from binomial(n, 1/2)
- * sums with exact fractions, and two cases from benchstat's own tests.
+ * Statistics unit tests.  Every expected value was worked out independently of
+ * sim/experiment/stats.c: Student t quantiles from published tables (and a
+ * Simpson integration of the t density), Mann-Whitney p-values by enumerating
+ * every ordering of the two samples (exact) or by hand from the tie-corrected
+ * normal formula, median intervals from binomial(n, 1/2) sums with exact
+ * fractions, and two cases from benchstat's own tests.
  */
 #include <check.h>
 #include <math.h>

@@ -18,8 +18,8 @@
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
-#include "sim/engine/trace_events.h"
+#include "sim/input/scenario_load.h"
+#include "sim/output/trace.h"
 
 static const char scenario_xml[] =
 	"<scenario duration=\"1s\" seed=\"3\">"

@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/engine/scenario.h"
 #include "sim/experiment/build.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
+#include "tests/testlib.h"
 #include "workloads/axes.h"
 #include "workloads/breakdown.h"
 #include "workloads/iperf.h"
 #include "workloads/makexen.h"
 #include "workloads/split.h"
 #include "workloads/tcp.h"
-#include "tests/testlib.h"
 
 /* --- rings --- */
 
@@ -1001,7 +1001,7 @@ START_TEST(axes_rewrite_the_scenario)
 	struct err e;
 
 	test_load(&sc, axes_xml);
-	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "iperf", "on", &e), 0);
+	ck_assert_int_eq(workload_axes_apply(&sc, "iperf", "on", &e), 0);
 	/* The file's iperf (with its receive buffer) stays, alone in its guest. */
 	ck_assert_int_eq(sc.doms[1].nworkloads, 1);
 	ck_assert_str_eq(sc.doms[1].workloads[0].type, "iperf");
@@ -1010,14 +1010,14 @@ START_TEST(axes_rewrite_the_scenario)
 	ck_assert_str_eq(sc.doms[0].workloads[0].type, "dom0-load");
 	ck_assert_int_eq(sc.doms[2].nworkloads, 1);          /* untouched */
 	ck_assert_int_eq(sc.duration, SEC(11));              /* warmup + time */
-	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "make-xen", "off", &e), 0);
+	ck_assert_int_eq(workload_axes_apply(&sc, "make-xen", "off", &e), 0);
 	ck_assert_int_eq(sc.doms[1].nworkloads, 1);
 	ck_assert_str_eq(sc.doms[1].workloads[0].type, "make-xen");
 	ck_assert_int_eq(sc.doms[0].nworkloads, 0);
 	ck_assert_int_ge(sc.duration, SEC(600));
-	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "sort", "off", &e), -1);
+	ck_assert_int_eq(workload_axes_apply(&sc, "sort", "off", &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--workload=sort"));
-	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "iperf", "maybe", &e), -1);
+	ck_assert_int_eq(workload_axes_apply(&sc, "iperf", "maybe", &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "--dom0-load=maybe"));
 	scenario_free(&sc);
 }
@@ -1033,7 +1033,7 @@ START_TEST(axes_add_the_guest)
 	struct err e;
 
 	test_load(&sc, xml);
-	ck_assert_int_eq(workload_axes_apply(&sc, NULL, "make-xen", NULL, &e), 0);
+	ck_assert_int_eq(workload_axes_apply(&sc, "make-xen", NULL, &e), 0);
 	ck_assert_int_eq(sc.ndoms, 2);
 	ck_assert_str_eq(sc.doms[1].name, AXES_GUEST_NAME);
 	ck_assert_int_eq(sc.doms[1].vcpus, AXES_GUEST_VCPUS);

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "sim/engine/cpumask.h"
-#include "sim/engine/scenario.h"
 #include "sim/engine/topology.h"
+#include "sim/input/scenario_load.h"
 #include "sim/input/xlcfg.h"
 
 #define DATA TESTS_SRCDIR "/data/xl/"

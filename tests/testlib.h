@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "sim/experiment/build.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 /* Reads scenario text xml into sc (freed by the caller). */
 static inline void test_load(struct scenario *sc, const char *xml)

@@ -9,10 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/experiment/host_axis.h"
+#include "workloads/axes.h"
 #include "sim/params.h"
 #include "sim/xalloc.h"
-#include "workloads/axes.h"
 #include "workloads/workload.h"
 
 /* An axis value split: the name before the first ':', then key=value pairs. */
@@ -215,15 +214,13 @@ static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
 		sc->duration = need;
 }
 
-int workload_axes_apply(struct scenario *sc, const char *host, const char *workload,
-			const char *dom0_load, struct err *e)
+int workload_axes_apply(struct scenario *sc, const char *workload, const char *dom0_load,
+			struct err *e)
 {
 	bool set_load = dom0_load && *dom0_load, load_on = false;
 	struct axis_spec ws = { "", { NULL, 0 } }, ls = { "", { NULL, 0 } };
 	int rc = -1;
 
-	if (host && *host && host_axis_apply(sc, host, e) < 0)
-		return -1;
 	if (workload && *workload) {
 		if (axis_spec_parse("--workload", workload, &ws, e) < 0)
 			return -1;

@@ -29,19 +29,20 @@
  * A value holds ':' when what follows is not another "key=" (so
  * "compile=lognormal:362ms:0.8" is one parameter).  Unknown parameters and
  * bad values are refused here, before anything runs.  The host setting
- * (--host, sim/experiment/host_axis.h) is applied first.
+ * (--host) is sim/experiment/host_axis.h's: bench_axes_apply applies it,
+ * then these.
  */
 #ifndef SCHEDSIM_AXES_H
 #define SCHEDSIM_AXES_H
 
-#include "sim/err.h"
 #include "sim/engine/scenario.h"
+#include "sim/err.h"
 
 #define AXES_GUEST_VCPUS 8
 #define AXES_GUEST_NAME "guest"
 
 /* Rewrites sc in place; -1 with a one-line error for unknown values. */
-int workload_axes_apply(struct scenario *sc, const char *host, const char *workload,
-			const char *dom0_load, struct err *e);
+int workload_axes_apply(struct scenario *sc, const char *workload, const char *dom0_load,
+			struct err *e);
 
 #endif

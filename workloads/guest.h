@@ -7,12 +7,12 @@
  * blocks in Xen (SCHEDOP_block) and is woken through the scheduler's wake
  * path when one of its tasks becomes runnable.
  *
- * A task only progresses while its vCPU runs on a pCPU: when Xen
- * deschedules the vCPU the task's burst is frozen (steal time).  That is
- * how hypervisor scheduling decisions reach a workload's figure.  A burst
- * is work, nanoseconds at full speed; the hardware model (sim/engine/hw.h) gives
- * how much work a nanosecond of run time does, and the guest's CFS
- * accounting (vruntime, slices) stays in time, as Linux's does.
+ * A task only progresses while its vCPU runs on a pCPU: when Xen deschedules
+ * the vCPU the task's burst is frozen (steal time).  That is how hypervisor
+ * scheduling decisions reach a workload's figure.  A burst is work,
+ * nanoseconds at full speed; the hardware model (sim/engine/hw.h) gives how
+ * much work a nanosecond of run time does, and the guest's CFS accounting
+ * (vruntime, slices) stays in time, as Linux's does.
  *
  * A task's behaviour is a step function, called when the task needs to
  * decide what to do next: at start, when its CPU burst is done, when its

@@ -1,11 +1,12 @@
 /*
- * phases: tasks that repeat a list of run/sleep phases, one task per vCPU
- * by default.  Each <phase run="..." sleep="..."/> runs for 'run' of CPU
- * time (which survives preemption: a descheduled vCPU freezes the task),
- * then sleeps for 'sleep' of wall time.  Lengths are distributions
- * (sim/engine/dist.h: "2ms", "exp:2ms", "uniform:1ms:5ms", "lognormal:2ms:0.5"),
- * drawn from the workload's own seeded stream.  Tasks start spread over
- * the first phase's sleep, so vCPUs do not all wake in lockstep.
+ * phases: tasks that repeat a list of run/sleep phases, one task per vCPU by
+ * default.  Each <phase run="..." sleep="..."/> runs for 'run' of CPU time
+ * (which survives preemption: a descheduled vCPU freezes the task), then
+ * sleeps for 'sleep' of wall time.  Lengths are distributions
+ * (sim/engine/dist.h: "2ms", "exp:2ms", "uniform:1ms:5ms",
+ * "lognormal:2ms:0.5"), drawn from the workload's own seeded stream.  Tasks
+ * start spread over the first phase's sleep, so vCPUs do not all wake in
+ * lockstep.
  */
 #include <stddef.h>
 #include <stdio.h>

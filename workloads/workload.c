@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/xalloc.h"
 #include "workloads/workload.h"
+#include "sim/xalloc.h"
 
 #define POFF(f) offsetof(struct hw_profile, f)
 

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sim/params.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/sim.h"
+#include "sim/params.h"
 #include "workloads/breakdown.h"
 #include "workloads/guest.h"
 

@@ -1,7 +1,7 @@
 /*
  * The scheduling core: what Xen's xen/common/sched/core.c does around a
- * scheduler module.  Each pCPU belongs to one cpupool (sim/engine/cpupool.c) and
- * calls its pool's scheduler; a vCPU's scheduler is its domain's pool's.
+ * scheduler module.  Each pCPU belongs to one cpupool (sim/engine/cpupool.c)
+ * and calls its pool's scheduler; a vCPU's scheduler is its domain's pool's.
  *
  * - schedule(): the SCHEDULE_SOFTIRQ handler of one pCPU.  It stops the
  *   slice timer, asks the scheduler's do_schedule for the next vCPU and
@@ -53,11 +53,13 @@
  * and the path is the one above.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "schedulers/sched.h"
+#include "sim/engine/scheduler.h"
 #include "sim/engine/sim.h"
 #include "sim/engine/trace_events.h"
+#include "sim/xalloc.h"
 
 static void runstate_change(struct sim *s, struct vcpu *v, enum runstate new)
 {
@@ -627,6 +629,33 @@ int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
 	if (soft)
 		set_one_affinity(s, v, false, soft);
 	return 0;
+}
+
+struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id)
+{
+	struct vcpu *v = xcalloc(1, sizeof(*v));
+
+	v->vcpu_id = id;
+	v->dom = d;
+	v->unit = v;
+	v->hard = cpumask_alloc((unsigned)s->nr_cpus);
+	v->soft = cpumask_alloc((unsigned)s->nr_cpus);
+	cpumask_fill(v->hard);
+	cpumask_fill(v->soft);
+	v->st.pcpus = cpumask_alloc((unsigned)s->nr_cpus);
+	v->st.woken_at = -1;
+	v->st.last_cpu = -1;
+	v->hw.warm_core = v->hw.warm_socket = -1;
+	return v;
+}
+
+void sim_vcpu_free(struct vcpu *v)
+{
+	cpumask_free(v->hard);
+	cpumask_free(v->soft);
+	cpumask_free(v->st.pcpus);
+	hist_free(&v->st.wake_latency);
+	free(v);
 }
 
 void sim_core_init_pcpu(struct sim *s, int cpu)

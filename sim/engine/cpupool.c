@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedulers/sched.h"
-#include "sim/experiment/build.h"
+#include "sim/engine/scheduler.h"
 #include "sim/xalloc.h"
 
 static const char *const gran_names[] = { "cpu", "core", "socket" };
@@ -288,7 +287,7 @@ static int pool_cpus(struct sim *s, const struct scenario *sc, struct err *e)
 }
 
 int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_spec *spec,
-		   struct err *e)
+		   sched_factory *make, struct err *e)
 {
 	struct sched_spec *own = xcalloc((size_t)sc->npools + 1, sizeof(*own));
 	int i, k, ret;
@@ -306,7 +305,7 @@ int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_
 		struct cpupool *c = s->pools[i];
 
 		pool_resources(s, c);
-		c->sched = sched_create(s, c, &own[i], e);
+		c->sched = make(s, c, &own[i], e);
 		if (!c->sched)
 			ret = i ? err_prefix(e, "%s:%d: <pool name=\"%s\">", sc->source,
 					     sc->pools[i - 1].line, c->name) : -1;

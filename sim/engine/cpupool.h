@@ -2,16 +2,18 @@
  * cpupools and scheduling granularity: which pCPUs each scheduler instance
  * owns, how they group into scheduling resources, and how a domain's vCPUs
  * group into scheduling units (Xen's cpupool.c, and sched_alloc_unit,
- * schedule_cpu_add and sched-gran= of core.c).  sim_build (sim/experiment/build.c)
- * calls it; the core (sim/engine/core.c) runs what it sets up.
+ * schedule_cpu_add and sched-gran= of core.c).  sim_build
+ * (sim/experiment/build.c) calls it; the core (sim/engine/core.c) runs what it
+ * sets up.
  */
 #ifndef SCHEDSIM_CPUPOOL_H
 #define SCHEDSIM_CPUPOOL_H
 
+#include "sim/engine/scenario.h"
+#include "sim/engine/scheduler.h"
+#include "sim/engine/sim.h"
 #include "sim/err.h"
 #include "sim/params.h"
-#include "sim/engine/scenario.h"
-#include "sim/engine/sim.h"
 
 /* "cpu", "core", "socket". */
 const char *sched_gran_name(enum sched_gran g);
@@ -30,11 +32,12 @@ int sched_spec_take_gran(const struct sched_spec *in, struct sched_spec *out,
  * else spec).  Each pool's pCPUs are grouped into resources by its
  * granularity; every pCPU gets its resource, its resource's idle unit and
  * its pool's scheduler, and each resource's master joins the scheduler
- * (alloc_udata of the idle unit, then init_pdata), in pCPU order.  Errors
- * name the scenario's file:line.
+ * (alloc_udata of the idle unit, then init_pdata), in pCPU order.  Each
+ * pool's scheduler instance is made by make (sim_build passes the
+ * registry's sched_create).  Errors name the scenario's file:line.
  */
 int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_spec *spec,
-		   struct err *e);
+		   sched_factory *make, struct err *e);
 /* Frees what cpupools_build made but the schedulers' data (sim_destroy frees those first). */
 void cpupools_free(struct sim *s);
 /* The pool named name ("Pool-0" or "" is Pool-0), or NULL. */

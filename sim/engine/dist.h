@@ -10,8 +10,8 @@
 #ifndef SCHEDSIM_DIST_H
 #define SCHEDSIM_DIST_H
 
-#include "sim/err.h"
 #include "sim/engine/rng.h"
+#include "sim/err.h"
 #include "sim/stime.h"
 
 enum dist_kind { DIST_CONST, DIST_UNIFORM, DIST_EXP, DIST_LOGNORMAL };

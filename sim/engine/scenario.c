@@ -1,7 +1,7 @@
 /*
  * Life cycle of a struct scenario: freeing, deep copying (an experiment
  * changes a copy per configuration and must not touch the original) and
- * lookup by domain name.  Loading lives in scenario_xml.c.
+ * lookup by domain name.  Loading lives in sim/input/scenario_xml.c.
  */
 #include "sim/engine/scenario.h"
 

@@ -1,7 +1,8 @@
 /*
  * A scenario: the host, the domains with their vCPUs, weights, caps and
  * affinities, the workloads they run, the duration and the seed.  One plain
- * struct, built from the embedded default, an XML file or CLI flags, and
+ * struct, built from the embedded default, an XML file (both
+ * sim/input/scenario_load.h) or CLI flags, and
  * turned into a struct sim by sim_build() (sim/experiment/build.h).
  *
  * Every element remembers its line in the file so that errors found later
@@ -14,11 +15,11 @@
 #include <stdint.h>
 
 #include "sim/engine/dist.h"
+#include "sim/engine/rt_params.h"
+#include "sim/engine/topology.h"
 #include "sim/err.h"
 #include "sim/params.h"
-#include "sim/engine/rt_params.h"
 #include "sim/stime.h"
-#include "sim/engine/topology.h"
 
 struct phase_spec {
 	struct dist run, sleep;
@@ -124,15 +125,6 @@ struct scenario {
 #define SCENARIO_DEFAULT_DURATION SEC(10)
 #define SCENARIO_DEFAULT_SEED 1
 
-/* Loads and validates an XML scenario (RelaxNG schema, then semantics). */
-int scenario_load_file(const char *path, struct scenario *sc, struct err *e);
-int scenario_load_memory(const char *xml, int len, const char *name,
-			 struct scenario *sc, struct err *e);
-/* The embedded default scenario (16 pCPUs: 2 sockets x 4 cores x 2 threads). */
-int scenario_load_default(struct scenario *sc, struct err *e);
-extern const char scenario_default_xml[];
-/* sim/input/scenario.rng, embedded at build time (sim/embed-text.sh). */
-extern const char scenario_schema_rng[];
 /* Limits the loader enforces. */
 #define SCENARIO_MAX_FILE (16 << 20)
 #define SCENARIO_MAX_VCPUS 4096           /* per domain */

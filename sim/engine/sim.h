@@ -9,15 +9,14 @@
  * both credit schedulers' ratelimits read.
  *
  * Schedulers schedule units on scheduling resources, as Xen's do.  With
- * sched-gran=cpu (the default) a unit is a vCPU and a resource a pCPU:
- * the same struct vcpu and struct pcpu serve both.  With sched-gran=core
- * or socket (Xen 4.13 and later, per cpupool) a unit is a struct vcpu of
- * its own holding one vCPU per thread of a core (socket), and a resource
- * the threads of one core (socket); the scheduler sees the unit and the
- * resource's first pCPU (its master) only, and the core (sim/engine/core.c) runs
- * the unit's vCPUs on the threads together.  The pCPUs are split into
- * cpupools, each with its own scheduler instance and granularity
- * (sim/engine/cpupool.c).
+ * sched-gran=cpu (the default) a unit is a vCPU and a resource a pCPU: the
+ * same struct vcpu and struct pcpu serve both.  With sched-gran=core or socket
+ * (Xen 4.13 and later, per cpupool) a unit is a struct vcpu of its own holding
+ * one vCPU per thread of a core (socket), and a resource the threads of one
+ * core (socket); the scheduler sees the unit and the resource's first pCPU
+ * (its master) only, and the core (sim/engine/core.c) runs the unit's vCPUs on
+ * the threads together.  The pCPUs are split into cpupools, each with its own
+ * scheduler instance and granularity (sim/engine/cpupool.c).
  */
 #ifndef SCHEDSIM_SIM_H
 #define SCHEDSIM_SIM_H
@@ -31,8 +30,8 @@
 #include "sim/engine/hw.h"
 #include "sim/engine/rng.h"
 #include "sim/engine/rt_params.h"
-#include "sim/stime.h"
 #include "sim/engine/topology.h"
+#include "sim/stime.h"
 
 struct scheduler;
 struct cpupool;
@@ -405,6 +404,12 @@ int vcpu_set_affinity(struct sim *s, struct vcpu *v, const struct cpumask *hard,
  */
 void vcpu_update_soft_effective(struct vcpu *v);
 
+/*
+ * A vCPU of d (its own unit, affinities "all"), and its release: sim_build
+ * makes the domains' and the idle vCPUs with it, cpupool.c the units.
+ */
+struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id);
+void sim_vcpu_free(struct vcpu *v);
 /* Sets up pCPU cpu's core state (its timers); sim_build calls it. */
 void sim_core_init_pcpu(struct sim *s, int cpu);
 /* Raise SCHED_SLAVE_SOFTIRQ on cpu (sched-gran > 1): at once when local, after an IPI otherwise. */

@@ -1,29 +1,25 @@
 /*
- * Trace points and trace writers.
- *
- * The core and the scheduler modules describe what happens in Xen's own
- * trace vocabulary: the event ids of xen/include/public/trace.h and of
- * the TRC_CSCHED*_ defines at the top of Xen's credit.c and credit2.c,
- * with the payload layouts Xen writes (and xenalyze decodes).  A record
- * is up to 7 32-bit words; 16-bit pairs are packed low half first, as
- * Xen's "unsigned unit:16, dom:16" bit-fields are on x86.
+ * Trace points: what the engine and the scheduler modules say happens, in
+ * Xen's own trace vocabulary.  The event ids are those of
+ * xen/include/public/trace.h and of the TRC_CSCHED*_ defines at the top of
+ * Xen's credit.c and credit2.c, with the payload layouts Xen writes (and
+ * xenalyze decodes).  A record is up to 7 32-bit words; 16-bit pairs are
+ * packed low half first, as Xen's "unsigned unit:16, dom:16" bit-fields
+ * are on x86.
  *
  * Each helper below returns at once when tracing is off (s->tracer NULL),
  * before it builds its payload, so trace points cost one load and one
  * branch in a run without --trace.
  *
- * Writers (sim/output/trace_xentrace.c, sim/output/trace_perfetto.c) turn the record
- * stream into a file; sim/output/trace.c holds the CLI options and the buffered
- * file output they share.  doc/traces.md tells how to read the files.
+ * The records go to the struct tracer of sim/engine/sim.h; the writers
+ * that turn them into files (sim/output/trace.h) are the output layer's.
  */
-#ifndef SCHEDSIM_TRACE_H
-#define SCHEDSIM_TRACE_H
+#ifndef SCHEDSIM_TRACE_EVENTS_H
+#define SCHEDSIM_TRACE_EVENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "sim/err.h"
 #include "sim/engine/sim.h"
 
 /* --- Event ids (Xen's public/trace.h) --- */
@@ -437,47 +433,5 @@ static inline void trace_csched2_schedule(struct sim *s, int cpu, unsigned rqi, 
 	       (uint32_t)tickled << 24;
 	trc_words(s, cpu, TRC_CSCHED2_SCHEDULE, 2, d);
 }
-
-/* --- Writers and their options --- */
-
-enum trace_format { TRACE_XENTRACE, TRACE_PERFETTO };
-
-/* Command-line options (trace_cli_option fills them). */
-struct trace_cli {
-	const char *path;         /* NULL: no trace */
-	enum trace_format format;
-	bool format_set;
-	bool window;              /* --trace-window given */
-	stime_t from, to;         /* the window; to < 0: until the end */
-};
-
-/* Option codes for getopt_long: outside the range of any character. */
-enum { TRACE_OPT_FILE = 0x7401, TRACE_OPT_FORMAT, TRACE_OPT_WINDOW };
-
-#define TRACE_LONG_OPTIONS \
-	{ "trace", required_argument, NULL, TRACE_OPT_FILE }, \
-	{ "trace-format", required_argument, NULL, TRACE_OPT_FORMAT }, \
-	{ "trace-window", required_argument, NULL, TRACE_OPT_WINDOW }
-
-#define TRACE_USAGE \
-	"  --trace=FILE            write a trace of the run (one file per run with several:\n" \
-	"                          FILE-N.EXT, N the run's number from 0)\n" \
-	"  --trace-format=xentrace|perfetto\n" \
-	"                          xentrace binary for xenalyze (default), or Chrome\n" \
-	"                          trace-event JSON for ui.perfetto.dev (default for *.json)\n" \
-	"  --trace-window=FROM:TO  trace only simulated time FROM to TO (e.g. 2s:2.5s)\n"
-
-/* Parses one of TRACE_OPT_*; -1 with e set on bad input. */
-int trace_cli_option(struct trace_cli *c, int opt, const char *arg, struct err *e);
-/* Checks the options together (after parsing all); -1 with e set. */
-int trace_cli_check(const struct trace_cli *c, bool experiment, struct err *e);
-/* The tracer for run 'run' of 'nruns', NULL when tracing is off or on error (e set). */
-struct tracer *trace_cli_open(const struct trace_cli *c, int run, int nruns, struct err *e);
-/* Flushes and frees; -1 with e set when the file could not be written. */
-int trace_close(struct tracer *t, struct err *e);
-
-/* Opening a writer directly (tests): path, window [from, to], to < 0 = no end. */
-struct tracer *trace_xentrace_open(const char *path, stime_t from, stime_t to, struct err *e);
-struct tracer *trace_perfetto_open(const char *path, stime_t from, stime_t to, struct err *e);
 
 #endif

@@ -1,24 +1,24 @@
 /*
  * sim_build(): from a scenario and a scheduler spec to a ready struct sim.
  * The order follows Xen's boot and domain creation: the cpupools are made
- * (sim/engine/cpupool.c: Pool-0 under the spec's scheduler, each <pool> under its
- * own) and their pCPUs join their schedulers with their idle units, then
- * each domain gets its pool's scheduler data, its vCPUs are placed (vCPU 0
- * as the Xen tree of the pool's scheduler placed it, each next one on the
- * following pCPU: initial_cpu), grouped into units of the pool's
- * granularity and the units inserted, and then the configured affinities
- * are set as xl does after creation.  vCPUs start halted; the guest layer
- * wakes those with work.  Once every domain exists, a scenario's ARINC 653
- * schedule is installed as the toolstack's XEN_SYSCTL_SCHEDOP_putinfo
- * would, in the pool that runs arinc653.
+ * (sim/engine/cpupool.c: Pool-0 under the spec's scheduler, each <pool> under
+ * its own) and their pCPUs join their schedulers with their idle units, then
+ * each domain gets its pool's scheduler data, its vCPUs are placed (vCPU 0 as
+ * the Xen tree of the pool's scheduler placed it, each next one on the
+ * following pCPU: initial_cpu), grouped into units of the pool's granularity
+ * and the units inserted, and then the configured affinities are set as xl
+ * does after creation.  vCPUs start halted; the guest layer wakes those with
+ * work.  Once every domain exists, a scenario's ARINC 653 schedule is
+ * installed as the toolstack's XEN_SYSCTL_SCHEDOP_putinfo would, in the pool
+ * that runs arinc653.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedulers/sched.h"
 #include "sim/experiment/build.h"
-#include "sim/engine/numa_place.h"
+#include "schedulers/sched.h"
 #include "sim/engine/cpupool.h"
+#include "sim/engine/numa_place.h"
 #include "sim/xalloc.h"
 #include "workloads/guest.h"
 #include "workloads/workload.h"
@@ -26,33 +26,6 @@
 /* The seed stream of cpumask_any's draw for a new domain's vCPU 0 (plus its domid). */
 #define INITIAL_CPU_STREAM 0x766370753000ULL
 
-
-struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id)
-{
-	struct vcpu *v = xcalloc(1, sizeof(*v));
-
-	v->vcpu_id = id;
-	v->dom = d;
-	v->unit = v;
-	v->hard = cpumask_alloc((unsigned)s->nr_cpus);
-	v->soft = cpumask_alloc((unsigned)s->nr_cpus);
-	cpumask_fill(v->hard);
-	cpumask_fill(v->soft);
-	v->st.pcpus = cpumask_alloc((unsigned)s->nr_cpus);
-	v->st.woken_at = -1;
-	v->st.last_cpu = -1;
-	v->hw.warm_core = v->hw.warm_socket = -1;
-	return v;
-}
-
-void sim_vcpu_free(struct vcpu *v)
-{
-	cpumask_free(v->hard);
-	cpumask_free(v->soft);
-	cpumask_free(v->st.pcpus);
-	hist_free(&v->st.wake_latency);
-	free(v);
-}
 
 static struct domain *domain_new(int domid, const char *name, int nr_vcpus)
 {
@@ -174,7 +147,7 @@ static int least_used_cpu(const struct sim *s, const struct domain *d, const str
 /*
  * Where a new domain's vCPU starts, before its scheduler's insert: vCPU 0
  * by the rule of the Xen tree the pool's scheduler follows (enum
- * initial_cpu_rule, schedulers/sched.h), each next vCPU on the pCPU after
+ * initial_cpu_rule, sim/engine/scheduler.h), each next vCPU on the pCPU after
  * its predecessor's.  dom0's vCPU 0 is on the first pCPU in every tree
  * (built at boot: alloc_dom0_vcpu0, later sched_select_initial_cpu).
  * With node affinity still "all", 4.13's sched_select_initial_cpu takes
@@ -262,12 +235,12 @@ static int xl_place(struct sim *s, struct domain *d, long long memory_mb, bool *
 #define XL_DEFAULT_MEMORY_MB 32
 
 /*
- * Where d's memory goes (sim/engine/numa_place.h): the nodes the scenario names;
- * dom0's over all nodes (it is allocated at boot, not by xl); Xen's node
- * affinity when the scenario gives an affinity; else xl's automatic
- * placement, which also sets every vCPU's soft affinity to the pCPUs of
- * the chosen nodes.  The ideal machine has uniform memory: nothing is
- * placed and xl finds no NUMA to place on.
+ * Where d's memory goes (sim/engine/numa_place.h): the nodes the scenario
+ * names; dom0's over all nodes (it is allocated at boot, not by xl); Xen's
+ * node affinity when the scenario gives an affinity; else xl's automatic
+ * placement, which also sets every vCPU's soft affinity to the pCPUs of the
+ * chosen nodes.  The ideal machine has uniform memory: nothing is placed and
+ * xl finds no NUMA to place on.
  */
 static int place_memory(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			struct domain *d, struct err *e)
@@ -585,7 +558,7 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 		s->pcpus[cpu].idle = s->pcpus[cpu].curr = idle;
 	}
 
-	if (cpupools_build(s, sc, spec, e) < 0)
+	if (cpupools_build(s, sc, spec, sched_create, e) < 0)
 		goto fail;
 
 	for (i = 0; i < sc->ndoms; i++) {

@@ -7,18 +7,15 @@
 #ifndef SCHEDSIM_BUILD_H
 #define SCHEDSIM_BUILD_H
 
-#include "sim/params.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/sim.h"
+#include "sim/params.h"
 
 struct workload;
 
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec,
 		      struct err *e);
 void sim_destroy(struct sim *s);
-/* A vCPU of d (its own unit, affinities "all"), and its release; cpupool.c makes units with it. */
-struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id);
-void sim_vcpu_free(struct vcpu *v);
 /* Workloads attached by sim_build, in scenario order. */
 int sim_workloads(struct sim *s, struct workload ***out);
 

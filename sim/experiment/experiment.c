@@ -154,11 +154,11 @@ static int do_run(const struct experiment *x, int idx, struct run_result *r, str
  *
  * Why an explicit encoding and not the structures' bytes: the same bytes
  * travel from a worker to its parent and, in base64, in the parts that
- * `schedsim merge` reads on another machine (sim/experiment/shard.c).  Raw structures
- * would carry heap addresses and padding out of the process and tie a part
- * to one build's struct layout.  Here every field is written on its own,
- * fixed width, little-endian, whatever the host; doubles as their IEEE 754
- * bits, so every figure travels exactly and merge prints what the single
+ * `schedsim merge` reads on another machine (sim/output/shard_part.c).  Raw
+ * structures would carry heap addresses and padding out of the process and tie
+ * a part to one build's struct layout.  Here every field is written on its
+ * own, fixed width, little-endian, whatever the host; doubles as their IEEE
+ * 754 bits, so every figure travels exactly and merge prints what the single
  * process prints, to the byte.
  *
  *   header   "SSRR", u32 version

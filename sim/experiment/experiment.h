@@ -21,15 +21,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sim/engine/scenario.h"
 #include "sim/err.h"
-#include "sim/params.h"
 #include "sim/experiment/report.h"
 #include "sim/experiment/run.h"
-#include "sim/engine/scenario.h"
+#include "sim/params.h"
 
 /*
- * Rewrites a scenario copy for one host setting, workload spec and
- * dom0-load value (NULL: leave that part as it is): sim/experiment/host_axis.h and
+ * Rewrites a scenario copy for one host setting, workload spec and dom0-load
+ * value (NULL: leave that part as it is): sim/experiment/host_axis.h and
  * workload_axes_apply() in workloads/axes.h.
  */
 typedef int (*experiment_axes_fn)(struct scenario *sc, const char *host,
@@ -102,10 +102,10 @@ void experiment_table(const struct experiment *x, struct report_table *t);
 
 /*
  * Run results as bytes: the form the workers send back and the parts of a
- * sharded sweep carry (sim/experiment/shard.h).  Every field is encoded on its own,
- * fixed width and little-endian, with a version and a checksum (the format
- * is described in experiment.c): no pointer or padding leaves the process,
- * and the bytes mean the same on any machine.
+ * sharded sweep carry (sim/experiment/shard.h).  Every field is encoded on its
+ * own, fixed width and little-endian, with a version and a checksum (the
+ * format is described in experiment.c): no pointer or padding leaves the
+ * process, and the bytes mean the same on any machine.
  */
 #define RUN_RESULT_ENCODING 6
 void run_result_pack(const struct run_result *r, char **buf, size_t *len);

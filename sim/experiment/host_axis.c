@@ -1,8 +1,8 @@
 /*
- * Applying a --host setting to a scenario copy (see host_axis.h).  The
- * ranges are the loader's (sim/input/scenario_xml.c), and the topology is checked
- * by building it, so a setting the loader would refuse in a file is refused
- * here with the same reason.
+ * Applying a --host setting to a scenario copy (see host_axis.h).  The ranges
+ * are the loader's (sim/input/scenario_xml.c), and the topology is checked by
+ * building it, so a setting the loader would refuse in a file is refused here
+ * with the same reason.
  */
 #include "sim/experiment/host_axis.h"
 
@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "sim/engine/hw.h"
-#include "sim/params.h"
 #include "sim/engine/topology.h"
+#include "sim/params.h"
 #include "sim/xalloc.h"
+#include "workloads/axes.h"
 
 #define HOST_MAX_VALUE 65536      /* as the loader: pCPUs, sockets, ... */
 #define HOST_MAX_DELAY SEC(1)
@@ -143,4 +144,12 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 	if (hw_config_init(&c, &h->hw, &line, &why) < 0)
 		return err_set(e, "--host=%s: %s", setting, why.msg);
 	return 0;
+}
+
+int bench_axes_apply(struct scenario *sc, const char *host, const char *workload,
+		     const char *dom0_load, struct err *e)
+{
+	if (host && *host && host_axis_apply(sc, host, e) < 0)
+		return -1;
+	return workload_axes_apply(sc, workload, dom0_load, e);
 }

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/experiment/run.h"
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
-#include "sim/experiment/run.h"
 #include "sim/xalloc.h"
 
 static void extract_vcpu(struct vcpu *v, struct vcpu_result *r, bool keep_hist)

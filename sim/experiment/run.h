@@ -1,9 +1,9 @@
 /*
  * One run: a scenario and a scheduler spec in, a struct run_result out.
- * run_scenario() builds the struct sim (sim/experiment/build.c), runs it for the
- * scenario's duration (or until a workload ends it) and extracts every
- * figure the reports need.  It keeps nothing: results are plain data that
- * can be written as JSON, sent between processes and compared.
+ * run_scenario() builds the struct sim (sim/experiment/build.c), runs it for
+ * the scenario's duration (or until a workload ends it) and extracts every
+ * figure the reports need.  It keeps nothing: results are plain data that can
+ * be written as JSON, sent between processes and compared.
  */
 #ifndef SCHEDSIM_RUN_H
 #define SCHEDSIM_RUN_H
@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/err.h"
-#include "sim/params.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/sim.h"
+#include "sim/err.h"
+#include "sim/params.h"
 #include "workloads/workload.h"
 
 struct vcpu_result {

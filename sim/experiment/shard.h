@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/engine/scenario.h"
 #include "sim/err.h"
 #include "sim/experiment/experiment.h"
-#include "sim/engine/scenario.h"
 
 /* Command-line options, and what shard_prepare() works out from them. */
 struct shard_cli {
@@ -80,9 +80,6 @@ int shard_cli_check(const struct shard_cli *c, const char *format, bool plot, st
  */
 int shard_prepare(struct shard_cli *c, struct experiment *x, const struct scenario *sc,
 		  const char *scenario_path, FILE *f, struct err *e);
-/* After experiment_run(): writes the part to path (atomically) or stdout. */
-int shard_output(const struct shard_cli *c, const char *path, const struct experiment *x,
-		 double alpha, struct err *e);
 void shard_cli_free(struct shard_cli *c);
 
 /* --- Pieces, exposed for the unit tests (tests/check_shard.c) --- */

@@ -25,9 +25,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sim/err.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/topology.h"
+#include "sim/err.h"
 
 enum host_topology_format { HOST_TOPOLOGY_LSCPU, HOST_TOPOLOGY_XL_INFO };
 
@@ -52,8 +52,8 @@ int host_topology_load(struct host_spec *h, enum host_topology_format f, const c
 		       struct err *e);
 
 /*
- * Whether a --host value names a CPU map, KIND:FILE, rather than host
- * settings key=value[:key=value...] (sim/experiment/host_axis.h): a ':' before any '='.
+ * Whether a --host value names a CPU map, KIND:FILE, rather than host settings
+ * key=value[:key=value...] (sim/experiment/host_axis.h): a ':' before any '='.
  */
 bool host_topology_option_is_map(const char *arg);
 /* The command line's --host=lscpu:FILE or --host=xl-info:FILE. */

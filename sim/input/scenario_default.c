@@ -8,7 +8,7 @@
  * "The guest's memory after autoballooning").  It goes through
  * the same loader and schema as a user's file: one format, one set of checks.
  */
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
  *     never disagree in the loader's favour.
  * cpu lists stay text: they need the topology, and sim/experiment/build.c parses them.
  */
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,8 +39,8 @@
 #include <libxml/xmlerror.h>
 
 #include "schedulers/rtds.h"
-#include "sim/input/host_topology.h"
 #include "sim/engine/hw.h"
+#include "sim/input/host_topology.h"
 #include "sim/input/textfile.h"
 #include "sim/input/xlcfg.h"
 #include "sim/xalloc.h"

@@ -40,8 +40,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sim/err.h"
 #include "sim/engine/scenario.h"
+#include "sim/err.h"
 
 enum xlcfg_type { XLCFG_STRING, XLCFG_LIST };
 

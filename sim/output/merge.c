@@ -17,8 +17,10 @@
 #include <string.h>
 
 #include "config.h"
-#include "sim/input/json_read.h"
+#include "sim/experiment/host_axis.h"
 #include "sim/experiment/shard.h"
+#include "sim/input/json_read.h"
+#include "sim/input/scenario_load.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
 
@@ -359,7 +361,7 @@ static int plot_scenario(const char *path, const struct jval *doc, struct merge 
 	m->sc.duration = (stime_t)dur->num;
 	m->sc.seed = m->x.seed;
 	m->x.base = &m->sc;
-	m->x.apply_axes = workload_axes_apply;
+	m->x.apply_axes = bench_axes_apply;
 	m->x.ropt.check = check && check->type == JVAL_BOOL && check->b;
 	return plot_prepare(&m->pc, &m->x, e);
 }

@@ -1,9 +1,10 @@
 /*
  * `schedsim merge PART.json... [--format=FMT] [--output=FILE] [--alpha=A]
- * [--plot=DIR...]`: the parts written by --shard or --run (sim/experiment/shard.h) put
- * back into the whole matrix, so that the tables and plots come out as the
- * single process makes them, byte for byte.  Plots re-run chosen runs, so
- * --plot needs the scenario file the parts ran (checked by its digest).
+ * [--plot=DIR...]`: the parts written by --shard or --run
+ * (sim/output/shard_part.h) put back into the whole matrix, so that the tables
+ * and plots come out as the single process makes them, byte for byte.  Plots
+ * re-run chosen runs, so --plot needs the scenario file the parts ran (checked
+ * by its digest).
  *
  * The parts must come from the same schedsim version and result layout
  * and describe the same matrix (seed, scenario and its digest, duration,
@@ -13,11 +14,11 @@
 #ifndef SCHEDSIM_MERGE_H
 #define SCHEDSIM_MERGE_H
 
+#include "sim/engine/scenario.h"
 #include "sim/err.h"
 #include "sim/experiment/experiment.h"
-#include "sim/params.h"
 #include "sim/output/plot.h"
-#include "sim/engine/scenario.h"
+#include "sim/params.h"
 
 struct merge {
 	const char *format;      /* text, json, markdown, csv */

@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "sim/params.h"
 #include "sim/output/plot.h"
+#include "config.h"
 #include "sim/experiment/run.h"
+#include "sim/params.h"
 #include "sim/xalloc.h"
 
 /* plots/scripts.c */

@@ -23,7 +23,7 @@
 
 #include "schedulers/sched.h"
 #include "sim/output/plot.h"
-#include "sim/engine/trace_events.h"
+#include "sim/output/trace.h"
 #include "sim/xalloc.h"
 
 struct running {

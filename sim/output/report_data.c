@@ -1,18 +1,18 @@
 /*
- * Machine-readable forms of a comparison table: CSV (one line per cell)
- * and the JSON "summary" array (through the run JSON writer, sim/output/json.h).
- * Numbers are printed so that they read back exactly (17 digits in JSON);
- * a figure that does not exist (an interval of one sample, a comparison in
- * the baseline column) is empty in CSV and null in JSON, never a made-up
- * zero.  The JSON entries carry the values
- * themselves so that `schedsim compare` can redo the tests.
+ * Machine-readable forms of a comparison table: CSV (one line per cell) and
+ * the JSON "summary" array (through the run JSON writer, sim/output/json.h).
+ * Numbers are printed so that they read back exactly (17 digits in JSON); a
+ * figure that does not exist (an interval of one sample, a comparison in the
+ * baseline column) is empty in CSV and null in JSON, never a made-up zero.
+ * The JSON entries carry the values themselves so that `schedsim compare` can
+ * redo the tests.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sim/output/json.h"
-#include "sim/experiment/report.h"
+#include "sim/output/report_formats.h"
 
 static void csv_string(FILE *f, const char *s)
 {

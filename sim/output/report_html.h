@@ -24,7 +24,7 @@
 
 #include "sim/err.h"
 #include "sim/experiment/experiment.h"
-#include "sim/experiment/report.h"
+#include "sim/output/report_formats.h"
 
 /* One run as the report shows it. */
 struct html_run {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/experiment/report.h"
+#include "sim/output/report_formats.h"
 #include "sim/xalloc.h"
 
 #define CELL_MAX 640

@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "sim/output/json.h"
 #include "sim/experiment/run.h"
+#include "sim/output/json.h"
 
 /* One element of "runs": {"scheduler", "label", "seed", ... "domains": [...]}. */
 void run_result_json(struct json *j, const struct run_result *r);

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/params.h"
 #include "sim/output/trace_writer.h"
+#include "sim/params.h"
 #include "sim/xalloc.h"
 
 static int parse_window(const char *arg, stime_t *from, stime_t *to, struct err *e)

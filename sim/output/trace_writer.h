@@ -16,7 +16,7 @@
 
 #include <stdio.h>
 
-#include "sim/engine/trace_events.h"
+#include "sim/output/trace.h"
 
 enum trace_window_state { TW_BEFORE, TW_OPEN, TW_CLOSED };
 

@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/xen-diff/diff.h"
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
 #include "sim/xalloc.h"
-#include "tests/xen-diff/diff.h"
 
 #define TRC_RUNSTATE_CHANGE 0x00021001u
 

@@ -16,10 +16,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sim/err.h"
-#include "sim/params.h"
 #include "sim/engine/scenario.h"
 #include "sim/engine/sim.h"
+#include "sim/err.h"
+#include "sim/params.h"
 
 struct diff_switch {
 	stime_t t;

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/xen-diff/scengen.h"
 #include "sim/engine/cpumask.h"
 #include "sim/engine/rng.h"
 #include "sim/xalloc.h"
-#include "tests/xen-diff/scengen.h"
 
 #define MAX_DOMAINS 5
 #define MAX_VCPUS 8

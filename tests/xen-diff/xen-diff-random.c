@@ -38,7 +38,7 @@
 
 #include "schedulers/sched.h"
 #include "sim/engine/rng.h"
-#include "sim/engine/scenario.h"
+#include "sim/input/scenario_load.h"
 #include "sim/xalloc.h"
 #include "tests/xen-diff/diff.h"
 #include "tests/xen-diff/pair_table.h"

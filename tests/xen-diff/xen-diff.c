@@ -21,9 +21,9 @@
 #include <string.h>
 
 #include "schedulers/sched.h"
-#include "sim/params.h"
-#include "sim/engine/scenario.h"
 #include "sim/engine/sim.h"
+#include "sim/input/scenario_load.h"
+#include "sim/params.h"
 #include "tests/xen-diff/diff.h"
 
 /*
