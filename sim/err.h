@@ -9,7 +9,7 @@
 #include <stdarg.h>
 
 struct err {
-	char msg[512];
+	char msg[1024];
 };
 
 /* Sets e->msg (if e is not NULL) and returns -1. */

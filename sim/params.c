@@ -396,23 +396,54 @@ const struct param_def *params_find(const struct param_def *defs, const char *ke
 	return NULL;
 }
 
+/* How many names there are from d to the end of its table, and in more. */
+static int names_left(const struct param_def *d, const struct param_def *more)
+{
+	int n = 0;
+
+	for (; d && d->name; d++)
+		n++;
+	for (; more && more->name; more++)
+		n++;
+	return n;
+}
+
+void params_names(const struct param_def *defs, const struct param_def *more, char *buf,
+		  size_t size)
+{
+	/* room kept for " ... and 9999 more" */
+	const size_t tail = 24;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int list = 0; list < 2; list++) {
+		const struct param_def *d = list ? more : defs;
+
+		for (; d && d->name; d++) {
+			size_t need = (len ? 2 : 0) + strlen(d->name);
+
+			if (len + need + tail >= size) {
+				int left = names_left(d, list ? NULL : more);
+
+				snprintf(buf + len, size - len, "%s... and %d more", len ? " " : "",
+					 left);
+				return;
+			}
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+						d->name);
+		}
+	}
+}
+
 static int unknown_key(const struct param_def *defs, const char *key, const char *owner,
 		       struct err *e)
 {
-	char valid[400] = "";
-	size_t len = 0;
+	char valid[800];
 
 	if (!defs || !defs->name)
 		return err_set(e, "%s: unknown parameter '%s' (%s takes no parameters)",
 			       owner, key, owner);
-	for (; defs->name; defs++) {
-		int n = snprintf(valid + len, sizeof(valid) - len, "%s%s",
-				 len ? ", " : "", defs->name);
-
-		if (n < 0 || (size_t)n >= sizeof(valid) - len)
-			break;
-		len += (size_t)n;
-	}
+	params_names(defs, NULL, valid, sizeof(valid));
 	return err_set(e, "%s: unknown parameter '%s' (valid: %s)", owner, key, valid);
 }
 

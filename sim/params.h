@@ -77,6 +77,13 @@ void params_describe_one(FILE *f, const struct param_def *d, const char *def,
 			 const char *indent);
 /* The entry of defs named key, or NULL. */
 const struct param_def *params_find(const struct param_def *defs, const char *key);
+/*
+ * The names of defs, then of more (either may be NULL), as "a, b, c" in
+ * buf, for a message that lists the valid keys.  A list longer than buf
+ * ends "... and N more" at a whole name, never at a comma.
+ */
+void params_names(const struct param_def *defs, const struct param_def *more, char *buf,
+		  size_t size);
 /* Parses s as d's type and range into cfg; the message names no owner or key. */
 int param_set(const struct param_def *d, void *cfg, const char *s, struct err *e);
 

@@ -347,6 +347,42 @@ START_TEST(test_apply_errors)
 }
 END_TEST
 
+/*
+ * The list of valid names in a message: whole, from two tables, and where
+ * it does not fit, cut at a whole name with how many are left (credit2's
+ * message used to end ", )" where the 33rd name did not fit).
+ */
+START_TEST(test_names)
+{
+	static const struct param_def one[] = {
+		{ "alpha", PARAM_BOOL, "off", NULL, 0, 0, "", 0 },
+		{ "beta", PARAM_BOOL, "off", NULL, 0, 0, "", 0 },
+		{ "gamma", PARAM_BOOL, "off", NULL, 0, 0, "", 0 },
+		{ NULL },
+	};
+	static const struct param_def two[] = {
+		{ "delta", PARAM_BOOL, "off", NULL, 0, 0, "", 0 },
+		{ NULL },
+	};
+	static const struct param_def none[] = { { NULL } };
+	char buf[64], small[40], tiny[28];
+
+	params_names(one, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "alpha, beta, gamma");
+	params_names(one, two, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "alpha, beta, gamma, delta");
+	params_names(none, two, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "delta");
+	params_names(NULL, NULL, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "");
+	/* 40 bytes keep 15 for names: alpha and beta, then two are left */
+	params_names(one, two, small, sizeof(small));
+	ck_assert_str_eq(small, "alpha, beta ... and 2 more");
+	params_names(one, two, tiny, sizeof(tiny));
+	ck_assert_str_eq(tiny, "... and 4 more");
+}
+END_TEST
+
 START_TEST(test_apply_misc)
 {
 	static const struct param_def none[] = { { NULL } };
@@ -670,6 +706,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_apply_values);
 	tcase_add_test(t, test_apply_errors);
 	tcase_add_test(t, test_apply_misc);
+	tcase_add_test(t, test_names);
 	tcase_add_test(t, test_kvlist_copy);
 	tcase_add_test(t, test_describe);
 	tcase_add_test(t, test_spec_good);

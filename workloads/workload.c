@@ -53,17 +53,6 @@ void workload_list(FILE *f)
 	}
 }
 
-/* "a, b, c" of a table's names into buf. */
-static void names_of(const struct param_def *defs, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (; defs && defs->name && used < len; defs++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-					 defs->name);
-}
-
 /*
  * Splits the spec's parameters into the workload's own and the profile's,
  * refusing a key that is neither (with the valid ones of both).
@@ -79,13 +68,12 @@ static int split_params(const struct workload_ops *ops, const struct workload_sp
 		} else if (params_find(ops->params, kv->key)) {
 			kvlist_add(own, kv->key, kv->value, kv->line);
 		} else {
-			char mine[400], every[100];
+			char valid[800];
 
-			names_of(ops->params, mine, sizeof(mine));
-			names_of(profile_params, every, sizeof(every));
+			params_names(ops->params, profile_params, valid, sizeof(valid));
 			*line = kv->line;
-			return err_set(e, "%s: unknown parameter '%s' (valid: %s%s%s)", ops->name,
-				       kv->key, mine, mine[0] ? ", " : "", every);
+			return err_set(e, "%s: unknown parameter '%s' (valid: %s)", ops->name,
+				       kv->key, valid);
 		}
 	}
 	return 0;
