@@ -614,6 +614,31 @@ const char *params_value_end(const char *v)
 	return v;
 }
 
+const char *params_split_settings(const char *text, struct kvlist *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *eq = strchr(p, '='), *end;
+		char *key, *value;
+
+		if (!params_starts_key(p) || !eq)
+			return p;
+		end = params_value_end(eq + 1);
+		key = xmalloc((size_t)(eq - p) + 1);
+		memcpy(key, p, (size_t)(eq - p));
+		key[eq - p] = '\0';
+		value = xmalloc((size_t)(end - eq));
+		memcpy(value, eq + 1, (size_t)(end - eq - 1));
+		value[end - eq - 1] = '\0';
+		kvlist_add(out, key, value, 0);
+		free(key);
+		free(value);
+		p = *end ? end + 1 : end;
+	}
+	return NULL;
+}
+
 int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e)
 {
 	const char *colon, *p;

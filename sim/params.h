@@ -107,6 +107,12 @@ char *format_duration(stime_t t, char *buf, size_t len);
  */
 bool params_starts_key(const char *s);
 const char *params_value_end(const char *v);
+/*
+ * Adds the settings of such text to out, in order, at line 0.  Returns
+ * NULL, or where the text stops being key=value settings (out then holds
+ * those before).
+ */
+const char *params_split_settings(const char *text, struct kvlist *out);
 
 /*
  * A scheduler spec: "name[:key=value...]".  'text' keeps the spec as

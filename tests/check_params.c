@@ -39,6 +39,36 @@ START_TEST(test_settings_value_end)
 }
 END_TEST
 
+/* The settings split as --host and --workload take them. */
+START_TEST(test_split_settings)
+{
+	struct kvlist kv = { 0 };
+
+	ck_assert_ptr_null(params_split_settings("cstates=C1:1us:C3:20us:max-cstate=1:x=", &kv));
+	ck_assert_int_eq(kv.n, 3);
+	ck_assert_str_eq(kv.v[0].key, "cstates");
+	ck_assert_str_eq(kv.v[0].value, "C1:1us:C3:20us");
+	ck_assert_str_eq(kv.v[1].key, "max-cstate");
+	ck_assert_str_eq(kv.v[1].value, "1");
+	ck_assert_str_eq(kv.v[2].key, "x");
+	ck_assert_str_eq(kv.v[2].value, "");
+	ck_assert_int_eq(kv.v[2].line, 0);
+	kvlist_free(&kv);
+	ck_assert_ptr_null(params_split_settings("", &kv));
+	ck_assert_int_eq(kv.n, 0);
+	/* a value runs to the next ':' that starts a key=, so only the start can be wrong */
+	ck_assert_ptr_null(params_split_settings("a=1:B=2::c=3", &kv));
+	ck_assert_int_eq(kv.n, 2);
+	ck_assert_str_eq(kv.v[0].value, "1:B=2:");
+	ck_assert_str_eq(kv.v[1].value, "3");
+	kvlist_free(&kv);
+	ck_assert_str_eq(params_split_settings("B=2:c=3", &kv), "B=2:c=3");
+	ck_assert_int_eq(kv.n, 0);
+	ck_assert_str_eq(params_split_settings("time", &kv), "time");
+	ck_assert_int_eq(kv.n, 0);
+}
+END_TEST
+
 START_TEST(test_duration_good)
 {
 	static const struct { const char *s; stime_t ns; } tab[] = {
@@ -695,6 +725,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("parsers");
 
 	tcase_add_test(t, test_settings_value_end);
+	tcase_add_test(t, test_split_settings);
 	tcase_add_test(t, test_duration_good);
 	tcase_add_test(t, test_duration_bad);
 	tcase_add_test(t, test_duration_exponent);

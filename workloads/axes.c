@@ -25,32 +25,17 @@ static int axis_spec_parse(const char *opt, const char *text, struct axis_spec *
 			   struct err *e)
 {
 	size_t n = strcspn(text, ":");
-	const char *p;
+	const char *bad;
 
 	memset(out, 0, sizeof(*out));
 	if (n >= sizeof(out->name))
 		return err_set(e, "%s=%s: name too long", opt, text);
 	memcpy(out->name, text, n);
 	out->name[n] = '\0';
-	for (p = text[n] ? text + n + 1 : text + n; *p;) {
-		const char *eq = strchr(p, '='), *end;
-		char *key, *value;
-
-		if (!params_starts_key(p) || !eq) {
-			kvlist_free(&out->params);
-			return err_set(e, "%s=%s: expected key=value at '%s'", opt, text, p);
-		}
-		end = params_value_end(eq + 1);
-		key = xmalloc((size_t)(eq - p) + 1);
-		memcpy(key, p, (size_t)(eq - p));
-		key[eq - p] = '\0';
-		value = xmalloc((size_t)(end - eq));
-		memcpy(value, eq + 1, (size_t)(end - eq - 1));
-		value[end - eq - 1] = '\0';
-		kvlist_add(&out->params, key, value, 0);
-		free(key);
-		free(value);
-		p = *end ? end + 1 : end;
+	bad = params_split_settings(text[n] ? text + n + 1 : text + n, &out->params);
+	if (bad) {
+		kvlist_free(&out->params);
+		return err_set(e, "%s=%s: expected key=value at '%s'", opt, text, bad);
 	}
 	return 0;
 }

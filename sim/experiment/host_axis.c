@@ -97,38 +97,28 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 	char keys[1024];
 	int line;
 	struct err why = { "" };
-	const char *p = setting;
+	struct kvlist kv = { 0 };
+	const char *bad;
 	long long cpus;
+	int rc = 0;
 
 	if (!setting || !*setting)
 		return 0;
-	while (*p) {
-		const char *eq = strchr(p, '='), *end;
-		char *key, *value;
-		int rc;
-
-		if (!params_starts_key(p) || !eq) {
-			host_keys(keys, sizeof(keys));
-			return err_set(e, "--host=%s: expected key=value at '%s' (keys: %s)",
-				       setting, p, keys);
-		}
-		/* The value runs to the next ':' that starts another key=. */
-		end = params_value_end(eq + 1);
-		if (end == eq + 1)
-			return err_set(e, "--host=%s: empty value for '%.*s'", setting,
-				       (int)(eq - p), p);
-		key = xmalloc((size_t)(eq - p) + 1);
-		memcpy(key, p, (size_t)(eq - p));
-		key[eq - p] = '\0';
-		value = xmalloc((size_t)(end - eq));
-		memcpy(value, eq + 1, (size_t)(end - eq - 1));
-		value[end - eq - 1] = '\0';
-		rc = set_one(setting, key, value, h, e);
-		free(key);
-		free(value);
-		if (rc < 0)
-			return -1;
-		p = *end ? end + 1 : end;
+	/* Each setting in order, then the place that is not one, if any. */
+	bad = params_split_settings(setting, &kv);
+	for (int i = 0; i < kv.n && rc == 0; i++) {
+		if (!*kv.v[i].value)
+			rc = err_set(e, "--host=%s: empty value for '%s'", setting, kv.v[i].key);
+		else
+			rc = set_one(setting, kv.v[i].key, kv.v[i].value, h, e);
+	}
+	kvlist_free(&kv);
+	if (rc < 0)
+		return -1;
+	if (bad) {
+		host_keys(keys, sizeof(keys));
+		return err_set(e, "--host=%s: expected key=value at '%s' (keys: %s)", setting, bad,
+			       keys);
 	}
 	/* A CPU map (sim/input/host_topology.h) was checked when it was read. */
 	cpus = (long long)h->sockets * h->cores_per_socket * h->threads_per_core;
