@@ -7,7 +7,9 @@
 # Each tree's null.c (where it has one), credit.c, credit2.c, rt.c and
 # arinc653.c become the modules xen-null@NAME, xen-credit@NAME,
 # xen-credit2@NAME, xen-rtds@NAME and xen-arinc653@NAME; NAME
-# defaults to DIR's folder name.  Xen's files are compiled in place,
+# defaults to DIR's folder name, or where that is not a valid name (the
+# xen-4.17.5+72-g01140da4e8 of `apt-get source xen`) to the tree's Xen
+# version (xen-shim/tree-name.sh), and configure says which it took.  Xen's files are compiled in place,
 # never copied.  Each tree goes through xen-shim/add-tree.sh (its
 # version and interface, links to the Xen files used, one compile of the
 # shim against it: a tree that does not build is refused with the
@@ -18,7 +20,7 @@
 AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
   AC_ARG_WITH([xen-source],
     [AS_HELP_STRING([--with-xen-source=[[NAME=]]DIR[[,...]]],
-      [also build Xen's own schedulers from the Xen source tree DIR as xen-null@NAME, xen-credit@NAME, xen-credit2@NAME, xen-rtds@NAME, xen-arinc653@NAME (NAME: DIR's folder name by default); a list, or repeat the option, for several trees])],
+      [also build Xen's own schedulers from the Xen source tree DIR as xen-null@NAME, xen-credit@NAME, xen-credit2@NAME, xen-rtds@NAME, xen-arinc653@NAME (NAME: DIR's folder name by default, else the tree's Xen version); a list, or repeat the option, for several trees])],
     [], [with_xen_source=no])
   AC_ARG_WITH([xen-trees],
     [AS_HELP_STRING([--with-xen-trees[[=DIR]]],
@@ -82,6 +84,21 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall -fwrapv \$(SANITIZER_FLAGS)"
       echo "XS_OUT = xen-shim"
     } > $xs_mk
+    # The names given as NAME=DIR, which a derived name must not take.
+    xs_given=
+    xs_rest=$xs_specs
+    while test -n "$xs_rest"
+    do
+      xs_spec=${xs_rest%%,*}
+      case $xs_rest in
+        *,*) xs_rest=${xs_rest#*,} ;;
+        *) xs_rest= ;;
+      esac
+      case $xs_spec in
+        */*=*) ;;
+        *=*) xs_given="$xs_given ${xs_spec%%=*}" ;;
+      esac
+    done
     xs_rest=$xs_specs
     while test -n "$xs_rest"
     do
@@ -101,7 +118,19 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       esac
       xs_dir=`cd "$xs_path" 2>/dev/null && pwd` ||
         AC_MSG_ERROR([--with-xen-source=$xs_spec: no such directory $xs_path])
-      test -n "$xs_name" || xs_name=`basename "$xs_dir"`
+      # No NAME: the folder's name, else the tree's version, else the
+      # folder's name made valid (xen-shim/tree-name.sh), and which it is.
+      AS_IF([test -z "$xs_name"], [
+        xs_named=`$SHELL "$srcdir/xen-shim/tree-name.sh" "$srcdir" "$xs_dir" $xs_names $xs_given 2>conftest.err` || {
+          xs_err=`cat conftest.err`
+          AC_MSG_ERROR([--with-xen-source=$xs_spec: $xs_err])
+        }
+        xs_name=${xs_named%% *}
+        xs_how=${xs_named##* }
+        AS_CASE([$xs_how],
+          [version], [AC_MSG_NOTICE([the Xen tree $xs_dir is named '$xs_name', its Xen version: its folder's name is not a tree name (NAME=DIR chooses one)])],
+          [folder-cleaned], [AC_MSG_NOTICE([the Xen tree $xs_dir is named '$xs_name', its folder's name made a tree name (NAME=DIR chooses one)])])
+      ])
       case $xs_name in
         *[[!A-Za-z0-9._-]]*|'')
           AC_MSG_ERROR([--with-xen-source=$xs_spec: tree name '$xs_name' may hold only letters, digits, '.', '_' and '-' (give NAME=DIR)]) ;;
