@@ -23,12 +23,40 @@
 
 enum action { ACT_NONE, ACT_RUN, ACT_CLAIM, ACT_SLEEP, ACT_BLOCK, ACT_EXIT };
 
+/* Tasks in the order they came, linked through their next. */
+struct task_fifo {
+	struct task *head, *tail;
+};
+
+static void fifo_push(struct task_fifo *f, struct task *t)
+{
+	t->next = NULL;
+	if (f->tail)
+		f->tail->next = t;
+	else
+		f->head = t;
+	f->tail = t;
+}
+
+static struct task *fifo_pop(struct task_fifo *f)
+{
+	struct task *t = f->head;
+
+	if (t) {
+		f->head = t->next;
+		if (!f->head)
+			f->tail = NULL;
+		t->next = NULL;
+	}
+	return t;
+}
+
 struct guest_vcpu {
 	struct guest *g;
 	struct vcpu *v;
 	int idx;
 	struct task *curr;            /* task owning this guest CPU; NULL: idle */
-	struct task *irq_head, *irq_tail;   /* ready interrupt-class tasks, FIFO */
+	struct task_fifo irq;         /* ready interrupt-class tasks */
 	struct task *rq;              /* ready normal tasks, by vruntime */
 	int nr_rq;
 	bool on_pcpu;                 /* Xen runs the vCPU now */
@@ -47,7 +75,7 @@ struct guest_vcpu {
 	 * Tasks whose sleep timer expired while Xen did not run this vCPU:
 	 * the guest's timer interrupt is taken when the vCPU next runs.
 	 */
-	struct task *tq_head, *tq_tail;
+	struct task_fifo timer_irqs;
 	struct timer work_timer;
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
 	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
@@ -317,12 +345,7 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	struct task **pp;
 
 	if (t->cls == TASK_IRQ) {
-		t->next = NULL;
-		if (gv->irq_tail)
-			gv->irq_tail->next = t;
-		else
-			gv->irq_head = t;
-		gv->irq_tail = t;
+		fifo_push(&gv->irq, t);
 		return;
 	}
 	for (pp = &gv->rq; *pp && (*pp)->vruntime <= t->vruntime; pp = &(*pp)->next)
@@ -347,16 +370,8 @@ static struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 
 static struct task *rq_pop(struct guest_vcpu *gv)
 {
-	struct task *t;
-
-	if (gv->irq_head) {
-		t = gv->irq_head;
-		gv->irq_head = t->next;
-		if (!gv->irq_head)
-			gv->irq_tail = NULL;
-		t->next = NULL;
-		return t;
-	}
+	if (gv->irq.head)
+		return fifo_pop(&gv->irq);
 	return gv->rq ? rq_unlink(gv, &gv->rq) : NULL;
 }
 
@@ -861,7 +876,7 @@ static void resched(struct guest_vcpu *gv)
 	if (gv->idle_stamp < 0)
 		gv->idle_stamp = sim_now(s);
 	nohz_kick_idle(gv->g);
-	if (gv->on_pcpu && !gv->tq_head && !(gv->v->pause_flags & VPF_BLOCKED))
+	if (gv->on_pcpu && !gv->timer_irqs.head && !(gv->v->pause_flags & VPF_BLOCKED))
 		vcpu_block(s, gv->v);
 }
 
@@ -1066,7 +1081,7 @@ void task_set_class(struct sim *s, struct task *t, enum task_class cls)
 	t->vruntime = gv->min_vruntime - gv->g->p.sched_latency / 2;
 	if (gv->curr == t) {
 		gv->ran = 0;
-		if (gv->irq_head || gv->nr_rq > 0)
+		if (gv->irq.head || gv->nr_rq > 0)
 			gv->need_resched = true;
 	}
 }
@@ -1087,13 +1102,8 @@ static void sleep_timer_fn(struct timer *tm, void *arg)
 	if (gv->on_pcpu) {
 		run_step(s, t);
 	} else {
-		t->next = NULL;
 		t->timer_irq = true;
-		if (gv->tq_tail)
-			gv->tq_tail->next = t;
-		else
-			gv->tq_head = t;
-		gv->tq_tail = t;
+		fifo_push(&gv->timer_irqs, t);
 		if (gv->v->pause_flags & VPF_BLOCKED)
 			vcpu_unblock(s, gv->v);
 	}
@@ -1108,11 +1118,7 @@ static void upcall_timer_fn(struct timer *tm, void *arg)
 	struct task *t;
 
 	set_this_cpu(gv);
-	while ((t = gv->tq_head)) {
-		gv->tq_head = t->next;
-		if (!gv->tq_head)
-			gv->tq_tail = NULL;
-		t->next = NULL;
+	while ((t = fifo_pop(&gv->timer_irqs))) {
 		t->timer_irq = false;
 		run_step(s, t);
 	}
@@ -1237,13 +1243,13 @@ static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from
 	gv->on_pcpu = true;
 	gv->progress_from = work_from;
 	gv->rate_for = NULL;
-	if (gv->tq_head)
+	if (gv->timer_irqs.head)
 		timer_set(&s->q, &gv->upcall_timer, work_from);
 	if (!gv->curr) {
 		resched(gv);
 		return;
 	}
-	if (gv->curr->cls == TASK_NORMAL && (gv->irq_head || gv->need_resched))
+	if (gv->curr->cls == TASK_NORMAL && (gv->irq.head || gv->need_resched))
 		preempt_curr(gv);
 	else
 		arm(gv);
@@ -1321,7 +1327,7 @@ static bool guest_check(struct sim *s)
 			const struct vcpu *v = gv->v;
 
 			if ((v->pause_flags & VPF_BLOCKED) &&
-			    (gv->curr || gv->irq_head || gv->nr_rq || gv->tq_head))
+			    (gv->curr || gv->irq.head || gv->nr_rq || gv->timer_irqs.head))
 				return check_fail(s, gv, "vCPU halted while its guest CPU has work");
 			if (gv->on_pcpu != vcpu_in_guest(s, v))
 				return check_fail(s, gv, "guest's on-pCPU flag disagrees with Xen");
