@@ -15,20 +15,9 @@
 #include "tests/testlib.h"
 #include "workloads/guest.h"
 
-static void run(const char *xml, const char *sched, bool check, struct run_result *r)
-{
-	struct scenario sc;
-	struct sched_spec spec;
-	struct run_options o = { check, NULL, false };
-	struct err e = { "" };
-
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	if (run_scenario(&sc, &spec, &o, r, &e) < 0)
-		ck_abort_msg("run: %s", e.msg);
-	sched_spec_free(&spec);
-	scenario_free(&sc);
-}
+/* Runs under the invariant checker, or without it. */
+static const struct run_options checked = { true, NULL, false };
+static const struct run_options unchecked = { false, NULL, false };
 
 static const char three_hogs[] =
 	"<scenario duration=\"2s\" seed=\"5\">"
@@ -42,7 +31,7 @@ START_TEST(null_three_hogs_on_two_pcpus)
 {
 	struct run_result r;
 
-	run(three_hogs, "null", true, &r);
+	test_run(three_hogs, "null", &checked, &r);
 	ck_assert_str_eq(r.check_error, "");
 	ck_assert_int_eq(r.ndoms, 3);
 	/* The first two get a pCPU each for the whole run, the third never runs. */
@@ -64,7 +53,7 @@ START_TEST(null_respects_hard_affinity)
 		"</scenario>";
 	struct run_result r;
 
-	run(xml, "null", true, &r);
+	test_run(xml, "null", &checked, &r);
 	ck_assert_str_eq(r.check_error, "");
 	ck_assert_int_eq(r.doms[0].vcpus[0].npcpus, 1);
 	ck_assert_int_eq(r.doms[0].vcpus[0].pcpus[0], 2);
@@ -87,7 +76,7 @@ START_TEST(runstate_times_add_up)
 	struct run_result r;
 	int d, i;
 
-	run(phases_xml, "null", true, &r);
+	test_run(phases_xml, "null", &checked, &r);
 	ck_assert_str_eq(r.check_error, "");
 	for (d = 0; d < r.ndoms; d++)
 		for (i = 0; i < r.doms[d].nvcpus; i++) {
@@ -109,8 +98,8 @@ START_TEST(same_seed_same_run)
 	struct run_result a, b, c;
 	int i;
 
-	run(phases_xml, "null", false, &a);
-	run(phases_xml, "null", false, &b);
+	test_run(phases_xml, "null", &unchecked, &a);
+	test_run(phases_xml, "null", &unchecked, &b);
 	ck_assert_uint_eq(a.events, b.events);
 	for (i = 0; i < a.doms[0].nvcpus; i++) {
 		ck_assert_int_eq(a.doms[0].vcpus[i].run_ns, b.doms[0].vcpus[i].run_ns);
@@ -123,7 +112,7 @@ START_TEST(same_seed_same_run)
 		strcpy(xml, phases_xml);
 		p = strstr(xml, "seed=\"11\"");
 		memcpy(p, "seed=\"12\"", 9);
-		run(xml, "null", false, &c);
+		test_run(xml, "null", &unchecked, &c);
 	}
 	ck_assert_int_ne(a.doms[0].vcpus[0].run_ns, c.doms[0].vcpus[0].run_ns);
 	run_result_free(&a);
@@ -699,22 +688,6 @@ static void sleeper_step(struct sim *s, struct task *t)
 	}
 }
 
-static void pause_fn(struct timer *t, void *arg)
-{
-	struct vcpu *v = arg;
-
-	(void)t;
-	vcpu_pause_nosync(v->dom->guest->sim, v);
-}
-
-static void unpause_fn(struct timer *t, void *arg)
-{
-	struct vcpu *v = arg;
-
-	(void)t;
-	vcpu_unpause(v->dom->guest->sim, v);
-}
-
 /*
  * A guest timer interrupt reaches the guest only when Xen runs the vCPU
  * the timer is on.  Null scheduler, a pCPU per vCPU: guest CPU 0 and 2
@@ -743,8 +716,8 @@ START_TEST(timer_wake_waits_for_its_vcpu)
 	task_create(g, "hog0", TASK_NORMAL, 0, true, hog_forever, NULL, 0);
 	task_create(g, "hog2", TASK_NORMAL, 2, true, hog_forever, NULL, 0);
 	task_create(g, "sleeper", TASK_NORMAL, 2, false, sleeper_step, &p, 0);
-	timer_init(&pause_t, pause_fn, s->domains[0]->vcpus[2]);
-	timer_init(&unpause_t, unpause_fn, s->domains[0]->vcpus[2]);
+	timer_init(&pause_t, test_pause_vcpu, s->domains[0]->vcpus[2]);
+	timer_init(&unpause_t, test_unpause_vcpu, s->domains[0]->vcpus[2]);
 	timer_set(&s->q, &pause_t, MSEC(5));
 	timer_set(&s->q, &unpause_t, MSEC(20));
 	sim_run_until(s, sc.duration);
@@ -761,14 +734,10 @@ END_TEST
 START_TEST(invariant_checker_catches_violations)
 {
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct vcpu *v, *other;
 
-	test_load(&sc, three_hogs);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
+	s = test_build(&sc, three_hogs, "null");
 	sim_run_until(s, MSEC(10));
 	ck_assert(sim_check_invariants(s));
 	v = s->pcpus[0].curr;
@@ -811,7 +780,6 @@ START_TEST(invariant_checker_catches_violations)
 	ck_assert(!sim_check_invariants(s));
 	ck_assert_msg(strstr(s->check_error, "on-pCPU flag disagrees"), "%s", s->check_error);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -826,7 +794,7 @@ START_TEST(remote_wake_pays_ipi_latency)
 		"</scenario>";
 	struct run_result r;
 
-	run(xml, "null", true, &r);
+	test_run(xml, "null", &checked, &r);
 	ck_assert_str_eq(r.check_error, "");
 	/* Guest timers fire on the vCPU's own pCPU: a local wake, no IPI. */
 	ck_assert_int_eq(r.doms[0].vcpus[0].wake_max, 0);

@@ -195,32 +195,24 @@ static void run(const char *xml, const char *sched, stime_t from, stime_t to, st
 		const struct plot_vcpu *sel, int nsel, bool rec, struct run_result *r,
 		char **tl, char **cr)
 {
-	struct scenario sc;
-	struct sched_spec spec;
 	struct run_options o = { true, NULL, false };
-	struct err e = { "" };
 	struct plot_recorder *p = NULL;
 	size_t l1, l2;
 	FILE *f1 = NULL, *f2 = NULL;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
 	if (rec) {
 		f1 = open_memstream(tl, &l1);
 		f2 = open_memstream(cr, &l2);
 		p = plot_recorder_new(f1, f2, from, to, period, sel, nsel);
 		o.tracer = plot_recorder_tracer(p);
 	}
-	if (run_scenario(&sc, &spec, &o, r, &e) < 0)
-		ck_abort_msg("run: %s", e.msg);
+	test_run(xml, sched, &o, r);
 	ck_assert_str_eq(r->check_error, "");
 	if (rec) {
 		plot_recorder_free(p);
 		fclose(f1);
 		fclose(f2);
 	}
-	sched_spec_free(&spec);
-	scenario_free(&sc);
 }
 
 static int parse_intervals(const char *s, struct interval *out, int max)

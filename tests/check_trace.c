@@ -20,6 +20,7 @@
 #include "sim/experiment/run.h"
 #include "sim/input/scenario_load.h"
 #include "sim/output/trace.h"
+#include "tests/testlib.h"
 
 static const char scenario_xml[] =
 	"<scenario duration=\"1s\" seed=\"3\">"
@@ -31,19 +32,10 @@ static const char scenario_xml[] =
 
 static void run(const char *sched, struct tracer *t, struct run_result *r)
 {
-	struct scenario sc;
-	struct sched_spec spec;
 	struct run_options o = { true, t, false };
-	struct err e = { "" };
 
-	if (scenario_load_memory(scenario_xml, (int)strlen(scenario_xml), "test.xml", &sc, &e) < 0)
-		ck_abort_msg("scenario: %s", e.msg);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	if (run_scenario(&sc, &spec, &o, r, &e) < 0)
-		ck_abort_msg("run: %s", e.msg);
+	test_run(scenario_xml, sched, &o, r);
 	ck_assert_str_eq(r->check_error, "");
-	sched_spec_free(&spec);
-	scenario_free(&sc);
 }
 
 static char *tmp_path(const char *name)
@@ -374,7 +366,6 @@ START_TEST(helpers_through_the_writer)
 	const char *out = getenv("TRACE_HELPERS_OUT");
 	const char *path = out ? out : tmp_path("h.xt");
 	struct scenario sc;
-	struct sched_spec spec;
 	struct err e = { "" };
 	struct tracer *t = trace_xentrace_open(path, 0, -1, &e);
 	struct sim *s;
@@ -383,11 +374,7 @@ START_TEST(helpers_through_the_writer)
 	uint32_t *w;
 
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(scenario_load_memory(scenario_xml, (int)strlen(scenario_xml), "t.xml",
-					      &sc, &e), 0);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_ptr_nonnull(s);
+	s = test_build(&sc, scenario_xml, "null");
 	v = s->domains[1]->vcpus[0];                 /* d1v0 */
 	s->tracer = t;
 	t->start(t, s);
@@ -424,7 +411,6 @@ START_TEST(helpers_through_the_writer)
 	t->stop(t, s);
 	ck_assert_int_eq(trace_close(t, &e), 0);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 	/* 2 opening + 27 helper + 2 closing records, one window per pCPU run. */
 	w = slurp(path, &n);

@@ -242,23 +242,15 @@ END_TEST
 /* Runs xml under sched; returns the run's metric (which must be valid). */
 static double metric_of(const char *xml, const char *sched)
 {
-	struct scenario sc;
-	struct sched_spec spec;
 	struct run_options o = { true, NULL, false };
 	struct run_result r;
-	struct err e = { "" };
 	double v;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
-		ck_abort_msg("run: %s", e.msg);
+	test_run(xml, sched, &o, &r);
 	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
 	ck_assert_msg(r.metric.valid, "no metric");
 	v = r.metric.value;
 	run_result_free(&r);
-	sched_spec_free(&spec);
-	scenario_free(&sc);
 	return v;
 }
 
@@ -302,17 +294,12 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct evtchn ev;
 	struct probe p = { &ev, { 0 }, 0 };
 	struct worker *w;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = test_build(&sc, xml, "null");
 	ck_assert_ptr_eq(split_dom0(s), s->domains[0]);
 	w = worker_create(guest_of(s->domains[1]), "probe", TASK_IRQ, 0, true,
 			  probe_poll, probe_done, &p);
@@ -335,7 +322,6 @@ START_TEST(evtchn_coalesces_and_delivers_after_latency)
 	evtchn_close(&ev);
 	sim_destroy(s);
 	worker_free(w);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -396,17 +382,12 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 		" ipi-latency=\"7us\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"dom0\" vcpus=\"1\"/><domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct evtchn ev;
 	struct local_probe p = { &ev, -1, 0 };
 	struct worker *w;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = test_build(&sc, xml, "credit1");
 	s->check = true;
 	w = worker_create(guest_of(s->domains[0]), "probe", TASK_IRQ, 0, true,
 			  local_poll, local_done, &p);
@@ -425,7 +406,6 @@ START_TEST(evtchn_wake_tickles_from_the_senders_pcpu)
 	evtchn_close(&ev);
 	sim_destroy(s);
 	worker_free(w);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -473,22 +453,6 @@ static void claim_add(struct timer *t, void *arg)
 		timer_set(&s->q, t, MSEC(3));
 }
 
-static void claim_pause(struct timer *t, void *arg)
-{
-	struct vcpu *v = arg;
-
-	(void)t;
-	vcpu_pause_nosync(v->dom->guest->sim, v);
-}
-
-static void claim_unpause(struct timer *t, void *arg)
-{
-	struct vcpu *v = arg;
-
-	(void)t;
-	vcpu_unpause(v->dom->guest->sim, v);
-}
-
 /*
  * A worker claims its batch when its task runs, not when it is woken: a
  * NAPI poll or kthread takes what the ring holds when its CPU gets to it.
@@ -504,23 +468,18 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct claim_probe p = { 0 };
 	struct vcpu *v;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	v = s->domains[0]->vcpus[0];
 	p.w = worker_create(guest_of(s->domains[0]), "claim", TASK_IRQ, 0, true,
 			    claim_poll, claim_done, &p);
 	timer_init(&p.add, claim_add, &p);
-	timer_init(&p.pause, claim_pause, v);
-	timer_init(&p.unpause, claim_unpause, v);
+	timer_init(&p.pause, test_pause_vcpu, v);
+	timer_init(&p.unpause, test_unpause_vcpu, v);
 	timer_set(&s->q, &p.pause, MSEC(1));
 	timer_set(&s->q, &p.add, MSEC(2));
 	timer_set(&s->q, &p.unpause, MSEC(5));
@@ -532,7 +491,6 @@ START_TEST(worker_claims_when_it_runs_not_when_woken)
 	ck_assert_uint_eq(p.w->batches, 1);
 	sim_destroy(s);
 	worker_free(p.w);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -590,17 +548,12 @@ static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
 		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 		"<domain name=\"g\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct task *hog;
 	stime_t hog_ns;
 	struct guest *g;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = test_build(&sc, xml, "null");
 	s->check = true;
 	g = guest_of(s->domains[0]);
 	hog = task_create(g, "hog", TASK_NORMAL, 0, true, hog_step, NULL, 0);
@@ -620,7 +573,6 @@ static stime_t flood(struct flood_probe *p, stime_t time, int restarts)
 	hog_ns = hog->cpu_ns;
 	sim_destroy(s);
 	worker_free(p->w);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 	return hog_ns;
 }
@@ -742,15 +694,10 @@ START_TEST(dom0load_tasks_and_duty_cycle)
 		"<domain name=\"g\" vcpus=\"2\"><workload type=\"dom0-load\" run=\"1ms\""
 		" sleep=\"3ms\"/></domain></scenario>";
 	struct scenario sc;
-	struct sched_spec spec;
-	struct err e = { "" };
 	struct sim *s;
 	struct guest *g0, *g;
 
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse("null", &spec, &e), 0);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
+	s = test_build(&sc, xml, "null");
 	sim_run_until(s, SEC(1));
 	g0 = guest_of(s->domains[0]);
 	g = guest_of(s->domains[1]);
@@ -765,7 +712,6 @@ START_TEST(dom0load_tasks_and_duty_cycle)
 		ck_assert_msg(llabs(g->tasks[i]->cpu_ns - MSEC(250)) <= MSEC(1),
 			      "cpu %lld", (long long)g->tasks[i]->cpu_ns);
 	sim_destroy(s);
-	sched_spec_free(&spec);
 	scenario_free(&sc);
 }
 END_TEST
@@ -892,17 +838,12 @@ START_TEST(task_time_categories_add_up)
 	};
 	for (int k = 0; k < 3; k++) {
 		struct scenario sc;
-		struct sched_spec spec;
-		struct err e = { "" };
 		struct sim *s;
 		struct task *t;
 		stime_t ns[TT_N], sum = 0, cpu0;
 		bool ran = false;
 
-		test_load(&sc, xml[k]);
-		ck_assert_int_eq(sched_spec_parse("credit1", &spec, &e), 0);
-		s = sim_build(&sc, &spec, &e);
-		ck_assert_msg(s != NULL, "%s", e.msg);
+		s = test_build(&sc, xml[k], "credit1");
 		t = task_create(guest_of(s->domains[0]), "duty", TASK_NORMAL, 0, false, duty_step,
 				&ran, 0);
 		sim_run_until(s, MSEC(100));
@@ -925,7 +866,6 @@ START_TEST(task_time_categories_add_up)
 			ck_assert_int_gt(ns[TT_XEN_WAIT], MSEC(10));
 		}
 		sim_destroy(s);
-		sched_spec_free(&spec);
 		scenario_free(&sc);
 	}
 }
@@ -935,11 +875,8 @@ END_TEST
 static void check_breakdown(const char *workload, const char *sched, int nstages)
 {
 	char xml[1024];
-	struct scenario sc;
-	struct sched_spec spec;
 	struct run_options o = { true, NULL, false };
 	struct run_result r;
-	struct err e = { "" };
 	const struct breakdown *b = &r.breakdown;
 
 	snprintf(xml, sizeof(xml),
@@ -947,10 +884,7 @@ static void check_breakdown(const char *workload, const char *sched, int nstages
 		 " threads-per-core=\"2\"/>"
 		 "<domain name=\"dom0\" vcpus=\"8\"><workload type=\"dom0-load\"/></domain>"
 		 "<domain name=\"g\" vcpus=\"4\">%s</domain></scenario>", workload);
-	test_load(&sc, xml);
-	ck_assert_int_eq(sched_spec_parse(sched, &spec, &e), 0);
-	if (run_scenario(&sc, &spec, &o, &r, &e) < 0)
-		ck_abort_msg("run: %s", e.msg);
+	test_run(xml, sched, &o, &r);
 	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
 	ck_assert(b->valid);
 	ck_assert_int_eq(b->to_ns, r.sim_ns);
@@ -966,8 +900,6 @@ static void check_breakdown(const char *workload, const char *sched, int nstages
 			ck_assert_int_ge(st->parts[k].ns, 0);
 	}
 	run_result_free(&r);
-	sched_spec_free(&spec);
-	scenario_free(&sc);
 }
 
 START_TEST(breakdown_adds_up_to_the_run)

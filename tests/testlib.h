@@ -1,9 +1,10 @@
 /*
- * What the unit tests share: a scenario read from a string, and a host
- * built from one under a scheduler spec, each aborting the test (with the
- * loader's or builder's message) when the text or the spec is wrong.
- * Included by tests/check_*.c after <check.h>; everything is static, so
- * each test program has its own copy.
+ * What the unit tests share: a scenario read from a string, a host built
+ * from one under a scheduler spec, a whole run of one, each aborting the
+ * test (with the loader's, builder's or run's message) when the text or
+ * the spec is wrong; and timer callbacks that pause and unpause a vCPU
+ * from Xen's side.  Included by tests/check_*.c after <check.h>;
+ * everything is static, so each test program has its own copy.
  */
 #ifndef SCHEDSIM_TESTS_TESTLIB_H
 #define SCHEDSIM_TESTS_TESTLIB_H
@@ -12,7 +13,9 @@
 #include <string.h>
 
 #include "sim/experiment/build.h"
+#include "sim/experiment/run.h"
 #include "sim/input/scenario_load.h"
+#include "workloads/guest.h"
 
 /* Reads scenario text xml into sc (freed by the caller). */
 static inline void test_load(struct scenario *sc, const char *xml)
@@ -59,6 +62,44 @@ static inline struct sim *test_build_host(const char *host_xml, const char *doms
 	scenario_free(&sc);
 	s->q.now = SEC(1);
 	return s;
+}
+
+/*
+ * Runs scenario text xml under the spec sched with the options o into r
+ * (freed by the caller with run_result_free).  What the invariant checker
+ * found is left in r->check_error for the caller to judge.
+ */
+static inline void test_run(const char *xml, const char *sched, const struct run_options *o,
+			    struct run_result *r)
+{
+	struct scenario sc;
+	struct sched_spec spec;
+	struct err e = { "" };
+
+	test_load(&sc, xml);
+	if (sched_spec_parse(sched, &spec, &e) < 0)
+		ck_abort_msg("spec %s: %s", sched, e.msg);
+	if (run_scenario(&sc, &spec, o, r, &e) < 0)
+		ck_abort_msg("run: %s", e.msg);
+	sched_spec_free(&spec);
+	scenario_free(&sc);
+}
+
+/* Timer callbacks: Xen takes the vCPU arg off its pCPU (paused), or gives it back. */
+static inline void test_pause_vcpu(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_pause_nosync(v->dom->guest->sim, v);
+}
+
+static inline void test_unpause_vcpu(struct timer *t, void *arg)
+{
+	struct vcpu *v = arg;
+
+	(void)t;
+	vcpu_unpause(v->dom->guest->sim, v);
 }
 
 #endif
