@@ -35,14 +35,15 @@
 
 #include "schedulers/sched.h"
 #include "sim/engine/cpumask.h"
+#include "sim/engine/dist.h"
 #include "sim/engine/rng.h"
 #include "sim/experiment/run.h"
 #include "sim/input/scenario_load.h"
+#include "tests/xen-diff/scengen.h"
 
 #define MAX_CPUS 64
 #define MAX_DOMS 6
 #define MAX_VCPUS 16
-#define XML_MAX 65536
 #define PLAIN_MS 300
 
 struct gen_vcpu {
@@ -56,99 +57,28 @@ struct gen_dom {
 	struct gen_vcpu v[MAX_VCPUS];
 };
 
+/* The draws and the text go through the differential runs' helpers (scengen.h). */
 struct gen {
 	struct rng r;
+	struct scengen_src src;      /* draws from r */
 	uint64_t seed;
 	int ncpus, ndoms;
 	bool plain;                  /* uncapped hogs without affinities or RTDS limits */
 	struct gen_dom d[MAX_DOMS];
-	char xml[XML_MAX];
-	size_t len;
+	struct scengen text;         /* the scenario file, in text.xml */
 };
 
-static void out(struct gen *g, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Text into the scenario; draws from the scenario's seed. */
+#define out(g, ...) scengen_put(&(g)->text, __VA_ARGS__)
 
-static void out(struct gen *g, const char *fmt, ...)
+static int pick(struct gen *g, int lo, int hi)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(g->xml + g->len, sizeof(g->xml) - g->len, fmt, ap);
-	va_end(ap);
-	ck_assert_int_lt((long)g->len + n, (long)sizeof(g->xml));
-	g->len += (size_t)n;
-}
-
-static int pick(struct gen *g, int lo, int hi)   /* uniform in [lo, hi] */
-{
-	return lo + (int)rng_below(&g->r, (uint64_t)(hi - lo + 1));
+	return scengen_pick(&g->src, lo, hi);
 }
 
 static bool chance(struct gen *g, int percent)
 {
-	return (int)rng_below(&g->r, 100) < percent;
-}
-
-/* A random non-empty set of pCPUs: a range, a few scattered ids, or one. */
-static struct cpumask *random_set(struct gen *g)
-{
-	struct cpumask *m = cpumask_alloc((unsigned)g->ncpus);
-	int a, b, i, n;
-
-	switch (pick(g, 0, 2)) {
-	case 0:
-		a = pick(g, 0, g->ncpus - 1);
-		b = pick(g, a, g->ncpus - 1);
-		for (i = a; i <= b; i++)
-			cpumask_set(m, (unsigned)i);
-		break;
-	case 1:
-		n = pick(g, 1, g->ncpus);
-		for (i = 0; i < n; i++)
-			cpumask_set(m, (unsigned)pick(g, 0, g->ncpus - 1));
-		break;
-	default:
-		cpumask_set(m, (unsigned)pick(g, 0, g->ncpus - 1));
-		break;
-	}
-	return m;
-}
-
-/* A soft affinity that meets hard (the loader refuses disjoint ones). */
-static struct cpumask *random_soft(struct gen *g, const struct cpumask *hard)
-{
-	struct cpumask *m = random_set(g);
-	unsigned c;
-	int k = pick(g, 0, (int)cpumask_weight(hard) - 1);
-
-	for_each_cpu(c, hard)
-		if (k-- == 0)
-			cpumask_set(m, c);
-	return m;
-}
-
-static void put_mask(struct gen *g, const char *attr, const struct cpumask *m)
-{
-	char buf[512];
-
-	out(g, " %s=\"%s\"", attr, cpumask_format(m, buf, sizeof(buf)));
-}
-
-/* "200us", "exp:1ms", "uniform:50us:2ms", "lognormal:300us:0.5". */
-static void put_dist(struct gen *g, const char *attr, int lo_us, int hi_us)
-{
-	int a = pick(g, lo_us, hi_us), b = pick(g, a, hi_us);
-
-	out(g, " %s=\"", attr);
-	switch (pick(g, 0, 3)) {
-	case 0: out(g, "%dus", a); break;
-	case 1: out(g, "exp:%dus", a); break;
-	case 2: out(g, "uniform:%dus:%dus", a, b); break;
-	default: out(g, "lognormal:%dus:0.%d", a, pick(g, 1, 9)); break;
-	}
-	out(g, "\"");
+	return scengen_chance(&g->src, percent);
 }
 
 static void gen_host(struct gen *g)
@@ -167,13 +97,7 @@ static void gen_host(struct gen *g)
 	else if (cores % 2 == 0 && chance(g, 30))
 		nodes = sockets * 2;           /* each socket split in two nodes */
 	g->ncpus = sockets * cores * tpc;
-	out(g, "  <host sockets=\"%d\" cores-per-socket=\"%d\" threads-per-core=\"%d\" nodes=\"%d\"",
-	    sockets, cores, tpc, nodes);
-	if (chance(g, 30))
-		out(g, " ipi-latency=\"%dns\"", pick(g, 0, 20000));
-	if (chance(g, 30))
-		out(g, " context-switch=\"%dns\"", pick(g, 0, 5000));
-	out(g, "/>\n");
+	scengen_put_host(&g->text, &g->src, sockets, cores, tpc, nodes, 30);
 }
 
 static void gen_workload(struct gen *g, struct gen_dom *d)
@@ -200,9 +124,9 @@ static void gen_workload(struct gen *g, struct gen_dom *d)
 	n = pick(g, 1, 3);
 	for (i = 0; i < n; i++) {
 		out(g, "<phase");
-		put_dist(g, "run", 10, 5000);
+		scengen_put_dist(&g->text, &g->src, "run", 10, 5000);
 		if (chance(g, 85))
-			put_dist(g, "sleep", 10, 20000);
+			scengen_put_dist(&g->text, &g->src, "sleep", 10, 20000);
 		out(g, "/>");
 	}
 	out(g, "</workload>\n");
@@ -245,15 +169,15 @@ static void gen_domain(struct gen *g, int k)
 	if (chance(g, 50)) {
 		out(g, "    <affinity");
 		if (chance(g, 70)) {
-			hard = random_set(g);
-			put_mask(g, "hard", hard);
+			hard = scengen_random_set(&g->src, g->ncpus);
+			scengen_put_mask(&g->text, "hard", hard);
 		}
 		if (chance(g, 70)) {
 			struct cpumask *all = cpumask_alloc((unsigned)g->ncpus);
 
 			cpumask_fill(all);
-			soft = random_soft(g, hard ? hard : all);
-			put_mask(g, "soft", soft);
+			soft = scengen_random_meeting(&g->src, g->ncpus, hard ? hard : all);
+			scengen_put_mask(&g->text, "soft", soft);
 			cpumask_free(all);
 		}
 		out(g, "/>\n");
@@ -267,12 +191,12 @@ static void gen_domain(struct gen *g, int k)
 		if (pin || rt)
 			out(g, "    <vcpu id=\"%d\"", i);
 		if (pin) {
-			vh = random_set(g);
-			put_mask(g, "hard", vh);
+			vh = scengen_random_set(&g->src, g->ncpus);
+			scengen_put_mask(&g->text, "hard", vh);
 			/* The domain's soft would be inherited: it must meet vh. */
 			if (chance(g, 50) || (soft && !cpumask_intersects(soft, vh))) {
-				vs = random_soft(g, vh);
-				put_mask(g, "soft", vs);
+				vs = scengen_random_meeting(&g->src, g->ncpus, vh);
+				scengen_put_mask(&g->text, "soft", vs);
 				cpumask_free(vs);
 			}
 			g->plain = false;
@@ -332,6 +256,8 @@ static void generate(struct gen *g, uint64_t seed)
 	memset(g, 0, sizeof(*g));
 	g->seed = seed;
 	rng_seed(&g->r, seed);
+	scengen_src_rng(&g->src, &g->r);
+	scengen_init(&g->text);
 	g->plain = true;
 	ms = pick(g, 20, 60);
 	rseed = pick(g, 0, 1000000);
@@ -348,9 +274,9 @@ static void generate(struct gen *g, uint64_t seed)
 	 */
 	if (g->plain)
 		ms = PLAIN_MS;
-	body = strdup(g->xml);
+	body = strdup(g->text.xml);
 	ck_assert_ptr_nonnull(body);
-	g->len = 0;
+	g->text.len = 0;
 	out(g, "<scenario duration=\"%dms\" seed=\"%d\">\n%s", ms, rseed, body);
 	free(body);
 }
@@ -360,6 +286,7 @@ static void gen_free(struct gen *g)
 	for (int k = 0; k < g->ndoms; k++)
 		for (int i = 0; i < g->d[k].vcpus; i++)
 			cpumask_free(g->d[k].v[i].hard);
+	scengen_free(&g->text);
 }
 
 /* A failure: the seed that reproduces it, the scenario, and what broke. */
@@ -376,7 +303,7 @@ static void report(const struct gen *g, const char *sched, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "random scenario seed %" PRIu64 ", scheduler %s: %s\n"
 		"reproduce: SCHEDSIM_RANDOM_ONE=%" PRIu64 " tests/check_random\n%s",
-		g->seed, sched, what, g->seed, g->xml);
+		g->seed, sched, what, g->seed, g->text.xml);
 	ck_abort_msg("seed %" PRIu64 ", %s: %s", g->seed, sched, what);
 }
 
@@ -532,7 +459,7 @@ static void run_seed(uint64_t seed, bool twice, int *idle_runs)
 
 	ck_assert_ptr_nonnull(g);
 	generate(g, seed);
-	if (scenario_load_memory(g->xml, (int)g->len, "random.xml", &sc, &e) < 0)
+	if (scenario_load_memory(g->text.xml, (int)g->text.len, "random.xml", &sc, &e) < 0)
 		report(g, "-", "the generated scenario does not load: %s", e.msg);
 	/*
 	 * The models only: Xen's own code of each built tree (xen-*@TREE)
@@ -585,17 +512,78 @@ START_TEST(generator_is_reproducible)
 	ck_assert_ptr_nonnull(b);
 	generate(a, 42);
 	generate(b, 42);
-	ck_assert_str_eq(a->xml, b->xml);
-	ck_assert_int_eq(scenario_load_memory(a->xml, (int)a->len, "a.xml", &sc, &e), 0);
+	ck_assert_str_eq(a->text.xml, b->text.xml);
+	ck_assert_int_eq(scenario_load_memory(a->text.xml, (int)a->text.len, "a.xml", &sc, &e), 0);
 	ck_assert_int_eq(sc.ndoms, a->ndoms);
 	scenario_free(&sc);
 	gen_free(b);
 	generate(b, 43);
-	ck_assert_str_ne(a->xml, b->xml);
+	ck_assert_str_ne(a->text.xml, b->text.xml);
 	gen_free(a);
 	gen_free(b);
 	free(a);
 	free(b);
+}
+END_TEST
+
+/*
+ * The drawing helpers this generator shares with the differential runs'
+ * (scengen.h): a pick stays in its range and reaches both ends, chance 0
+ * and 100 never and always hold, a random set is not empty, a meeting
+ * set meets the set it was given, a distribution is one the loader
+ * reads, its lengths within the range, in each of its four kinds, and a
+ * host has its costs always or never as asked.
+ */
+START_TEST(drawing_helpers_keep_their_promises)
+{
+	struct rng r;
+	struct scengen_src src;
+	struct scengen text;
+	bool lo_seen = false, hi_seen = false, kinds[DIST_LOGNORMAL + 1] = { false };
+
+	rng_seed(&r, 7);
+	scengen_src_rng(&src, &r);
+	for (int i = 0; i < 2000; i++) {
+		int ncpus = scengen_pick(&src, 1, MAX_CPUS), v = scengen_pick(&src, -2, 2);
+		struct cpumask *set, *meeting;
+		struct dist d;
+		struct err e = { "" };
+		char *value;
+
+		ck_assert(v >= -2 && v <= 2);
+		lo_seen |= v == -2;
+		hi_seen |= v == 2;
+		ck_assert(!scengen_chance(&src, 0));
+		ck_assert(scengen_chance(&src, 100));
+		set = scengen_random_set(&src, ncpus);
+		ck_assert_uint_gt(cpumask_weight(set), 0);
+		meeting = scengen_random_meeting(&src, ncpus, set);
+		ck_assert(cpumask_intersects(meeting, set));
+		cpumask_free(meeting);
+		cpumask_free(set);
+		scengen_init(&text);
+		scengen_put_dist(&text, &src, "run", 10, 5000);
+		ck_assert_msg(strncmp(text.xml, " run=\"", 6) == 0 && text.xml[text.len - 1] == '"',
+			      "%s", text.xml);
+		value = text.xml + 6;
+		text.xml[text.len - 1] = '\0';
+		ck_assert_msg(dist_parse(value, &d, &e) == 0, "%s: %s", value, e.msg);
+		ck_assert_msg(d.a >= USEC(10) && d.a <= USEC(5000), "%s", value);
+		ck_assert_msg(d.kind != DIST_UNIFORM || (d.b >= d.a && d.b <= USEC(5000)), "%s", value);
+		kinds[d.kind] = true;
+		scengen_free(&text);
+	}
+	ck_assert(lo_seen && hi_seen);
+	ck_assert(kinds[0] && kinds[1] && kinds[2] && kinds[3]);
+	scengen_init(&text);
+	scengen_put_host(&text, &src, 2, 3, 2, 1, 0);
+	ck_assert_str_eq(text.xml, "  <host sockets=\"2\" cores-per-socket=\"3\" threads-per-core=\"2\""
+			 " nodes=\"1\"/>\n");
+	text.len = 0;
+	scengen_put_host(&text, &src, 1, 4, 1, 1, 100);
+	ck_assert_msg(strstr(text.xml, " ipi-latency=\"") && strstr(text.xml, " context-switch=\""),
+		      "%s", text.xml);
+	scengen_free(&text);
 }
 END_TEST
 
@@ -607,6 +595,7 @@ int main(void)
 	int failed;
 
 	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, drawing_helpers_keep_their_promises);
 	tcase_add_test(tc, generator_is_reproducible);
 	tcase_add_test(tc, random_scenarios);
 	suite_add_tcase(s, tc);

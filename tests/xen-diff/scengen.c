@@ -35,66 +35,58 @@ struct gen {
 	bool model_pool;                 /* p1 runs the credit1 model */
 };
 
-static void put(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* --- the drawing helpers (scengen.h) --- */
 
-static void put(struct gen *g, const char *fmt, ...)
+static uint64_t rng_src(void *arg, uint64_t n)
 {
-	struct scengen *o = g->out;
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(o->xml + o->len, o->cap - o->len, fmt, ap);
-		va_end(ap);
-		if (n >= 0 && (size_t)n < o->cap - o->len)
-			break;
-		o->cap *= 2;
-		o->xml = xreallocarray(o->xml, o->cap, 1);
-	}
-	o->len += (size_t)n;
+	return rng_below(arg, n);
 }
 
-static int pick(struct gen *g, int lo, int hi)   /* uniform in [lo, hi] */
+void scengen_src_rng(struct scengen_src *src, struct rng *r)
 {
-	return lo + (int)g->src->below(g->src->arg, (uint64_t)(hi - lo + 1));
+	src->below = rng_src;
+	src->arg = r;
 }
 
-static int chance(struct gen *g, int percent)
+int scengen_pick(const struct scengen_src *src, int lo, int hi)
 {
-	return pick(g, 0, 99) < percent;
+	return lo + (int)src->below(src->arg, (uint64_t)(hi - lo + 1));
 }
 
-/* A non-empty set of pCPUs: a range, a few scattered ids, or one pCPU. */
-static struct cpumask *random_set(struct gen *g)
+bool scengen_chance(const struct scengen_src *src, int percent)
 {
-	struct cpumask *m = cpumask_alloc((unsigned)g->ncpus);
+	return scengen_pick(src, 0, 99) < percent;
+}
+
+struct cpumask *scengen_random_set(const struct scengen_src *src, int ncpus)
+{
+	struct cpumask *m = cpumask_alloc((unsigned)ncpus);
 	int a, b, i, n;
 
-	switch (pick(g, 0, 2)) {
+	switch (scengen_pick(src, 0, 2)) {
 	case 0:
-		a = pick(g, 0, g->ncpus - 1);
-		b = pick(g, a, g->ncpus - 1);
+		a = scengen_pick(src, 0, ncpus - 1);
+		b = scengen_pick(src, a, ncpus - 1);
 		for (i = a; i <= b; i++)
 			cpumask_set(m, (unsigned)i);
 		break;
 	case 1:
-		n = pick(g, 1, g->ncpus);
+		n = scengen_pick(src, 1, ncpus);
 		for (i = 0; i < n; i++)
-			cpumask_set(m, (unsigned)pick(g, 0, g->ncpus - 1));
+			cpumask_set(m, (unsigned)scengen_pick(src, 0, ncpus - 1));
 		break;
 	default:
-		cpumask_set(m, (unsigned)pick(g, 0, g->ncpus - 1));
+		cpumask_set(m, (unsigned)scengen_pick(src, 0, ncpus - 1));
 		break;
 	}
 	return m;
 }
 
-/* A random set with one pCPU of 'meet' added, so that the two intersect. */
-static struct cpumask *random_meeting(struct gen *g, const struct cpumask *meet)
+struct cpumask *scengen_random_meeting(const struct scengen_src *src, int ncpus,
+				       const struct cpumask *meet)
 {
-	struct cpumask *m = random_set(g);
-	int k = pick(g, 0, (int)cpumask_weight(meet) - 1);
+	struct cpumask *m = scengen_random_set(src, ncpus);
+	int k = scengen_pick(src, 0, (int)cpumask_weight(meet) - 1);
 	unsigned c;
 
 	for_each_cpu(c, meet)
@@ -103,25 +95,76 @@ static struct cpumask *random_meeting(struct gen *g, const struct cpumask *meet)
 	return m;
 }
 
-static void put_mask(struct gen *g, const char *attr, const struct cpumask *m)
+void scengen_init(struct scengen *g)
 {
-	char buf[256];
-
-	put(g, " %s=\"%s\"", attr, cpumask_format(m, buf, sizeof(buf)));
+	memset(g, 0, sizeof(*g));
+	g->cap = 4096;
+	g->xml = xmalloc(g->cap);
+	g->xml[0] = '\0';
 }
 
-static void put_dist(struct gen *g, const char *attr, int lo_us, int hi_us)
+void scengen_put(struct scengen *g, const char *fmt, ...)
 {
-	int a = pick(g, lo_us, hi_us), b = pick(g, a, hi_us);
+	va_list ap;
+	int n;
 
-	put(g, " %s=\"", attr);
-	switch (pick(g, 0, 3)) {
-	case 0: put(g, "%dus", a); break;
-	case 1: put(g, "exp:%dus", a); break;
-	case 2: put(g, "uniform:%dus:%dus", a, b); break;
-	default: put(g, "lognormal:%dus:0.%d", a, pick(g, 1, 9)); break;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(g->xml + g->len, g->cap - g->len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < g->cap - g->len)
+			break;
+		g->cap *= 2;
+		g->xml = xreallocarray(g->xml, g->cap, 1);
 	}
-	put(g, "\"");
+	g->len += (size_t)n;
+}
+
+void scengen_put_mask(struct scengen *g, const char *attr, const struct cpumask *m)
+{
+	char buf[512];
+
+	scengen_put(g, " %s=\"%s\"", attr, cpumask_format(m, buf, sizeof(buf)));
+}
+
+void scengen_put_host(struct scengen *g, const struct scengen_src *src, int sockets, int cores,
+		      int threads, int nodes, int cost_percent)
+{
+	scengen_put(g, "  <host sockets=\"%d\" cores-per-socket=\"%d\" threads-per-core=\"%d\""
+		    " nodes=\"%d\"", sockets, cores, threads, nodes);
+	if (scengen_chance(src, cost_percent))
+		scengen_put(g, " ipi-latency=\"%dns\"", scengen_pick(src, 0, 20000));
+	if (scengen_chance(src, cost_percent))
+		scengen_put(g, " context-switch=\"%dns\"", scengen_pick(src, 0, 5000));
+	scengen_put(g, "/>\n");
+}
+
+void scengen_put_dist(struct scengen *g, const struct scengen_src *src, const char *attr,
+		      int lo_us, int hi_us)
+{
+	int a = scengen_pick(src, lo_us, hi_us), b = scengen_pick(src, a, hi_us);
+
+	scengen_put(g, " %s=\"", attr);
+	switch (scengen_pick(src, 0, 3)) {
+	case 0: scengen_put(g, "%dus", a); break;
+	case 1: scengen_put(g, "exp:%dus", a); break;
+	case 2: scengen_put(g, "uniform:%dus:%dus", a, b); break;
+	default: scengen_put(g, "lognormal:%dus:0.%d", a, scengen_pick(src, 1, 9)); break;
+	}
+	scengen_put(g, "\"");
+}
+
+/* Text into the scenario, and the generator's draws from its source. */
+#define put(g, ...) scengen_put((g)->out, __VA_ARGS__)
+
+static int pick(struct gen *g, int lo, int hi)
+{
+	return scengen_pick(g->src, lo, hi);
+}
+
+static bool chance(struct gen *g, int percent)
+{
+	return scengen_chance(g->src, percent);
 }
 
 static void gen_host(struct gen *g)
@@ -136,13 +179,7 @@ static void gen_host(struct gen *g)
 		g->out->features |= SCENGEN_HAS_SMT;
 	if (sockets > 1)
 		g->out->features |= SCENGEN_HAS_SOCKETS;
-	put(g, "  <host sockets=\"%d\" cores-per-socket=\"%d\" threads-per-core=\"%d\" nodes=\"%d\"",
-	    sockets, cores, threads, nodes);
-	if (chance(g, 25))
-		put(g, " ipi-latency=\"%dns\"", pick(g, 0, 20000));
-	if (chance(g, 25))
-		put(g, " context-switch=\"%dns\"", pick(g, 0, 5000));
-	put(g, "/>\n");
+	scengen_put_host(g->out, g->src, sockets, cores, threads, nodes, 25);
 }
 
 /*
@@ -184,12 +221,13 @@ static struct cpumask *random_hard(struct gen *g, const struct cpumask *pool)
 	int i;
 
 	if (!(g->flags & SCENGEN_UNITS))
-		return g->pool_first ? random_meeting(g, pool) : random_set(g);
+		return g->pool_first ? scengen_random_meeting(g->src, g->ncpus, pool)
+				     : scengen_random_set(g->src, g->ncpus);
 	meet = cpumask_alloc((unsigned)g->ncpus);
 	for (i = 0; i < g->ncpus; i += g->threads)
 		if (cpumask_test(pool, (unsigned)i))
 			cpumask_set(meet, (unsigned)i);
-	m = random_meeting(g, meet);
+	m = scengen_random_meeting(g->src, g->ncpus, meet);
 	cpumask_free(meet);
 	return m;
 }
@@ -212,9 +250,9 @@ static void gen_workload(struct gen *g, int vcpus)
 	n = pick(g, 1, 3);
 	for (i = 0; i < n; i++) {
 		put(g, "<phase");
-		put_dist(g, "run", 10, 8000);
+		scengen_put_dist(g->out, g->src, "run", 10, 8000);
 		if (chance(g, 85))
-			put_dist(g, "sleep", 10, 20000);
+			scengen_put_dist(g->out, g->src, "sleep", 10, 20000);
 		put(g, "/>");
 	}
 	put(g, "</workload>\n");
@@ -300,7 +338,7 @@ static void gen_domain(struct gen *g, int k)
 		if (want_hard)
 			hard = random_hard(g, pool);
 		if (want_soft)
-			soft = random_meeting(g, hard ? hard : all);
+			soft = scengen_random_meeting(g->src, g->ncpus, hard ? hard : all);
 		if (!soft_ok && soft) {
 			cpumask_free(soft);
 			soft = NULL;
@@ -312,9 +350,9 @@ static void gen_domain(struct gen *g, int k)
 		if (hard || soft) {
 			put(g, "    <affinity");
 			if (hard)
-				put_mask(g, "hard", hard);
+				scengen_put_mask(g->out, "hard", hard);
 			if (soft)
-				put_mask(g, "soft", soft);
+				scengen_put_mask(g->out, "soft", soft);
 			put(g, "/>\n");
 		}
 	}
@@ -334,7 +372,7 @@ static void gen_domain(struct gen *g, int k)
 		vh = random_hard(g, pool);
 		/* The domain's soft would be inherited: it must meet vh. */
 		if (chance(g, 50) || (soft && !cpumask_intersects(soft, vh)))
-			vs = random_meeting(g, vh);
+			vs = scengen_random_meeting(g->src, g->ncpus, vh);
 		if (!soft_ok && vs) {
 			cpumask_free(vs);
 			vs = NULL;
@@ -342,12 +380,12 @@ static void gen_domain(struct gen *g, int k)
 		if (hard_ok || vs) {
 			put(g, "    <vcpu id=\"%d\"", i);
 			if (hard_ok) {
-				put_mask(g, "hard", vh);
+				scengen_put_mask(g->out, "hard", vh);
 				if (!cpumask_full(vh))
 					g->out->features |= SCENGEN_HAS_HARD;
 			}
 			if (vs) {
-				put_mask(g, "soft", vs);
+				scengen_put_mask(g->out, "soft", vs);
 				g->out->features |= SCENGEN_HAS_SOFT;
 			}
 			put(g, "/>\n");
@@ -411,13 +449,10 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 			 .flags = flags & SCENGEN_ARINC653 ? flags | SCENGEN_NO_HARD : flags };
 	int k, ms, seed;
 
-	memset(o, 0, sizeof(*o));
-	o->cap = 4096;
-	o->xml = xmalloc(o->cap);
-	o->xml[0] = '\0';
+	scengen_init(o);
 	ms = flags & SCENGEN_SHORT ? pick(&g, 20, 200) : pick(&g, 300, 1500);
 	seed = pick(&g, 0, 1000000);
-	put(&g, "<scenario duration=\"%dms\" seed=\"%d\">\n", ms, seed);
+	scengen_put(o, "<scenario duration=\"%dms\" seed=\"%d\">\n", ms, seed);
 	gen_host(&g);
 	if (flags & SCENGEN_POOLS)
 		gen_pools(&g);
@@ -426,22 +461,18 @@ void scengen_generate(struct scengen *o, const struct scengen_src *src, unsigned
 		gen_domain(&g, k);
 	if (flags & SCENGEN_ARINC653)
 		gen_arinc653(&g);
-	put(&g, "</scenario>\n");
+	scengen_put(o, "</scenario>\n");
 	if (o->nvcpus > o->ncpus)
 		o->features |= SCENGEN_HAS_OVER;
-}
-
-static uint64_t rng_src(void *arg, uint64_t n)
-{
-	return rng_below(arg, n);
 }
 
 void scengen_seeded(struct scengen *g, uint64_t seed, unsigned flags)
 {
 	struct rng r;
-	struct scengen_src src = { rng_src, &r };
+	struct scengen_src src;
 
 	rng_seed(&r, seed);
+	scengen_src_rng(&src, &r);
 	scengen_generate(g, &src, flags);
 }
 

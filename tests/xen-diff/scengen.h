@@ -32,12 +32,20 @@
  *
  * No yields: no workload of workloads/ ever calls the core's yield, so
  * the generator has none to ask for.
+ *
+ * Its drawing helpers (scengen_pick ... scengen_put_dist) are exported
+ * for tests/check_random.c's generator, which draws its own scenarios
+ * the same way.
  */
 #ifndef SCHEDSIM_SCENGEN_H
 #define SCHEDSIM_SCENGEN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct cpumask;
+struct rng;
 
 /* Where the generator's choices come from: below(arg, n) in [0, n), n > 0. */
 struct scengen_src {
@@ -90,5 +98,43 @@ void scengen_seeded(struct scengen *g, uint64_t seed, unsigned flags);
 void scengen_free(struct scengen *g);
 /* "cap,soft,vcpu" for a features mask, into buf. */
 const char *scengen_features(unsigned features, char *buf, size_t len);
+
+/*
+ * The drawing helpers.  Each takes its draws from src, always the same
+ * ones in the same order for the same answers, so that a generator built
+ * on them gives the same scenario for the same source.
+ */
+/* A source that draws from the seeded generator r. */
+void scengen_src_rng(struct scengen_src *src, struct rng *r);
+/* Uniform in [lo, hi], lo <= hi: one draw. */
+int scengen_pick(const struct scengen_src *src, int lo, int hi);
+/* True percent times in a hundred: one draw. */
+bool scengen_chance(const struct scengen_src *src, int percent);
+/* A non-empty set of the pCPUs 0..ncpus-1: a range, a few scattered ids, or one pCPU. */
+struct cpumask *scengen_random_set(const struct scengen_src *src, int ncpus);
+/* A random set with one pCPU of meet (not empty) added, so that the two intersect. */
+struct cpumask *scengen_random_meeting(const struct scengen_src *src, int ncpus,
+				       const struct cpumask *meet);
+
+/* An empty text in g, for scengen_put (free with scengen_free). */
+void scengen_init(struct scengen *g);
+/* Appends printf-style text to g->xml, which grows as needed. */
+void scengen_put(struct scengen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* ' attr="0-3,8"': the pCPUs of m in xl's cpu-list syntax. */
+void scengen_put_mask(struct scengen *g, const char *attr, const struct cpumask *m);
+/*
+ * The <host> element of that shape, and in it an IPI latency (0 to 20 us)
+ * and a context-switch cost (0 to 5 us), each drawn cost_percent times in
+ * a hundred.
+ */
+void scengen_put_host(struct scengen *g, const struct scengen_src *src, int sockets, int cores,
+		      int threads, int nodes, int cost_percent);
+/*
+ * ' attr="..."': a length between lo_us and hi_us microseconds, fixed,
+ * exponential, uniform or lognormal ("200us", "exp:1000us",
+ * "uniform:50us:2000us", "lognormal:300us:0.5").
+ */
+void scengen_put_dist(struct scengen *g, const struct scengen_src *src, const char *attr,
+		      int lo_us, int hi_us);
 
 #endif
