@@ -27,13 +27,24 @@ cat > "$tmp/three.xml" <<'XML'
   <domain name="c"><workload type="cpu-hog"/></domain>
 </scenario>
 XML
-run_ok --sched=null --scenario="$tmp/three.xml" --format=json --check > "$tmp/three.json"
-json_check "$tmp/three.json" '
-run = doc["runs"][0]
+# Through lib.sh's run_json and check_run, and jq_dom for expect's filters.
+run_json null "$tmp/three.xml" && check_run null '
 t = [d["vcpus"][0]["run_ns"] for d in run["domains"]]
 assert abs(t[0] - 2e9) < 1e6 and abs(t[1] - 2e9) < 1e6, t
 assert t[2] == 0, t
+assert dom("c") is run["domains"][2] and spec == "null", (dom("c")["name"], spec)
 '
+[ "$(jq -c "[$(jq_dom c) | .vcpus[0].run_ns]" "$tmp/out.json")" = "[0]" ] ||
+	fail "jq_dom c does not select the one domain c: $(jq -c "[$(jq_dom c)]" "$tmp/out.json")"
+
+# expect_error returns 1, and counts a failure, when schedsim does not fail.
+failures_here=$failures
+expect_error "unknown scheduler" --version 2> /dev/null
+rc=$? counted=$((failures - failures_here))
+failures=$failures_here
+if [ $rc -eq 0 ] || [ $counted -eq 0 ]; then
+	fail "expect_error on a run that exits 0 returned $rc and counted $counted failure(s)"
+fi
 
 # Same seed, same bytes; another seed, other bytes.
 run_ok --sched=null --format=json --duration=2s --seed=9 > "$tmp/a.json"

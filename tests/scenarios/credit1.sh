@@ -8,22 +8,17 @@ set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 dir=${srcdir:-.}/tests/scenarios
 
-# check SPEC FILE PYTHON: runs one configuration; PYTHON sees run (the
-# first run) and dom(name) -> the domain's result.  On the full-speed
-# machine (--hw=ideal, doc/hardware.md): C-state exits and xl's NUMA
-# placement would change what these figures measure.
+# check SPEC FILE PYTHON: runs one configuration; PYTHON sees lib.sh's
+# check_run names (run, dom(name), spec) and run_ns(name), the domain's
+# run time.  On the full-speed machine (--hw=ideal, doc/hardware.md):
+# C-state exits and xl's NUMA placement would change what these figures
+# measure.
 check() {
 	spec=$1 file=$2
-	run_ok --sched="$spec" --scenario="$dir/$file" --check --format=json --hw=ideal \
-		> "$tmp/out.json" || return 0
-	json_check "$tmp/out.json" "
-run = doc['runs'][0]
-assert not run.get('check_error'), run['check_error']
-def dom(n):
-    return [d for d in run['domains'] if d['name'] == n][0]
+	run_json "$spec" "$dir/$file" --hw=ideal || return 0
+	check_run "$spec" "
 def run_ns(n):
     return sum(v['run_ns'] for v in dom(n)['vcpus'])
-spec = '$spec'
 $3" && echo "ok: $spec $file"
 }
 

@@ -15,12 +15,11 @@ dir=$srcdir/tests/scenarios
 # would change what these figures measure.
 run() { run_checked "$1" "$2" --hw=ideal; }
 
-dom='.runs[0].domains[] | select(.name == $n)'
 # Every era before caps, and every era with soft affinity.
 old_eras="credit2:era=2015 credit2:era=2016 credit2:era=2016-socket credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full"
 soft_eras="credit2:era=2016-p20 credit2:era=2016-p21 credit2:era=2016-full credit2:era=4.17 credit2:era=4.22"
 
-run_of() { echo "([$dom | .vcpus[].run_ns] | add)" | sed "s/\$n/\"$1\"/"; }
+run_of() { echo "([$(jq_dom "$1") | .vcpus[].run_ns] | add)"; }
 
 # 1:2 weights on one pCPU, within 7 %.
 for s in credit2 credit2:era=4.17 $old_eras; do

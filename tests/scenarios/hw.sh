@@ -25,26 +25,15 @@ set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
 
-# run_json FILE SPEC [ARGS...]: the JSON of one checked run into $tmp/out.json.
-run_json() {
-	f=$1 spec=$2
-	shift 2
-	run_ok --scenario="$f" --sched="$spec" --check --format=json "$@" > "$tmp/out.json"
-}
-
-# check FILE SPEC PYTHON [ARGS...]: PYTHON sees run, dom(name), work(name) (cores of work).
+# check FILE SPEC PYTHON [ARGS...]: lib.sh's run_json and check_run;
+# PYTHON sees run, dom(name), spec and work(name) (cores of work).
 check() {
 	f=$1 spec=$2 py=$3
 	shift 3
-	run_json "$f" "$spec" "$@" || return 0
-	json_check "$tmp/out.json" "
-run = doc['runs'][0]
-assert not run.get('check_error'), run['check_error']
-def dom(n):
-    return [d for d in run['domains'] if d['name'] == n][0]
+	run_json "$spec" "$f" "$@" || return 0
+	check_run "$spec" "
 def work(n):
     return dom(n)['work_ns'] / run['sim_ns']
-spec = '$spec'
 $py" && echo "ok: $spec $(basename "$f") $*"
 }
 
@@ -93,8 +82,8 @@ for shape in spread packed; do
 END
 done
 for s in $scheds; do
-	run_json "$tmp/spread.xml" $s && cp "$tmp/out.json" "$tmp/spread.json"
-	run_json "$tmp/packed.xml" $s && cp "$tmp/out.json" "$tmp/packed.json"
+	run_json $s "$tmp/spread.xml" && cp "$tmp/out.json" "$tmp/spread.json"
+	run_json $s "$tmp/packed.xml" && cp "$tmp/out.json" "$tmp/packed.json"
 	python3 -c "
 import json, sys
 w = [json.load(open(f))['runs'][0]['domains'][0]['work_ns'] for f in sys.argv[1:]]
@@ -112,7 +101,7 @@ cat > "$tmp/smtidle.xml" <<'END'
 END
 for s in credit2 credit2:era=2015 credit2:era=2016:runqueue=socket \
 	credit2:era=2016:runqueue=socket:smt_idle=off; do
-	run_json "$tmp/smtidle.xml" $s && cp "$tmp/out.json" "$tmp/smtidle-$s.json"
+	run_json $s "$tmp/smtidle.xml" && cp "$tmp/out.json" "$tmp/smtidle-$s.json"
 done
 python3 -c "
 import json, sys
@@ -140,8 +129,8 @@ cat > "$tmp/numa.xml" <<'END'
 </scenario>
 END
 for s in $scheds; do
-	run_json "$tmp/numa.xml" $s && cp "$tmp/out.json" "$tmp/on.json"
-	run_json "$tmp/numa.xml" $s:soft_affinity=off && cp "$tmp/out.json" "$tmp/off.json"
+	run_json $s "$tmp/numa.xml" && cp "$tmp/out.json" "$tmp/on.json"
+	run_json $s:soft_affinity=off "$tmp/numa.xml" && cp "$tmp/out.json" "$tmp/off.json"
 	python3 -c "
 import json, sys
 def m(f):

@@ -19,17 +19,19 @@ run_ok() {
 }
 
 # expect_error TEXT ARGS...: schedsim must exit 2 with exactly one line on
-# stderr containing TEXT, and print nothing on stdout.
+# stderr containing TEXT, and print nothing on stdout; returns 1 when it
+# counted a failure.
 expect_error() {
 	want=$1
 	shift
+	failures_before=$failures
 	"$SCHEDSIM" "$@" > "$tmp/stdout" 2> "$tmp/stderr"
 	rc=$?
 	[ $rc -eq 2 ] || fail "schedsim $* exited $rc, not 2"
 	[ "$(wc -l < "$tmp/stderr")" -eq 1 ] || fail "schedsim $*: stderr is not one line: $(cat "$tmp/stderr")"
 	grep -qF -- "$want" "$tmp/stderr" || fail "schedsim $*: '$(cat "$tmp/stderr")' lacks '$want'"
 	[ -s "$tmp/stdout" ] && fail "schedsim $*: printed on stdout"
-	return 0
+	[ $failures -eq $failures_before ]
 }
 
 # run_checked SPEC FILE [ARGS...]: the scenario FILE (empty: the default
@@ -61,12 +63,40 @@ expect() {
 	fi
 }
 
+# jq_dom NAME: the jq filter of the domain NAME in a report's first run,
+# for the filters given to expect.
+jq_dom() {
+	echo "(.runs[0].domains[] | select(.name == \"$1\"))"
+}
+
 # json_check FILE PYTHON: runs the Python assertions with doc = the parsed file.
 json_check() {
 	python3 -c "
 import json, sys
 doc = json.load(open(sys.argv[1]))
 $2" "$1" || fail "JSON check on $1 failed"
+}
+
+# run_json SPEC FILE [ARGS...]: the scenario FILE under SPEC with the
+# invariant checker, its JSON report into $tmp/out.json (what check_run
+# reads); returns 1, counting a failure, on a non-zero exit.
+run_json() {
+	run_spec=$1 run_file=$2
+	shift 2
+	run_ok --sched="$run_spec" --scenario="$run_file" --check --format=json "$@" > "$tmp/out.json"
+}
+
+# check_run SPEC PYTHON: json_check on $tmp/out.json, whose first run must
+# have no check_error; PYTHON sees run (that run), dom(name) (a domain's
+# result in it) and spec (SPEC, for its messages).
+check_run() {
+	json_check "$tmp/out.json" "
+run = doc['runs'][0]
+assert not run.get('check_error'), run['check_error']
+def dom(n):
+    return [d for d in run['domains'] if d['name'] == n][0]
+spec = '$1'
+$2"
 }
 
 finish() {

@@ -8,14 +8,12 @@ set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
 dir=$srcdir/tests/scenarios
-run() { run_checked "$@"; }
 
-dom='.runs[0].domains[] | select(.name == $n)'
-pcpus_of() { echo "[$dom | .vcpus[].pcpus[]] | unique" | sed "s/\$n/\"$1\"/"; }
+pcpus_of() { echo "[$(jq_dom "$1") | .vcpus[].pcpus[]] | unique"; }
 
 # Pools: each domain only on its pool's pCPUs, whatever --sched is.
 for s in credit2 credit1 null; do
-	run "$s" "$dir/pools_split.xml" || continue
+	run_checked "$s" "$dir/pools_split.xml" || continue
 	expect "$s: dom0 stays in Pool-0 (0-3)" "$(pcpus_of dom0) | all(. <= 3)" "$(pcpus_of dom0)"
 	expect "$s: n stays in p-null (4-5)" "$(pcpus_of n) == [4,5]" "$(pcpus_of n)"
 	both='[.runs[0].domains[] | select(.name == "c1" or .name == "c2") | .vcpus[].pcpus[]] | unique'
@@ -33,10 +31,10 @@ done
 # Faggioli's case: gran=cpu spreads 4 busy vCPUs over 4 cores; gran=core
 # packs them into 2 units on 2 cores (pCPU p is in core p/2).
 cores='[.runs[0].domains[0].vcpus[].pcpus[] | (. / 2 | floor)] | unique | length'
-run credit2 "$dir/gran_csc.xml" &&
+run_checked credit2 "$dir/gran_csc.xml" &&
 expect "credit2 gran=cpu: the 4 busy vCPUs run on 4 cores" "$cores == 4" "$cores"
 for s in credit2:gran=core credit1:gran=core; do
-	run "$s" "$dir/gran_csc.xml" &&
+	run_checked "$s" "$dir/gran_csc.xml" &&
 	expect "$s: the 4 busy vCPUs run on 2 cores, 2 idle" "$cores == 2" "$cores"
 done
 
@@ -45,13 +43,13 @@ done
 # two resources (sockets) go to two of the three single-unit domains for
 # good, as null gives each unit a resource of its own.
 per_dom='[.runs[0].domains[] | [.vcpus[].run_ns] | add]'
-run null:gran=socket "$dir/gran_mixed.xml" &&
+run_checked null:gran=socket "$dir/gran_mixed.xml" &&
 expect "null:gran=socket: two domains own the two sockets, the third waits" \
 	"$per_dom | map(select(. > 0)) | length == 2" "$per_dom"
 for s in credit1 credit2 null rtds credit2:era=4.17; do
 	for g in core socket; do
 		[ "$s:$g" = null:socket ] && continue
-		run "$s:gran=$g" "$dir/gran_mixed.xml" &&
+		run_checked "$s:gran=$g" "$dir/gran_mixed.xml" &&
 		expect "$s:gran=$g: every domain runs, checker clean" \
 			"$per_dom | all(. > 0)" "$per_dom"
 	done
@@ -64,14 +62,14 @@ done
 bt='.runs[0].domains[] | select(.name == "guest") | .metric | select(.name == "build_time") | .value'
 for f in pools_makexen pools_makexen_dom0; do
 	for s in credit1 credit2 null rtds; do
-		run "$s:gran=core" "$dir/$f.xml" &&
+		run_checked "$s:gran=core" "$dir/$f.xml" &&
 		expect "$s:gran=core: $f builds Xen" "[$bt] | length == 1 and .[0] > 40" "[$bt]"
 	done
 done
 
 # xl's NUMA placement inside a pool: only the pool's nodes are candidates.
-nodes_of() { echo "$dom | .numa_nodes" | sed "s/\$n/\"$1\"/"; }
-run credit2 "$dir/pools_numa.xml" &&
+nodes_of() { echo "$(jq_dom "$1") | .numa_nodes"; }
+run_checked credit2 "$dir/pools_numa.xml" &&
 expect "placement: a domain of a node-1 pool gets its memory on node 1" \
 	"$(nodes_of a) == [1]" "$(nodes_of a)" &&
 expect "placement: a Pool-0 domain still gets node 0" "$(nodes_of b) == [0]" "$(nodes_of b)"

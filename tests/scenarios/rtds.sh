@@ -11,16 +11,14 @@ set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
 dir=$srcdir/tests/scenarios
-run() { run_checked "$@"; }
 
-v='.runs[0].domains[] | select(.name == $n) | .vcpus'
-vcpu() { echo "($v[$2])" | sed "s/\$n/\"$1\"/"; }
+vcpu() { echo "($(jq_dom "$1") | .vcpus[$2])"; }
 share() { echo "($(vcpu "$1" "$2").run_ns * 100 / .runs[0].sim_ns)"; }
 all='[.runs[0].domains[].vcpus[]]'
 
 for s in rtds rtds:era=4.17; do
 	# 2/10 and 3/5 on one pCPU: exactly the budgets, no miss, every period judged.
-	run "$s" "$dir/rtds_under.xml" &&
+	run_checked "$s" "$dir/rtds_under.xml" &&
 	expect "$s: 2 ms / 10 ms runs 20 % and 3 ms / 5 ms runs 60 % (+- 0.2 points)" \
 		"($(share a 0) - 20 | fabs < 0.2) and ($(share b 0) - 60 | fabs < 0.2)" \
 		"[$(share a 0), $(share b 0)]" &&
@@ -29,7 +27,7 @@ for s in rtds rtds:era=4.17; do
 		"$all | map([.deadlines, .deadline_misses])"
 
 	# <vcpu> overrides: 3/10 and 12/20 for rt, 1/10 for bg's vCPU 1; bg's vCPU 0 has extratime.
-	run "$s" "$dir/rtds_vcpus.xml" &&
+	run_checked "$s" "$dir/rtds_vcpus.xml" &&
 	expect "$s: per-vCPU budgets: 30 %, 60 %, 10 % (+- 0.2 points)" \
 		"($(share rt 0) - 30 | fabs < 0.2) and ($(share rt 1) - 60 | fabs < 0.2) and ($(share bg 1) - 10 | fabs < 0.2)" \
 		"[$(share rt 0), $(share rt 1), $(share bg 1)]" &&
@@ -38,7 +36,7 @@ for s in rtds rtds:era=4.17; do
 		"[$(share bg 0), ($all | map(.deadline_misses))]"
 
 	# 120 % on one pCPU: busy throughout, about one miss per period, each of 2 ms.
-	run "$s" "$dir/rtds_over.xml" &&
+	run_checked "$s" "$dir/rtds_over.xml" &&
 	expect "$s: overloaded, the pCPU is busy >= 99.9 % of the time" \
 		"($all | map(.run_ns) | add) >= .runs[0].sim_ns * 0.999" "$all | map(.run_ns)" &&
 	expect "$s: overloaded, misses in >= 95 % of the periods, the worst by 2 ms" \
@@ -46,7 +44,7 @@ for s in rtds rtds:era=4.17; do
 		"$all | map([.deadlines, .deadline_misses, .deadline_worst_miss_ns])"
 
 	# 180 % on two pCPUs: global EDF still misses, and says so.
-	run "$s" "$dir/rtds_global.xml" &&
+	run_checked "$s" "$dir/rtds_global.xml" &&
 	expect "$s: global EDF at 180 % of 2 pCPUs misses deadlines (Dhall), by up to 2 ms" \
 		"($all | map(.deadline_misses) | add) >= 100 and ($all | map(.deadline_worst_miss_ns) | max) > 1000000" \
 		"$all | map([.deadlines, .deadline_misses, .deadline_worst_miss_ns])"
@@ -54,13 +52,13 @@ done
 
 # extratime on the overloaded file does not make budgets appear: the same misses.
 sed 's/extratime="off"/extratime="on"/' "$dir/rtds_over.xml" > "$tmp/x.xml"
-run rtds "$tmp/x.xml" &&
+run_checked rtds "$tmp/x.xml" &&
 expect "rtds: extratime changes nothing at 120 %: misses in >= 95 % of the periods" \
 	"($all | map(.deadline_misses) | add) >= 0.95 * ($all[0].deadlines)" \
 	"$all | map([.deadlines, .deadline_misses])"
 
 # Other schedulers keep no deadlines; the fields are there and zero.
-run credit2 "$dir/rtds_over.xml" &&
+run_checked credit2 "$dir/rtds_over.xml" &&
 expect "credit2: no deadlines judged or missed" \
 	"$all | all(.deadlines == 0 and .deadline_misses == 0 and .deadline_worst_miss_ns == 0)" \
 	"$all | map([.deadlines, .deadline_misses])"
@@ -80,7 +78,7 @@ else
 fi
 
 # Through worker processes (the result encoding) the figures are the same.
-run rtds "$dir/rtds_over.xml" --iterations=1 --jobs=2 &&
+run_checked rtds "$dir/rtds_over.xml" --iterations=1 --jobs=2 &&
 expect "rtds: misses survive the workers' result encoding" \
 	"($all | map(.deadline_misses) | add) >= 0.95 * ($all[0].deadlines)" \
 	"$all | map([.deadlines, .deadline_misses])"
@@ -88,15 +86,9 @@ expect "rtds: misses survive the workers' result encoding" \
 # Eras before extratime (463b958317) refuse an explicit extratime="on".
 sed 's/<vcpu id="1" extratime="off"\/>/<vcpu id="1" extratime="on"\/>/' "$dir/rtds_vcpus.xml" > "$tmp/x.xml"
 for s in rtds:era=2016 rtds:era=2017; do
-	"$SCHEDSIM" --sched="$s" --scenario="$tmp/x.xml" > "$tmp/stdout" 2> "$tmp/stderr"
-	rc=$?
-	if [ $rc -eq 2 ] && [ ! -s "$tmp/stdout" ] && [ "$(wc -l < "$tmp/stderr")" -eq 1 ] &&
-	   grep -q ":13: domain 'bg': vCPU 1: extratime=\"on\": $s has no extratime (463b958317" "$tmp/stderr"; then
-		echo "ok: $s refuses extratime=on"
-	else
-		fail "$s with extratime=on: exit $rc: $(cat "$tmp/stderr")"
-	fi
-	run "$s" "$dir/rtds_vcpus.xml" && echo "ok: $s runs rtds_vcpus.xml (extratime by default only)"
+	expect_error ":13: domain 'bg': vCPU 1: extratime=\"on\": $s has no extratime (463b958317" \
+		--sched="$s" --scenario="$tmp/x.xml" && echo "ok: $s refuses extratime=on"
+	run_checked "$s" "$dir/rtds_vcpus.xml" && echo "ok: $s runs rtds_vcpus.xml (extratime by default only)"
 done
 
 finish
