@@ -100,7 +100,7 @@ START_TEST(past_times_are_clamped_to_now)
 }
 END_TEST
 
-/* A random mix of arms, re-arms and cancels pops in sorted order, near and far timers alike. */
+/* A random mix of arms, re-arms and cancels pops in sorted order, in the ring and beyond. */
 START_TEST(random_operations_keep_heap_order)
 {
 	enum { N = 2000 };
@@ -121,9 +121,9 @@ START_TEST(random_operations_keep_heap_order)
 		if (rng_below(&rng, 4) == 0)
 			timer_stop(&q, x);
 		else
-			/* near and far timers (the queue's two heaps, 1 ms apart), with ties */
+			/* in one bucket, a few apart, and beyond the ring, with ties */
 			timer_set(&q, x, (stime_t)rng_below(&rng, 1000) +
-					 (rng_below(&rng, 2) ? 2000000 : 0));
+					 (stime_t)rng_below(&rng, 3) * 20000000);
 	}
 	for (i = 0; i < N; i++)
 		armed += timer_pending(&t[i]);
@@ -144,14 +144,17 @@ START_TEST(random_operations_keep_heap_order)
 END_TEST
 
 /*
- * The near set is a sorted array up to 32 timers and a heap past that,
- * sorted again once empty: populations that swing from none to 100 near
- * timers, with stops and re-arms between pops, pop each time the earliest
- * pending timer found by a scan of all of them.
+ * The ring of buckets (4.1 us each, 33.6 ms in all) and the heap beyond:
+ * populations that swing from none to 300 timers while time runs over
+ * many turns of the ring, armed at now (ties), within a bucket, across
+ * buckets, at the ring's horizon and beyond it, and in bursts of one
+ * instant (sorted another way past 16), with stops and re-arms between
+ * pops, pop each time the earliest pending timer found by a scan.
  */
-START_TEST(near_set_switches_keep_order)
+START_TEST(ring_and_heap_keep_order)
 {
-	enum { N = 100 };
+	enum { N = 300 };
+	static const stime_t horizon = 4096LL * 8192;
 	struct evq q;
 	struct timer *t = calloc(N, sizeof(*t));
 	struct rng rng;
@@ -161,17 +164,25 @@ START_TEST(near_set_switches_keep_order)
 	rng_seed(&rng, 7);
 	for (i = 0; i < N; i++)
 		timer_init(&t[i], NULL, NULL);
-	for (round = 0; round < 400; round++) {
+	for (round = 0; round < 3000; round++) {
 		int goal = round % 3 ? (int)rng_below(&rng, N) : (int)rng_below(&rng, 6), pops;
+		stime_t burst = q.now + (stime_t)rng_below(&rng, 20000);
 
 		for (i = 0; i < 3 * N && (int)q.len < goal; i++) {
 			struct timer *x = &t[rng_below(&rng, N)];
+			stime_t when = q.now;
 
-			if (rng_below(&rng, 5) == 0)
-				timer_stop(&q, x);
-			else    /* mostly near, with ties; now and then a far one */
-				timer_set(&q, x, q.now + (stime_t)rng_below(&rng, 50) +
-							 (rng_below(&rng, 10) ? 0 : 5000000));
+			switch (rng_below(&rng, 8)) {
+			case 0: timer_stop(&q, x); continue;
+			case 1: break;
+			case 2: when += (stime_t)rng_below(&rng, 50); break;
+			case 3: when += (stime_t)rng_below(&rng, 200000); break;
+			case 4: when += horizon - 8192 + (stime_t)rng_below(&rng, 16384); break;
+			case 5: when += (stime_t)rng_below(&rng, 3) * horizon +
+					(stime_t)rng_below(&rng, 1000000); break;
+			default: when = burst; break;
+			}
+			timer_set(&q, x, when);
 		}
 		pops = (int)q.len - (int)rng_below(&rng, 3);
 		while (pops-- > 0 && q.len) {
@@ -182,21 +193,33 @@ START_TEST(near_set_switches_keep_order)
 				    (!want || t[i].expires < want->expires ||
 				     (t[i].expires == want->expires && t[i].seq < want->seq)))
 					want = &t[i];
+			ck_assert_ptr_eq(evq_peek(&q), want);
 			x = evq_pop(&q);
 			ck_assert_msg(x == want, "round %d: popped %ld, earliest %ld", round,
 				      (long)(x - t), (long)(want - t));
 			q.now = x->expires;
+			/* now and then a stop or a re-arm between two pops */
+			if (rng_below(&rng, 4) == 0) {
+				x = &t[rng_below(&rng, N)];
+				if (rng_below(&rng, 2))
+					timer_stop(&q, x);
+				else
+					timer_set(&q, x, q.now + (stime_t)rng_below(&rng, 9000));
+			}
 		}
 	}
+	ck_assert_int_gt(q.now, 20 * horizon);
 	evq_free(&q);
+	for (i = 0; i < N; i++)
+		ck_assert_int_eq(t[i].heap_slot, -1);
 	free(t);
 }
 END_TEST
 
 /*
- * Callbacks that re-arm, stop and arm timers, their own included, near
- * and far, while the fired timer still holds its heap's root
- * (evq_fire_begin): every event is still the earliest armed one, checked
+ * Callbacks that re-arm, stop and arm timers, their own included, in the
+ * ring and beyond it, while a fired timer of the heap still holds its root
+ * (evq_fire_next): every event is still the earliest armed one, checked
  * against a plain scan.
  */
 enum { NCB = 300 };
@@ -240,7 +263,7 @@ static void cb_fire(struct timer *t, void *arg)
 	for (int k = (int)rng_below(&w->rng, 5); k > 0; k--) {
 		int which = rng_below(&w->rng, 3) == 0 ? self : (int)rng_below(&w->rng, NCB);
 		stime_t when = w->q.now + (stime_t)rng_below(&w->rng, 50) +
-			       (rng_below(&w->rng, 4) == 0 ? 2000000 : 0);
+			       (rng_below(&w->rng, 4) == 0 ? 40000000 : 0);
 
 		if (rng_below(&w->rng, 3) == 0)
 			cb_stop(w, which);
@@ -261,7 +284,7 @@ START_TEST(callbacks_rearming_themselves_keep_order)
 		timer_init(&w->t[i], cb_fire, w);
 	for (int i = 0; i < NCB; i += 2)
 		cb_set(w, i, (stime_t)rng_below(&w->rng, 100));
-	evq_run_until(&w->q, 100000000);
+	evq_run_until(&w->q, 1000000000);
 	ck_assert(!w->bad);
 	ck_assert_int_gt(w->fired, 10 * NCB);
 	for (int i = 0; i < NCB; i++)
@@ -282,7 +305,7 @@ int main(void)
 	tcase_add_test(tc, cancel_and_rearm);
 	tcase_add_test(tc, past_times_are_clamped_to_now);
 	tcase_add_test(tc, random_operations_keep_heap_order);
-	tcase_add_test(tc, near_set_switches_keep_order);
+	tcase_add_test(tc, ring_and_heap_keep_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

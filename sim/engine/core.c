@@ -688,10 +688,7 @@ KEEP_NAME uint64_t sim_run_until(struct sim *s, stime_t until)
 
 	if (s->tracer && s->tracer->start)
 		s->tracer->start(s->tracer, s);
-	while ((t = evq_peek(q)) && t->expires <= until && !s->stop_requested) {
-		evq_fire_begin(q);
-		q->now = t->expires;
-		q->fired++;
+	while (!s->stop_requested && (t = evq_fire_next(q, until))) {
 		n++;
 		s->this_cpu = -1;
 		t->fn(t, t->arg);

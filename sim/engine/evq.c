@@ -1,44 +1,54 @@
 /*
- * The event queue: a 4-ary heap and a sorted array.  Profiling the 1024-pCPU benchmark
- * showed the heap dominated by cache misses: every comparison dereferenced
- * a timer embedded somewhere in a vCPU, task or pCPU.  So each slot keeps
- * its (expires, seq) key in a parallel array, and sifting reads only the
- * two arrays; a timer is touched once per move, to record its new slot.
- * A pop moves the hole at the root down along the smaller children to a
- * leaf and sifts the last entry up from there ("bottom-up"), which saves
- * about half the comparisons: the last entry usually belongs near the
- * bottom anyway.
+ * The event queue: a calendar queue (a ring of buckets by time) for the
+ * timers due soon and a 4-ary heap for the others.
  *
- * Profiling the seed evaluation's iperf runs showed the sifts a third of
- * the run: some 45 timers pending, most of them long (each pCPU's ticker
- * and slice, sleeps) and rarely due, while the events come from a few
- * short ones (guest CPUs' steps, softirqs, event channels).  A timer armed
- * less than EVQ_NEAR_NS ahead goes into the near set, the others into the
- * far heap, and the next event is the earlier of the two minima: both are
- * exact priority queues on the same keys, so events fire in exactly the
- * order one heap gives.  The near set holds 3 to 12 timers in the seed
- * evaluation: as a heap each pop went down to a leaf and back (about 100
- * instructions); it is now an array sorted with the earliest last, a pop
- * is len-- and an insert moves the few earlier entries up a slot (-7 % of
- * the instructions of an unloaded iperf run, -10 % of a loaded one).
+ * Why not one heap.  Profiling the seed evaluation's iperf runs found some
+ * 45 timers pending, most of them long (each pCPU's ticker and slice,
+ * sleeps) and rarely due, while the events come from a few short ones
+ * (guest CPUs' steps, softirqs, event channels); the 1024-pCPU benchmark
+ * keeps about 400 timers due within the next millisecond and 8 000 later
+ * ones, and a pop from heaps of that size was a fifth of its instructions
+ * (about 410 each, six levels of four children).  A calendar queue
+ * (R. Brown, "Calendar queues", CACM 31(10), 1988) puts each timer in the
+ * bucket of its time, EVQ_BUCKET_NS wide: arming one is an append to its
+ * bucket, and only the earliest bucket is ever sorted, when it becomes the
+ * earliest, so that taking its next timer is head++.  With a few timers per
+ * bucket that costs a handful of comparisons per timer at any host size.
  *
- * A far timer being fired stays in the heap's root until its callback returns
- * (evq_fire_begin/end): most callbacks re-arm their own timer (a guest
- * CPU's next step, a scheduler's next slice), and a re-arm of the root is
- * one sift down, where a pop and an insert are a sift down and a sift up.
- * The root's key is the smallest in the queue, so every timer armed or
- * moved meanwhile stays below it.
+ * The ring holds EVQ_BUCKETS buckets, about 33 ms: every tick, slice and
+ * step of the models falls inside; a timer due later (a long sleep, a
+ * credit1 accounting period) waits in the heap.  Both are exact priority
+ * queues on the same (time, arming order) keys and the next event is the
+ * earlier of the two minima, so events fire in exactly the order of one
+ * heap.  Bucket b & (EVQ_BUCKETS - 1) holds the timers due in bucket b;
+ * since no timer is due before now, the buckets from now's on hold times
+ * of at most one turn of the ring, and a slot is reused only when time
+ * has passed all of its timers.  A bitmap of the buckets that hold any
+ * finds the next one in a few word scans.
+ *
+ * The heap keeps each slot's (expires, seq) key in an array beside the
+ * pointers, and sifting reads only the two arrays; a timer is touched once
+ * per move, to record its new slot.  A pop moves the hole at the root down
+ * along the smaller children to a leaf and sifts the last entry up from
+ * there ("bottom-up"), which saves about half the comparisons.  Its root
+ * being fired stays in the root until its callback returns
+ * (evq_fire_next/evq_fire_end): a callback that re-arms its own timer
+ * later than the ring then costs one sift down instead of a pop and an
+ * insert.
  */
 #include "sim/engine/evq.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/xalloc.h"
 
 #define ARITY 4
-#define EVQ_NEAR_NS 1000000   /* 1 ms: a step or a wake-up, not a tick or a slice */
-/* The near set is sorted up to this many timers, a heap beyond until it empties. */
-#define EVQ_SORTED_MAX 32
+/* 2^12 ns (4.1 us) per bucket, 8192 buckets: 33.6 ms ahead */
+#define EVQ_BUCKET_SHIFT 12
+#define EVQ_BUCKETS 8192u
+#define EVQ_RING_MASK (EVQ_BUCKETS - 1)
+#define EVQ_WORDS (EVQ_BUCKETS / 64)
 
 typedef unsigned __int128 ukey;
 
@@ -52,6 +62,13 @@ static inline bool before(const struct evq_key *a, const struct evq_key *b)
 {
 	return key_of(a) < key_of(b);
 }
+
+static inline uint64_t bucket_of(stime_t t)
+{
+	return (uint64_t)t >> EVQ_BUCKET_SHIFT;
+}
+
+/* ------------------------------------------------------------- the heap */
 
 static inline void place(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k)
 {
@@ -116,148 +133,31 @@ static void sift(struct evq_heap *h, size_t i, struct timer *t, struct evq_key k
 		sift_down(h, i, t, k);
 }
 
-/*
- * The near timers: a handful (3.5 on average in an unloaded iperf run, 9
- * with dom0 load), kept sorted with the earliest last, so that taking it
- * is len--.  An insert moves the entries due before it up by one slot; a
- * heap of that size cost a sift down to a leaf and back for every pop.
- */
-static inline size_t min_slot(const struct evq_heap *h)
-{
-	return h->sorted ? h->len - 1 : 0;
-}
-
-/* Puts t with key k into the sorted h, whose slot len is free. */
-static void sorted_insert(struct evq_heap *h, struct timer *t, struct evq_key k)
-{
-	size_t i = h->len++;
-
-	/* from the earliest end, move every entry due before t one slot on */
-	while (i > 0 && before(&h->keys[i - 1], &k)) {
-		place(h, i, h->heap[i - 1], h->keys[i - 1]);
-		i--;
-	}
-	place(h, i, t, k);
-}
-
-/*
- * The sorted h, grown past EVQ_SORTED_MAX (a host of hundreds of pCPUs),
- * becomes a heap: the array reversed is in ascending order, which is a
- * valid min-heap.  It is sorted again once empty.
- */
-static void sorted_to_heap(struct evq_heap *h)
-{
-	for (size_t i = 0, j = h->len - 1; i < j; i++, j--) {
-		struct timer *ti = h->heap[i], *tj = h->heap[j];
-		struct evq_key ki = h->keys[i], kj = h->keys[j];
-
-		place(h, i, tj, kj);
-		place(h, j, ti, ki);
-	}
-	h->sorted = false;
-}
-
-/* Closes the gap at slot i of the sorted h (len already one less). */
-static void sorted_close(struct evq_heap *h, size_t i)
-{
-	for (; i < h->len; i++)
-		place(h, i, h->heap[i + 1], h->keys[i + 1]);
-}
-
-static void heap_free(struct evq_heap *h)
-{
-	for (size_t i = 0; i < h->len; i++)
-		h->heap[i]->heap_slot = -1;
-	free(h->heap);
-	free(h->keys);
-	h->heap = NULL;
-	h->keys = NULL;
-	h->len = h->cap = 0;
-}
-
-void evq_init(struct evq *q)
-{
-	q->near = (struct evq_heap){ NULL, NULL, 0, 0, true };
-	q->far = (struct evq_heap){ NULL, NULL, 0, 0, false };
-	q->len = 0;
-	q->next_seq = 0;
-	q->now = 0;
-	q->fired = 0;
-	q->root_fired = NULL;
-}
-
-void evq_free(struct evq *q)
-{
-	heap_free(&q->near);
-	heap_free(&q->far);
-	q->len = 0;
-	q->root_fired = NULL;
-}
-
-void timer_init(struct timer *t, timer_fn fn, void *arg)
-{
-	t->expires = 0;
-	t->seq = 0;
-	t->heap_slot = -1;
-	t->far = false;
-	t->fn = fn;
-	t->arg = arg;
-}
-
-static inline struct evq_heap *heap_of(struct evq *q, const struct timer *t)
-{
-	return t->far ? &q->far : &q->near;
-}
-
-static void remove_at(struct evq *q, struct evq_heap *h, size_t i)
-{
-	h->heap[i]->heap_slot = -1;
-	q->len--;
-	if (i == --h->len) {
-		h->sorted |= h->len == 0 && h == &q->near;
-		return;
-	}
-	if (h->sorted)
-		sorted_close(h, i);
-	else
-		sift(h, i, h->heap[h->len], h->keys[h->len]);
-}
-
-void timer_stop(struct evq *q, struct timer *t)
-{
-	if (t->heap_slot >= 0)
-		remove_at(q, heap_of(q, t), (size_t)t->heap_slot);
-}
-
-static void insert(struct evq *q, struct evq_heap *h, struct timer *t, struct evq_key k)
+static void heap_insert(struct evq_heap *h, struct timer *t, struct evq_key k)
 {
 	if (h->len == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 64;
 		h->heap = xreallocarray(h->heap, h->cap, sizeof(*h->heap));
 		h->keys = xreallocarray(h->keys, h->cap, sizeof(*h->keys));
 	}
-	q->len++;
-	if (h->sorted && h->len == EVQ_SORTED_MAX)
-		sorted_to_heap(h);
-	if (h->sorted)
-		sorted_insert(h, t, k);
-	else
-		sift_up(h, h->len++, t, k);
+	sift_up(h, h->len++, t, k);
+}
+
+static void heap_remove_at(struct evq_heap *h, size_t i)
+{
+	h->heap[i]->heap_slot = -1;
+	if (i != --h->len)
+		sift(h, i, h->heap[h->len], h->keys[h->len]);
 }
 
 /* Removes the root of h, whose timer is already marked disarmed. */
-static void drop_root(struct evq *q, struct evq_heap *h)
+static void heap_drop_root(struct evq_heap *h)
 {
 	struct timer *last;
 	struct evq_key k;
 	size_t i = 0;
 
-	q->len--;
-	if (--h->len == 0) {
-		h->sorted = h == &q->near;
-		return;
-	}
-	if (h->sorted)
+	if (--h->len == 0)
 		return;
 	last = h->heap[h->len];
 	k = h->keys[h->len];
@@ -271,112 +171,361 @@ static void drop_root(struct evq *q, struct evq_heap *h)
 	sift_up(h, i, last, k);
 }
 
+/* ------------------------------------------------------------- the ring */
+
+static inline void entry_put(struct evq_bucket *b, uint32_t i, struct evq_entry e)
+{
+	b->e[i] = e;
+	e.t->heap_slot = (int)i;
+}
+
+/* Sorts e[0..n) in ascending order of keys, by insertion. */
+static void entries_insertion_sort(struct evq_entry *e, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++) {
+		struct evq_entry x = e[i];
+		uint32_t j = i;
+
+		while (j > 0 && before(&x.key, &e[j - 1].key)) {
+			e[j] = e[j - 1];
+			j--;
+		}
+		e[j] = x;
+	}
+}
+
+static inline void entries_swap(struct evq_entry *a, struct evq_entry *b)
+{
+	struct evq_entry x = *a;
+
+	*a = *b;
+	*b = x;
+}
+
+/*
+ * Sorts e[0..n) in ascending order of keys: quicksort on the median of
+ * three (the keys are distinct: every timer has its own seq), insertion
+ * below 16, the smaller side first so that the depth stays logarithmic.
+ */
+static void entries_sort(struct evq_entry *e, uint32_t n)
+{
+	while (n > 16) {
+		uint32_t mid = n / 2, i = 0, j = n - 1;
+		struct evq_key pivot;
+
+		if (before(&e[mid].key, &e[0].key))
+			entries_swap(&e[mid], &e[0]);
+		if (before(&e[n - 1].key, &e[0].key))
+			entries_swap(&e[n - 1], &e[0]);
+		if (before(&e[n - 1].key, &e[mid].key))
+			entries_swap(&e[n - 1], &e[mid]);
+		pivot = e[mid].key;
+		/* Hoare's partition: e[0..j] before or at pivot, e[j+1..n) after */
+		for (;;) {
+			while (before(&e[i].key, &pivot))
+				i++;
+			while (before(&pivot, &e[j].key))
+				j--;
+			if (i >= j)
+				break;
+			entries_swap(&e[i], &e[j]);
+			i++;
+			j--;
+		}
+		if (j + 1 < n - j - 1) {
+			entries_sort(e, j + 1);
+			e += j + 1;
+			n -= j + 1;
+		} else {
+			entries_sort(e + j + 1, n - j - 1);
+			n = j + 1;
+		}
+	}
+	entries_insertion_sort(e, n);
+}
+
+/* Sorts b (head 0) in ascending order of keys. */
+static void bucket_sort(struct evq_bucket *b)
+{
+	entries_sort(b->e, b->len);
+	for (uint32_t i = 0; i < b->len; i++)
+		b->e[i].t->heap_slot = (int)i;
+	b->sorted = true;
+}
+
+/* The earliest bucket from 'from' on that holds any (the ring holds some). */
+static uint64_t next_nonempty(const struct evq *q, uint64_t from)
+{
+	unsigned slot = (unsigned)(from & EVQ_RING_MASK), w = slot / 64;
+	uint64_t bits = q->nonempty[w] & (~0ULL << (slot % 64));
+
+	while (!bits) {
+		w = (w + 1) % EVQ_WORDS;
+		bits = q->nonempty[w];
+	}
+	return from + ((w * 64 + (unsigned)__builtin_ctzll(bits) - slot) & EVQ_RING_MASK);
+}
+
+/* Room for one more entry at b's end. */
+static void bucket_grow(struct evq_bucket *b)
+{
+	if (b->head > 0) {
+		/* the entries taken from the head leave their room */
+		for (uint32_t i = b->head; i < b->len; i++)
+			entry_put(b, i - b->head, b->e[i]);
+		b->len -= b->head;
+		b->head = 0;
+		return;
+	}
+	b->cap = b->cap ? b->cap * 2 : 4;
+	b->e = xreallocarray(b->e, b->cap, sizeof(*b->e));
+}
+
+static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
+{
+	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
+	struct evq_bucket *b = &q->ring[slot];
+	struct evq_entry e = { k, t };
+	uint32_t i;
+
+	if (b->len == b->cap)
+		bucket_grow(b);
+	i = b->len++;
+	if (b->sorted) {
+		/*
+		 * From the latest end, move every entry due after t one slot
+		 * on: a timer armed for now, after all those due now, moves
+		 * none or few.
+		 */
+		while (i > b->head && before(&k, &b->e[i - 1].key)) {
+			entry_put(b, i, b->e[i - 1]);
+			i--;
+		}
+	}
+	entry_put(b, i, e);
+	q->nonempty[slot / 64] |= 1ULL << (slot % 64);
+	if (q->ring_len++ == 0 || bn < q->first)
+		q->first = bn;
+}
+
+/* Bucket bn (at slot) was left empty. */
+static void ring_emptied(struct evq *q, struct evq_bucket *b, uint64_t bn, unsigned slot)
+{
+	b->head = b->len = 0;
+	b->sorted = false;
+	q->nonempty[slot / 64] &= ~(1ULL << (slot % 64));
+	if (q->ring_len && bn == q->first)
+		q->first = next_nonempty(q, bn + 1);
+}
+
+static void ring_remove(struct evq *q, struct timer *t)
+{
+	uint64_t bn = bucket_of(t->expires);
+	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
+	struct evq_bucket *b = &q->ring[slot];
+	uint32_t i = (uint32_t)t->heap_slot;
+
+	t->heap_slot = -1;
+	q->ring_len--;
+	if (b->len - b->head == 1) {
+		ring_emptied(q, b, bn, slot);
+		return;
+	}
+	if (!b->sorted) {
+		if (i != --b->len)
+			entry_put(b, i, b->e[b->len]);
+	} else if (i - b->head < b->len - 1 - i) {
+		/* the earlier ones close the gap, or the later ones: the fewer */
+		for (; i > b->head; i--)
+			entry_put(b, i, b->e[i - 1]);
+		b->head++;
+	} else {
+		for (b->len--; i < b->len; i++)
+			entry_put(b, i, b->e[i + 1]);
+	}
+}
+
+/* The first bucket, sorted: its earliest timer is its head entry. */
+static struct evq_bucket *first_bucket(struct evq *q)
+{
+	struct evq_bucket *b = &q->ring[q->first & EVQ_RING_MASK];
+
+	if (!b->sorted)
+		bucket_sort(b);
+	return b;
+}
+
+/* Takes the earliest timer of the ring, the head of its first bucket b. */
+static struct timer *ring_take(struct evq *q, struct evq_bucket *b)
+{
+	struct timer *t = b->e[b->head++].t;
+	uint64_t bn = q->first;
+
+	t->heap_slot = -1;
+	q->ring_len--;
+	if (b->head == b->len)
+		ring_emptied(q, b, bn, (unsigned)(bn & EVQ_RING_MASK));
+	return t;
+}
+
+/* --------------------------------------------------------------- queue */
+
+void evq_init(struct evq *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->ring = xcalloc(EVQ_BUCKETS, sizeof(*q->ring));
+	q->nonempty = xcalloc(EVQ_WORDS, sizeof(*q->nonempty));
+}
+
+void evq_free(struct evq *q)
+{
+	if (q->ring) {
+		for (unsigned i = 0; i < EVQ_BUCKETS; i++) {
+			for (uint32_t j = q->ring[i].head; j < q->ring[i].len; j++)
+				q->ring[i].e[j].t->heap_slot = -1;
+			free(q->ring[i].e);
+		}
+	}
+	for (size_t i = 0; i < q->later.len; i++)
+		q->later.heap[i]->heap_slot = -1;
+	free(q->later.heap);
+	free(q->later.keys);
+	free(q->ring);
+	free(q->nonempty);
+	memset(q, 0, sizeof(*q));
+}
+
+void timer_init(struct timer *t, timer_fn fn, void *arg)
+{
+	t->expires = 0;
+	t->seq = 0;
+	t->heap_slot = -1;
+	t->later = false;
+	t->fn = fn;
+	t->arg = arg;
+}
+
+/* Takes armed t out of where it is. */
+static void unlink_timer(struct evq *q, struct timer *t)
+{
+	q->len--;
+	if (t->later)
+		heap_remove_at(&q->later, (size_t)t->heap_slot);
+	else
+		ring_remove(q, t);
+}
+
+void timer_stop(struct evq *q, struct timer *t)
+{
+	if (t->heap_slot >= 0)
+		unlink_timer(q, t);
+}
+
 void timer_set(struct evq *q, struct timer *t, stime_t when)
 {
-	struct evq_heap *h;
 	struct evq_key k;
-	bool far;
+	uint64_t bn;
+	bool later;
 
 	if (when < q->now)
 		when = q->now;
-	far = when - q->now >= EVQ_NEAR_NS;
-	h = far ? &q->far : &q->near;
-	t->expires = when;
-	t->seq = q->next_seq++;
+	bn = bucket_of(when);
+	later = bn - bucket_of(q->now) >= EVQ_BUCKETS;
 	k.expires = when;
-	k.seq = t->seq;
-	if (q->root_fired && q->root_fired->heap[0] == t) {
-		/* Re-armed from its own callback: it still holds its heap's root. */
-		struct evq_heap *was = q->root_fired;
-
-		q->root_fired = NULL;
-		if (was == h) {
-			sift_down(h, 0, t, k);
+	k.seq = q->next_seq++;
+	if (q->root_fired && q->later.heap[0] == t) {
+		/* Re-armed from its own callback: it still holds the heap's root. */
+		q->root_fired = false;
+		if (later) {
+			t->expires = when;
+			t->seq = k.seq;
+			q->len++;
+			sift_down(&q->later, 0, t, k);
 			return;
 		}
-		drop_root(q, was);
+		heap_drop_root(&q->later);
 	} else if (t->heap_slot >= 0) {
-		struct evq_heap *was = heap_of(q, t);
-
-		if (was == h && !h->sorted) {
+		if (t->later && later) {
 			/* Re-arming in place: one sift instead of a remove and an insert. */
-			sift(h, (size_t)t->heap_slot, t, k);
+			t->expires = when;
+			t->seq = k.seq;
+			sift(&q->later, (size_t)t->heap_slot, t, k);
 			return;
 		}
-		remove_at(q, was, (size_t)t->heap_slot);
+		unlink_timer(q, t);
 	}
-	t->far = far;
-	insert(q, h, t, k);
+	t->expires = when;
+	t->seq = k.seq;
+	t->later = later;
+	q->len++;
+	if (later)
+		heap_insert(&q->later, t, k);
+	else
+		ring_insert(q, bn, t, k);
 }
 
-/* The heap whose root fires next (both non-empty or one of them). */
-static struct evq_heap *next_heap(const struct evq *q)
+/*
+ * The earliest timer: of the first bucket (*b set) or the heap's root (*b
+ * NULL); NULL when the queue is empty.
+ */
+static struct timer *earliest(struct evq *q, struct evq_bucket **b)
 {
-	const struct evq_heap *n = &q->near, *f = &q->far;
-
-	if (!f->len)
-		return (struct evq_heap *)n;
-	if (!n->len)
-		return (struct evq_heap *)f;
-	return (struct evq_heap *)(before(&f->keys[0], &n->keys[min_slot(n)]) ? f : n);
+	*b = NULL;
+	if (!q->ring_len)
+		return q->later.len ? q->later.heap[0] : NULL;
+	*b = first_bucket(q);
+	if (q->later.len && before(&q->later.keys[0], &(*b)->e[(*b)->head].key)) {
+		*b = NULL;
+		return q->later.heap[0];
+	}
+	return (*b)->e[(*b)->head].t;
 }
 
-struct timer *evq_peek(const struct evq *q)
+struct timer *evq_peek(struct evq *q)
 {
-	const struct evq_heap *h;
+	struct evq_bucket *b;
 
-	if (!q->len)
-		return NULL;
-	h = next_heap(q);
-	return h->heap[min_slot(h)];
-}
-
-/* The earliest timer, marked as out of the queue; *hp: the heap whose root it is. */
-static struct timer *take_root(struct evq *q, struct evq_heap **hp)
-{
-	struct timer *t;
-
-	*hp = next_heap(q);
-	t = (*hp)->heap[min_slot(*hp)];
-	t->heap_slot = -1;
-	return t;
+	return earliest(q, &b);
 }
 
 struct timer *evq_pop(struct evq *q)
 {
-	struct evq_heap *h;
-	struct timer *t;
+	struct evq_bucket *b;
+	struct timer *t = earliest(q, &b);
 
-	if (!q->len)
+	if (!t)
 		return NULL;
-	t = take_root(q, &h);
-	drop_root(q, h);
+	q->len--;
+	if (b)
+		return ring_take(q, b);
+	t->heap_slot = -1;
+	heap_drop_root(&q->later);
 	return t;
 }
 
-struct timer *evq_fire_begin(struct evq *q)
+struct timer *evq_fire_next(struct evq *q, stime_t until)
 {
-	struct timer *t;
+	struct evq_bucket *b;
+	struct timer *t = earliest(q, &b);
 
-	if (!q->len)
+	if (!t || t->expires > until)
 		return NULL;
-	t = take_root(q, &q->root_fired);
-	/* The sorted set gives its earliest up at once: a pop there is len--. */
-	if (q->root_fired->sorted) {
-		drop_root(q, q->root_fired);
-		q->root_fired = NULL;
-	}
+	q->now = t->expires;
+	q->fired++;
+	q->len--;
+	if (b)
+		return ring_take(q, b);
+	t->heap_slot = -1;
+	q->root_fired = true;
 	return t;
 }
 
 void evq_fire_end(struct evq *q)
 {
-	struct evq_heap *h = q->root_fired;
-
-	if (!h)
+	if (!q->root_fired)
 		return;
-	q->root_fired = NULL;
-	drop_root(q, h);
+	q->root_fired = false;
+	heap_drop_root(&q->later);
 }
 
 uint64_t evq_run_until(struct evq *q, stime_t until)
@@ -384,10 +533,7 @@ uint64_t evq_run_until(struct evq *q, stime_t until)
 	uint64_t n = 0;
 	struct timer *t;
 
-	while ((t = evq_peek(q)) && t->expires <= until) {
-		evq_fire_begin(q);
-		q->now = t->expires;
-		q->fired++;
+	while ((t = evq_fire_next(q, until))) {
 		n++;
 		t->fn(t, t->arg);
 		evq_fire_end(q);

@@ -1,7 +1,7 @@
 /*
- * The event queue: timers ordered by (time, sequence), the near ones in a
- * sorted array and the far ones in a 4-ary min-heap (sim/engine/evq.c), popped
- * as one queue.
+ * The event queue: timers ordered by (time, sequence), those due within
+ * the next 33 ms in a ring of 4 us buckets (a calendar queue), the later
+ * ones in a 4-ary min-heap (sim/engine/evq.c), popped as one queue.
  *
  * Every event in the simulator is a struct timer embedded in the object it
  * belongs to (a pCPU's schedule timer, a scheduler's accounting ticker, a
@@ -25,8 +25,8 @@ typedef void (*timer_fn)(struct timer *t, void *arg);
 struct timer {
 	stime_t expires;
 	uint64_t seq;     /* arming order, breaks ties between equal times */
-	int heap_slot;    /* -1 when not armed */
-	bool far;         /* in the heap of the timers due later (see evq.c) */
+	int heap_slot;    /* its slot in its bucket or the heap; -1 when not armed */
+	bool later;       /* in the heap of the timers beyond the ring (see evq.c) */
 	timer_fn fn;
 	void *arg;
 };
@@ -38,35 +38,54 @@ struct evq_key {
 	uint64_t seq;
 };
 
-/*
- * One set of timers and, beside them, their keys: a 4-ary min-heap, or
- * (sorted) an array in descending order, the earliest last (sim/engine/evq.c).
- */
+/* A 4-ary min-heap of timers and, beside them, their keys (sim/engine/evq.c). */
 struct evq_heap {
 	struct timer **heap;
 	struct evq_key *keys;    /* keys[i] is heap[i]'s (expires, seq) */
 	size_t len, cap;
+};
+
+/* A timer of a bucket with its key. */
+struct evq_entry {
+	struct evq_key key;
+	struct timer *t;
+};
+
+/*
+ * The timers of one bucket of the ring, e[head] to e[len - 1]: in the
+ * order they came (head 0), or (sorted) in ascending order, the earliest
+ * at head.
+ */
+struct evq_bucket {
+	struct evq_entry *e;
+	uint32_t head, len, cap;
 	bool sorted;
 };
 
 struct evq {
 	/*
-	 * Timers due within EVQ_NEAR_NS of their arming, and the others: the
-	 * busy few (a guest CPU's next step, a softirq) in a sorted array, the
-	 * many long ones (tickers, slices, sleeps) in a heap.  The earliest
-	 * event is the earlier of the array's last entry and the heap's root.
+	 * The ring (evq.c): bucket b & (EVQ_BUCKETS - 1) holds the timers
+	 * due in [b, b + 1) << EVQ_BUCKET_SHIFT ns, for the EVQ_BUCKETS
+	 * buckets from now's on; 'nonempty' has a bit per bucket that holds
+	 * any, 'first' is the earliest such bucket.  The timers due later
+	 * are in the heap.  The next event is the earlier of the first
+	 * bucket's earliest timer and the heap's root.
 	 */
-	struct evq_heap near, far;
+	struct evq_bucket *ring;
+	uint64_t *nonempty;
+	size_t ring_len;         /* timers in the ring */
+	uint64_t first;          /* the earliest bucket holding any, while ring_len > 0 */
+	struct evq_heap later;
 	size_t len;              /* timers armed, in both */
 	uint64_t next_seq;
 	stime_t now;      /* time of the event being handled */
 	uint64_t fired;   /* events handled so far */
 	/*
-	 * The timer being fired is still at the root (evq_fire_begin): its
-	 * callback usually re-arms it, which is then one sift down from the
+	 * The heap's root being fired is still at the root (evq_fire_next):
+	 * its callback may re-arm it, which is then one sift down from the
 	 * root instead of a pop and an insert.
 	 */
-	struct evq_heap *root_fired;   /* the heap whose root it is, or NULL */
+	bool root_fired;
 };
 
 void evq_init(struct evq *q);
@@ -83,16 +102,19 @@ static inline bool timer_pending(const struct timer *t)
 }
 
 /* Earliest armed timer, or NULL (not from inside a callback). */
-struct timer *evq_peek(const struct evq *q);
+struct timer *evq_peek(struct evq *q);
 /*
- * Takes the earliest timer to fire it: it is disarmed at once (pending no
- * more, re-armable, stopping it is harmless); a far one is left in the
- * heap's root until evq_fire_end, after its callback.  Its key is the smallest there
- * is, so nothing armed meanwhile can pass it, and the order of events is
- * exactly that of evq_pop.  Returns NULL when the queue is empty.
+ * Takes the earliest timer, if it is due no later than 'until', to fire
+ * it: it is disarmed at once (pending no more, re-armable, stopping it is
+ * harmless); one of the heap is left in the heap's root until
+ * evq_fire_end, after its callback.  Its key is the smallest there is, so
+ * nothing armed meanwhile can pass it, and the order of events is exactly
+ * that of evq_pop.  Returns NULL when the queue is empty or the earliest
+ * is later than 'until'; q->now is then unchanged, else it is the timer's
+ * time.
  */
-struct timer *evq_fire_begin(struct evq *q);
-/* After the callback of evq_fire_begin's timer: drops it unless it was re-armed. */
+struct timer *evq_fire_next(struct evq *q, stime_t until);
+/* After the callback of evq_fire_next's timer: drops it unless it was re-armed. */
 void evq_fire_end(struct evq *q);
 /* Removes and returns the earliest timer without running it. */
 struct timer *evq_pop(struct evq *q);
