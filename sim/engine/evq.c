@@ -350,8 +350,12 @@ static struct evq_bucket *first_bucket(struct evq *q)
 {
 	struct evq_bucket *b = &q->ring[q->first & EVQ_RING_MASK];
 
-	if (!b->sorted)
-		bucket_sort(b);
+	/* one timer (most buckets of a small host) is sorted as it is */
+	if (!b->sorted) {
+		if (b->len > 1)
+			bucket_sort(b);
+		b->sorted = true;
+	}
 	return b;
 }
 
