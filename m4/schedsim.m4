@@ -82,3 +82,22 @@ _SCHEDSIM_EOF
   AC_SUBST([LTO_LDFLAGS])
   AC_SUBST([LTO_OFF_LDFLAGS])
 ])
+
+# SCHEDSIM_MODULES: scheduler modules loaded at run time (--sched=./x.so,
+# schedulers/loader.c): dlopen (in libc since glibc 2.34, in -ldl before),
+# and schedsim linked with the functions a module calls exported
+# (MODULE_LDFLAGS): the dynamic list schedulers/module.syms, or every
+# symbol (-rdynamic) where the linker takes no dynamic list.
+AC_DEFUN([SCHEDSIM_MODULES], [
+  AC_SEARCH_LIBS([dlopen], [dl], [],
+    [AC_MSG_ERROR([dlopen not found: scheduler modules need it (the C library's libdl)])])
+  AC_MSG_CHECKING([how to export schedsim's functions to the modules it loads])
+  save_LDFLAGS=$LDFLAGS
+  LDFLAGS="$LDFLAGS -Wl,--dynamic-list=$srcdir/schedulers/module.syms"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+    [MODULE_LDFLAGS='-Wl,--dynamic-list=$(srcdir)/schedulers/module.syms'],
+    [MODULE_LDFLAGS=-rdynamic])
+  LDFLAGS=$save_LDFLAGS
+  AC_MSG_RESULT([$MODULE_LDFLAGS])
+  AC_SUBST([MODULE_LDFLAGS])
+])

@@ -1,8 +1,10 @@
 /*
- * What the scheduler modules share: the registry of every scheduler (by
- * name, for --sched and --list-schedulers), making an instance from a
- * spec, and the affinity helpers of Xen's private.h.  The interface each
- * module fills, its ops table, is the engine's: sim/engine/scheduler.h.
+ * What the scheduler modules share: the registry of the built-in
+ * schedulers (by name, for --sched and --list-schedulers), making an
+ * instance from a spec, and the affinity helpers of Xen's private.h.  The
+ * interface each module fills, its ops table, is the engine's:
+ * sim/engine/scheduler.h; schedulers/loader.h loads modules built outside
+ * the tree (schedulers/module.h).
  */
 #ifndef SCHEDSIM_SCHED_H
 #define SCHEDSIM_SCHED_H
@@ -21,14 +23,22 @@ const struct sched_ops *sched_lookup(const char *name, struct err *e);
 /* NULL-terminated list. */
 const struct sched_ops *const *sched_all(void);
 /*
- * Creates pool's instance from a spec (gran= already taken out: see
- * sim/engine/cpupool.h): validates parameters, calls init.
+ * Creates pool's instance of ops from a spec (gran= already taken out: see
+ * sim/engine/cpupool.h): validates parameters, calls init.  The factory
+ * that finds ops by the spec's name is the module loader's
+ * (schedulers/loader.h), which knows the built-in schedulers and the
+ * modules loaded.
  */
-struct scheduler *sched_create(struct sim *s, struct cpupool *pool,
+struct scheduler *sched_create(const struct sched_ops *ops, struct sim *s, struct cpupool *pool,
 			       const struct sched_spec *spec, struct err *e);
 void sched_destroy(struct scheduler *sch);
-/* Prints every scheduler and its parameters. */
-void sched_list(FILE *f);
+/*
+ * --list-schedulers: one scheduler and its parameters, under name as
+ * --sched takes it (NULL: ops->name) and with from, the module file it
+ * came from (NULL for a built-in one); then the notes that end the list.
+ */
+void sched_describe(FILE *f, const char *name, const struct sched_ops *ops, const char *from);
+void sched_list_notes(FILE *f);
 
 /* --- Affinity helpers shared by schedulers (Xen's private.h) --- */
 

@@ -117,15 +117,11 @@ const struct sched_ops *sched_lookup(const char *name, struct err *e)
 	return NULL;
 }
 
-struct scheduler *sched_create(struct sim *s, struct cpupool *pool,
+struct scheduler *sched_create(const struct sched_ops *ops, struct sim *s, struct cpupool *pool,
 			       const struct sched_spec *spec, struct err *e)
 {
-	const struct sched_ops *ops = sched_lookup(spec->name, e);
-	struct scheduler *sch;
+	struct scheduler *sch = xcalloc(1, sizeof(*sch));
 
-	if (!ops)
-		return NULL;
-	sch = xcalloc(1, sizeof(*sch));
 	sch->ops = ops;
 	sch->sim = s;
 	sch->pool = pool;
@@ -149,20 +145,20 @@ void sched_destroy(struct scheduler *sch)
 	free(sch);
 }
 
-void sched_list(FILE *f)
+void sched_describe(FILE *f, const char *name, const struct sched_ops *ops, const char *from)
 {
-	const struct sched_ops *const *all = sched_all();
-	int i;
+	fprintf(f, "%s%s%s%s - %s\n", name ? name : ops->name, ops->alias ? " (alias " : "",
+		ops->alias ? ops->alias : "", ops->alias ? ")" : "", ops->summary);
+	if (from)
+		fprintf(f, "    (module %s, scheduler %s)\n", from, ops->name);
+	if (ops->params && ops->params[0].name)
+		params_describe(f, ops->params, "    ");
+	else
+		fprintf(f, "    (no parameters)\n");
+}
 
-	for (i = 0; all[i]; i++) {
-		fprintf(f, "%s%s%s%s - %s\n", all[i]->name, all[i]->alias ? " (alias " : "",
-			all[i]->alias ? all[i]->alias : "", all[i]->alias ? ")" : "",
-			all[i]->summary);
-		if (all[i]->params && all[i]->params[0].name)
-			params_describe(f, all[i]->params, "    ");
-		else
-			fprintf(f, "    (no parameters)\n");
-	}
+void sched_list_notes(FILE *f)
+{
 	fputs("\nEvery scheduler also takes gran=cpu|core|socket: Xen's sched-gran= (4.13 and later, "
 	      "per cpupool): vCPUs scheduled\n    in units of one per thread of a core (socket), "
 	      "gang-scheduled on its threads (doc/pools.md).\n", f);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "schedulers/loader.h"
 #include "schedulers/sched.h"
 #include "sim/engine/hw.h"
 #include "sim/experiment/compare.h"
@@ -72,6 +73,7 @@ struct cli {
 	int ndomains;
 	const char *report;       /* --report=FILE.html */
 	char *command;            /* the command line, for the report */
+	struct sched_modules *modules;   /* loaded from --sched and the pools' sched= */
 };
 
 static void usage(FILE *f)
@@ -327,18 +329,41 @@ static bool table_has_values(const struct report_table *t)
 	return false;
 }
 
-/* Reports the runs the invariant checker failed; 1 if any. */
+/*
+ * A run's invariant violation (--check): 1, or 2 when its scheduler is a
+ * module (bad input: the module breaks the core's rules), said so first.
+ */
+static int check_error(const struct sched_modules *m, const char *sched, const char *what,
+		       const char *error)
+{
+	const struct sched_module *mod = sched_modules_get(m, sched);
+
+	if (mod) {
+		fprintf(stderr, "schedsim: scheduler module %s breaks an invariant under --check: "
+			"%s: %s\n", mod->name, what, error);
+		return EXIT_BADINPUT;
+	}
+	fprintf(stderr, "schedsim: %s: %s\n", what, error);
+	return 1;
+}
+
+/* Reports the runs the invariant checker failed; 1 if any, 2 if a module's. */
 static int check_errors(const struct experiment *x)
 {
 	int status = 0;
 
 	for (int i = 0; i < x->nruns; i++)
 		if (x->runs[i].check_error[0]) {
-			fprintf(stderr, "schedsim: %s%s%s %s %s iteration %d: %s\n", x->runs[i].label,
-				x->runs[i].host[0] ? " --host=" : "", x->runs[i].host,
-				x->runs[i].workload, x->runs[i].dom0_load, x->runs[i].iteration,
-				x->runs[i].check_error);
-			status = 1;
+			char what[1400];
+			int rc;
+
+			snprintf(what, sizeof(what), "%s%s%s %s %s iteration %d", x->runs[i].label,
+				 x->runs[i].host[0] ? " --host=" : "", x->runs[i].host,
+				 x->runs[i].workload, x->runs[i].dom0_load, x->runs[i].iteration);
+			rc = check_error(x->ropt.modules,
+					 x->scheds[experiment_coords(x, i).s].name, what,
+					 x->runs[i].check_error);
+			status = rc > status ? rc : status;
 		}
 	return status;
 }
@@ -374,6 +399,8 @@ static int experiment_output(const char *format, const char *output,
 	FILE *out;
 	int status = check_errors(x);
 
+	if (status == EXIT_BADINPUT)    /* a module broke the core's rules: no results */
+		return status;
 	experiment_table(x, &t);
 	t.alpha = alpha;
 	report_compute(&t);
@@ -427,7 +454,7 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 	x.seed = sc->seed;
 	x.iterations = DEFAULT_ITERATIONS;
 	x.progress = isatty(STDERR_FILENO);
-	x.ropt = (struct run_options){ cli->check, NULL, false };
+	x.ropt = (struct run_options){ cli->check, NULL, false, cli->modules };
 	x.apply_axes = bench_axes_apply;
 	if (cli->iterations) {
 		if (parse_int(cli->iterations, 1, 1000000, &v, &e) < 0)
@@ -473,7 +500,8 @@ static int run_experiment(const struct cli *cli, const struct plot_cli *pc,
 	}
 	if (shard_cli_partial(cli->shard)) {
 		status = check_errors(&x);
-		if (shard_output(cli->shard, cli->output, &x, t.alpha, &e) < 0)
+		if (status != EXIT_BADINPUT &&
+		    shard_output(cli->shard, cli->output, &x, t.alpha, &e) < 0)
 			status = bad("%s", e.msg);
 		goto out;
 	}
@@ -600,6 +628,93 @@ static int compare_main(int argc, char **argv)
 	return status;
 }
 
+/* One single run (of the per-vCPU report), its trace written as it goes. */
+struct single_run {
+	const struct scenario *sc;
+	const struct sched_spec *spec;
+	struct trace_cli *tc;
+	int i, n;
+	bool check;
+	const struct sched_modules *modules;
+};
+
+static int single_run(void *arg, struct run_result *r, struct err *e)
+{
+	const struct single_run *a = arg;
+	struct run_options o = { a->check, trace_cli_open(a->tc, a->i, a->n, e), false,
+				 a->modules };
+
+	if ((a->tc->path && !o.tracer) || run_scenario(a->sc, a->spec, &o, r, e) < 0 ||
+	    trace_close(o.tracer, e) < 0)
+		return -1;
+	return 0;
+}
+
+/* A single run that died of a signal: in its module, or in one of a pool's. */
+static int module_crash(const struct sched_modules *m, const struct sched_spec *spec,
+			uint64_t seed, const char *why)
+{
+	const struct sched_module *mod = sched_modules_get(m, spec->name);
+	char names[600] = "";
+
+	for (int k = 0; !mod && k < m->n; k++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 k ? ", " : "", m->m[k].name);
+	fprintf(stderr, "schedsim: scheduler module %s%s%s crashed: %s (seed %llu): %s\n",
+		mod ? mod->name : "(of ", mod ? "" : names, mod ? "" : ")", spec->text,
+		(unsigned long long)seed, why);
+	return EXIT_BADINPUT;
+}
+
+/* Loads the modules the scenario's pools name (sched="./mysched.so"); 0, or a status. */
+static int load_pool_modules(struct sched_modules *m, const struct scenario *sc)
+{
+	for (int i = 0; i < sc->npools; i++) {
+		const struct pool_spec *ps = &sc->pools[i];
+		struct sched_spec spec;
+		struct err e = { "" };
+		int bad_one;
+
+		/* a spec that does not parse is the build's to report, with the rest */
+		if (!ps->sched || sched_spec_parse(ps->sched, &spec, &e) < 0)
+			continue;
+		bad_one = !sched_modules_load(m, spec.name, &e);
+		sched_spec_free(&spec);
+		if (bad_one) {
+			err_prefix(&e, "%s:%d: <pool name=\"%s\">", sc->source, ps->line, ps->name);
+			return bad("%s", e.msg);
+		}
+	}
+	return 0;
+}
+
+/* --list-schedulers: the built-in ones, the modules of --sched, those of SCHEDSIM_MODULE_PATH. */
+static int list_schedulers(const char *sched)
+{
+	struct sched_modules m;
+	struct err e = { "" };
+	char **items = NULL;
+	int n = 0, status = 0;
+
+	sched_modules_init(&m, getenv("SCHEDSIM_MODULE_PATH"));
+	if (sched)
+		n = split_list(sched, &items);
+	for (int i = 0; i < n && !status; i++) {
+		struct sched_spec spec;
+
+		if (sched_spec_parse(items[i], &spec, &e) < 0 ||
+		    (!sched_modules_load(&m, spec.name, &e) && (sched_spec_free(&spec), 1)))
+			status = bad("--sched: %s", e.msg);
+		else
+			sched_spec_free(&spec);
+	}
+	if (!status)
+		sched_modules_list(&m, stdout);
+	free_list(items, n);
+	sched_modules_free(&m);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -643,6 +758,8 @@ int main(int argc, char **argv)
 	struct shard_cli shc = { 0 };
 	const char *domain_files[argc];   /* --domain values: at most one per argument */
 	FILE *out;
+	struct sched_modules mods;
+	bool list_scheds = false;
 
 	cli.domains = domain_files;
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -697,7 +814,7 @@ int main(int argc, char **argv)
 			if (shard_cli_option(&shc, c, optarg, &e) < 0)
 				return bad("%s", e.msg);
 			break;
-		case 'L': sched_list(stdout); return 0;
+		case 'L': list_scheds = true; break;
 		case 'W': workload_list(stdout); return 0;
 		case 'T': hw_list(stdout); return 0;
 		case 'h': usage(stdout); return 0;
@@ -711,6 +828,8 @@ int main(int argc, char **argv)
 				   argv[optind - 1]);
 		}
 	}
+	if (list_scheds)
+		return list_schedulers(cli.sched);
 	if (optind < argc)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!valid_format(cli.format))
@@ -794,6 +913,8 @@ int main(int argc, char **argv)
 		scenario_free(&sc);
 		return bad("--sched: %s", e.msg);
 	}
+	sched_modules_init(&mods, getenv("SCHEDSIM_MODULE_PATH"));
+	cli.modules = &mods;
 	n = nitems;
 	specs = xcalloc((size_t)n, sizeof(*specs));
 	runs = xcalloc((size_t)n, sizeof(*runs));
@@ -802,11 +923,13 @@ int main(int argc, char **argv)
 			status = bad("--sched: %s", e.msg);
 			goto out;
 		}
-		if (!sched_lookup(specs[i].name, &e)) {
+		if (!sched_modules_load(&mods, specs[i].name, &e)) {
 			status = bad("--sched: %s", e.msg);
 			goto out;
 		}
 	}
+	if ((status = load_pool_modules(&mods, &sc)))
+		goto out;
 	if (experiment) {
 		if (cli.report) {
 			/* Now, not after a long experiment: a file we cannot write fails at once. */
@@ -827,20 +950,26 @@ int main(int argc, char **argv)
 		status = bad("%s", "--alpha: only meaningful for an experiment (--iterations)");
 		goto out;
 	}
+	/* With a module loaded, each run in a process of its own: a crash is reported. */
 	for (i = 0; i < n; i++) {
-		struct run_options o = { cli.check, trace_cli_open(&tc, i, n, &e), false };
+		struct single_run a = { &sc, &specs[i], &tc, i, n, cli.check, &mods };
+		int sig = 0, rc;
 
-		if ((tc.path && !o.tracer) || run_scenario(&sc, &specs[i], &o, &runs[i], &e) < 0 ||
-		    trace_close(o.tracer, &e) < 0) {
-			status = bad("%s", e.msg);
+		rc = mods.n ? run_in_child(single_run, &a, &runs[i], &sig, &e)
+			    : single_run(&a, &runs[i], &e);
+		if (rc < 0) {
+			status = sig ? module_crash(&mods, &specs[i], sc.seed, e.msg)
+				     : bad("%s", e.msg);
 			n = i;
 			goto out;
 		}
 		if (runs[i].check_error[0]) {
-			fprintf(stderr, "schedsim: %s: %s\n", runs[i].label, runs[i].check_error);
-			status = 1;
+			rc = check_error(&mods, specs[i].name, runs[i].label, runs[i].check_error);
+			status = rc > status ? rc : status;
 		}
 	}
+	if (status == EXIT_BADINPUT)    /* a module broke the core's rules: no report */
+		goto out;
 	out = open_output(cli.output, tmp, sizeof(tmp));
 	if (!out) {
 		status = bad("--output: cannot write '%s'", cli.output);
@@ -868,5 +997,6 @@ out:
 	free(specs);
 	free_list(items, nitems);
 	scenario_free(&sc);
+	sched_modules_free(&mods);
 	return status;
 }

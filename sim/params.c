@@ -551,11 +551,26 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
-/* A scheduler name may also name the Xen tree of a shim module: xen-credit2@4.17.5. */
+bool sched_name_is_file(const char *s, size_t n)
+{
+	return memchr(s, '/', n) || (n > 3 && !memcmp(s + n - 3, ".so", 3));
+}
+
+/*
+ * A scheduler name may also name the Xen tree of a shim module
+ * (xen-credit2@4.17.5), or a module's file: any path of printable
+ * characters but the spec's own ':', ',', '=', '{' and '}'.
+ */
 static bool valid_sched_name(const char *s, size_t n)
 {
 	const char *at = memchr(s, '@', n);
 
+	if (sched_name_is_file(s, n)) {
+		for (size_t i = 0; i < n; i++)
+			if (!isgraph((unsigned char)s[i]) || strchr(",={}", s[i]))
+				return false;
+		return true;
+	}
 	if (!at)
 		return valid_name(s, n);
 	return at > s && (size_t)(at - s) + 1 < n && valid_name(s, (size_t)(at - s)) &&
@@ -655,7 +670,8 @@ int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e)
 	n = colon ? (size_t)(colon - s) : strlen(s);
 	if (n == 0)
 		return err_set(e, "bad scheduler spec '%s': empty scheduler name", s);
-	if (n >= sizeof(out->name))
+	/* a scheduler's name fits run_result's; a module's file may be longer */
+	if (n >= (sched_name_is_file(s, n) ? sizeof(out->name) : SCHED_NAME_MAX))
 		return err_set(e, "bad scheduler spec '%s': scheduler name too long", s);
 	if (!valid_sched_name(s, n))
 		return err_set(e, "bad scheduler spec '%s': bad scheduler name '%.*s'", s, (int)n, s);

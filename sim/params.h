@@ -116,15 +116,23 @@ const char *params_split_settings(const char *text, struct kvlist *out);
 
 /*
  * A scheduler spec: "name[:key=value...]".  'text' keeps the spec as
- * written, used as the configuration's label.
+ * written, used as the configuration's label.  The name may be a
+ * scheduler module's file (schedulers/loader.h): "./mysched.so:key=value".
  */
+#define SCHED_NAME_MAX 64   /* a scheduler's name and its NUL (a module's file: name[]) */
+
 struct sched_spec {
-	char name[64];
+	char name[256];
 	char text[512];
 	struct kvlist params;
 };
 
 int sched_spec_parse(const char *s, struct sched_spec *out, struct err *e);
+/*
+ * Whether the scheduler name s[0..n-1] names a module's file rather than a
+ * scheduler: it holds a '/' or ends in ".so".
+ */
+bool sched_name_is_file(const char *s, size_t n);
 void sched_spec_free(struct sched_spec *s);
 
 #endif

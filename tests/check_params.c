@@ -524,6 +524,32 @@ START_TEST(test_spec_good)
 }
 END_TEST
 
+/* A module's file as the name (schedulers/loader.h): any printable path, longer than a name. */
+START_TEST(test_spec_module)
+{
+	static const char *const bad[] = { "./a b.so", "./a=b.so", "./{a}.so", "dir/a,b" };
+	char path[200];
+	struct sched_spec s;
+	struct err e = { "" };
+
+	ck_assert_int_eq(sched_spec_parse("./rr.so:slice=30ms", &s, &e), 0);
+	ck_assert_str_eq(s.name, "./rr.so");
+	ck_assert_str_eq(s.params.v[0].key, "slice");
+	sched_spec_free(&s);
+	ck_assert_int_eq(sched_spec_parse("rr.so", &s, &e), 0);
+	sched_spec_free(&s);
+	memset(path, 'a', sizeof(path) - 4);
+	memcpy(path + sizeof(path) - 4, ".so", 4);
+	ck_assert_int_eq(sched_spec_parse(path, &s, &e), 0);
+	ck_assert_str_eq(s.name, path);
+	sched_spec_free(&s);
+	for (int i = 0; i < N(bad); i++)
+		ck_assert_int_eq(sched_spec_parse(bad[i], &s, &e), -1);
+	ck_assert(sched_name_is_file("x/y", 3) && sched_name_is_file("y.so", 4));
+	ck_assert(!sched_name_is_file("credit2", 7) && !sched_name_is_file(".so", 3));
+}
+END_TEST
+
 START_TEST(test_spec_bad)
 {
 	static const struct { const char *s, *msg; } tab[] = {
@@ -742,6 +768,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_describe);
 	tcase_add_test(t, test_spec_good);
 	tcase_add_test(t, test_spec_bad);
+	tcase_add_test(t, test_spec_module);
 	tcase_add_test(t, test_spec_long);
 	suite_add_tcase(s, t);
 	t = tcase_create("dist");

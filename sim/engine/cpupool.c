@@ -287,7 +287,7 @@ static int pool_cpus(struct sim *s, const struct scenario *sc, struct err *e)
 }
 
 int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_spec *spec,
-		   sched_factory *make, struct err *e)
+		   sched_factory *make, const void *ctx, struct err *e)
 {
 	struct sched_spec *own = xcalloc((size_t)sc->npools + 1, sizeof(*own));
 	int i, k, ret;
@@ -305,7 +305,7 @@ int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_
 		struct cpupool *c = s->pools[i];
 
 		pool_resources(s, c);
-		c->sched = make(s, c, &own[i], e);
+		c->sched = make(ctx, s, c, &own[i], e);
 		if (!c->sched)
 			ret = i ? err_prefix(e, "%s:%d: <pool name=\"%s\">", sc->source,
 					     sc->pools[i - 1].line, c->name) : -1;

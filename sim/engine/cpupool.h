@@ -33,11 +33,12 @@ int sched_spec_take_gran(const struct sched_spec *in, struct sched_spec *out,
  * granularity; every pCPU gets its resource, its resource's idle unit and
  * its pool's scheduler, and each resource's master joins the scheduler
  * (alloc_udata of the idle unit, then init_pdata), in pCPU order.  Each
- * pool's scheduler instance is made by make (sim_build passes the
- * registry's sched_create).  Errors name the scenario's file:line.
+ * pool's scheduler instance is made by make(ctx, ...) (sim_build passes
+ * the module loader's sched_modules_create and the modules loaded).
+ * Errors name the scenario's file:line.
  */
 int cpupools_build(struct sim *s, const struct scenario *sc, const struct sched_spec *spec,
-		   sched_factory *make, struct err *e);
+		   sched_factory *make, const void *ctx, struct err *e);
 /* Frees what cpupools_build made but the schedulers' data (sim_destroy frees those first). */
 void cpupools_free(struct sim *s);
 /* The pool named name ("Pool-0" or "" is Pool-0), or NULL. */

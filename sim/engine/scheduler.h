@@ -155,10 +155,11 @@ static inline const struct cpumask *sched_res_valid(const struct scheduler *sch)
 /*
  * Makes pool's scheduler instance from a spec (gran= already taken out:
  * see sim/engine/cpupool.h).  The engine knows no scheduler by name: the
- * layer that builds a machine passes the registry's sched_create
- * (schedulers/sched.h) to cpupools_build.
+ * layer that builds a machine passes the module loader's factory
+ * (schedulers/loader.h) and its context, the modules loaded, to
+ * cpupools_build.
  */
-typedef struct scheduler *sched_factory(struct sim *s, struct cpupool *pool,
+typedef struct scheduler *sched_factory(const void *ctx, struct sim *s, struct cpupool *pool,
 				       const struct sched_spec *spec, struct err *e);
 
 #endif

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim/experiment/build.h"
+#include "schedulers/loader.h"
 #include "schedulers/sched.h"
 #include "sim/engine/cpupool.h"
 #include "sim/engine/numa_place.h"
@@ -515,6 +516,12 @@ static int install_arinc653(struct sim *s, const struct scenario *sc, struct err
 
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, struct err *e)
 {
+	return sim_build_with(sc, spec, NULL, e);
+}
+
+struct sim *sim_build_with(const struct scenario *sc, const struct sched_spec *spec,
+			   const struct sched_modules *modules, struct err *e)
+{
 	const struct host_spec *h = &sc->host;
 	struct hw_config hwc;
 	struct sim *s = xcalloc(1, sizeof(*s));
@@ -558,7 +565,7 @@ struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec, 
 		s->pcpus[cpu].idle = s->pcpus[cpu].curr = idle;
 	}
 
-	if (cpupools_build(s, sc, spec, sched_create, e) < 0)
+	if (cpupools_build(s, sc, spec, sched_modules_create, modules, e) < 0)
 		goto fail;
 
 	for (i = 0; i < sc->ndoms; i++) {

@@ -12,9 +12,13 @@
 #include "sim/params.h"
 
 struct workload;
+struct sched_modules;
 
 struct sim *sim_build(const struct scenario *sc, const struct sched_spec *spec,
 		      struct err *e);
+/* The same, with the scheduler modules loaded (schedulers/loader.h; NULL: built-ins only). */
+struct sim *sim_build_with(const struct scenario *sc, const struct sched_spec *spec,
+			   const struct sched_modules *modules, struct err *e);
 void sim_destroy(struct sim *s);
 /* Workloads attached by sim_build, in scenario order. */
 int sim_workloads(struct sim *s, struct workload ***out);

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/digest.h"
 #include "sim/engine/rng.h"
 #include "sim/xalloc.h"
 
@@ -196,17 +197,6 @@ _Static_assert(sizeof(double) == sizeof(uint64_t), "doubles travel as 64-bit wor
 _Static_assert(INT_MAX == INT32_MAX, "int fields travel as 32 bits");
 
 static const char rr_magic[4] = { 'S', 'S', 'R', 'R' };
-
-static uint64_t fnv1a64(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t k = 0; k < n; k++) {
-		h ^= p[k];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 struct enc {
 	unsigned char *p;
@@ -386,7 +376,7 @@ void run_result_pack(const struct run_result *r, char **buf, size_t *len)
 	put_u32(&b, (uint32_t)r->ndoms);
 	for (int d = 0; d < r->ndoms; d++)
 		put_domain(&b, &r->doms[d]);
-	put_u64(&b, fnv1a64(b.p, b.len));
+	put_u64(&b, digest_bytes(DIGEST_SEED, b.p, b.len));
 	*buf = (char *)b.p;
 	*len = b.len;
 }
@@ -698,7 +688,7 @@ int run_result_unpack(const char *buf, size_t len, struct run_result *r, struct 
 	d.len = len - 8;
 	for (int k = 7; k >= 0; k--)
 		sum = sum << 8 | p[d.len + k];
-	if (sum != fnv1a64(p, d.len))
+	if (sum != digest_bytes(DIGEST_SEED, p, d.len))
 		return err_set(e, "checksum does not match the bytes");
 	if (get_run(&d, r) == 0)
 		return 0;

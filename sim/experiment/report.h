@@ -29,7 +29,7 @@ struct report_row {
 
 struct report_cell {
 	char label[512];         /* configuration label ("credit2:runqueue=core") */
-	char scheduler[64];      /* registered scheduler name */
+	char scheduler[256];     /* registered scheduler name */
 	double *values;          /* one per iteration with a valid metric */
 	int n, cap;
 	struct stats_summary s;

@@ -1,14 +1,22 @@
 /*
  * run_scenario(): build, run, extract, destroy.  The result holds plain
  * numbers only, so the simulation can be freed at once and results can be
- * compared, serialised or sent from a worker process.
+ * compared, serialised or sent from a worker process.  run_in_child(): one
+ * run in a process of its own, so that a scheduler module that crashes is
+ * reported rather than taking schedsim down.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sim/experiment/run.h"
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
+#include "sim/experiment/experiment.h"
 #include "sim/xalloc.h"
 
 static void extract_vcpu(struct vcpu *v, struct vcpu_result *r, bool keep_hist)
@@ -53,7 +61,7 @@ int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
 	if (!o)
 		o = &defaults;
 	memset(out, 0, sizeof(*out));
-	s = sim_build(sc, spec, e);
+	s = sim_build_with(sc, spec, o->modules, e);
 	if (!s)
 		return -1;
 	s->check = o->check;
@@ -122,4 +130,86 @@ void run_result_free(struct run_result *r)
 	free(r->doms);
 	r->doms = NULL;
 	r->ndoms = 0;
+}
+
+/* The child's side: 'R' and the result's bytes, or 'E' and the error line. */
+static void child_run(int fd, run_fn fn, void *arg)
+{
+	struct run_result r;
+	struct err e = { "" };
+	char *buf = NULL;
+	size_t len, off = 0;
+	int rc = fn(arg, &r, &e);
+
+	if (rc == 0) {
+		run_result_pack(&r, &buf, &len);
+		run_result_free(&r);
+	} else {
+		len = strlen(e.msg);
+		buf = xmalloc(len + 1);
+		memcpy(buf, e.msg, len);
+	}
+	if (write(fd, rc == 0 ? "R" : "E", 1) != 1)
+		_exit(1);
+	while (off < len) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(1);
+		off += (size_t)n;
+	}
+	_exit(0);
+}
+
+int run_in_child(run_fn fn, void *arg, struct run_result *out, int *signo, struct err *e)
+{
+	char *buf = NULL, chunk[65536];
+	size_t len = 0;
+	int fds[2], status = 0, rc;
+	pid_t pid;
+	ssize_t n;
+
+	*signo = 0;
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds))
+		return err_set(e, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return err_set(e, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_run(fds[1], fn, arg);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		buf = xreallocarray(buf, len + (size_t)n + 1, 1);
+		memcpy(buf + len, chunk, (size_t)n);
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		*signo = WTERMSIG(status);
+		rc = err_set(e, "the run was killed by signal %d (%s)", *signo, strsignal(*signo));
+	} else if (len && buf[0] == 'E') {
+		rc = err_set(e, "%.*s", (int)(len - 1), buf + 1);
+	} else if (!len || buf[0] != 'R' || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		rc = err_set(e, "the run's process exited with status %d",
+			     WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	} else {
+		rc = run_result_unpack(buf + 1, len - 1, out, e);
+	}
+	free(buf);
+	return rc;
 }

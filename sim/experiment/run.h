@@ -17,6 +17,8 @@
 #include "sim/params.h"
 #include "workloads/workload.h"
 
+struct sched_modules;
+
 struct vcpu_result {
 	int id;
 	stime_t run_ns, runnable_ns, blocked_ns, offline_ns;
@@ -65,10 +67,21 @@ struct run_options {
 	bool check;              /* invariant checker after every event */
 	struct tracer *tracer;   /* NULL: no trace */
 	bool keep_histograms;    /* copy wake-latency histograms into the result */
+	/* the scheduler modules loaded (schedulers/loader.h); NULL: built-ins only */
+	const struct sched_modules *modules;
 };
 
 int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
 		 const struct run_options *o, struct run_result *out, struct err *e);
 void run_result_free(struct run_result *r);
+
+/*
+ * Calls fn(arg, out, e) in a child process and brings its result back
+ * (run_result_pack()), so that a run that crashes, in a scheduler module
+ * say, ends the child only: -1 with e set, and *signo the signal that
+ * killed it (0 when it did not die of one: fn's error, or a bad exit).
+ */
+typedef int (*run_fn)(void *arg, struct run_result *out, struct err *e);
+int run_in_child(run_fn fn, void *arg, struct run_result *out, int *signo, struct err *e);
 
 #endif

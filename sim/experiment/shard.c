@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/digest.h"
 #include "sim/xalloc.h"
 
 int shard_cli_option(struct shard_cli *c, int opt, const char *arg, struct err *e)
@@ -193,29 +194,10 @@ static const char *dom0_of(const struct experiment *x, int d)
 
 /* ------------------------------------------------------------- prepare */
 
-static void fnv1a(uint64_t *h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-
-	for (size_t k = 0; k < n; k++) {
-		*h ^= c[k];
-		*h *= 0x100000001b3ull;
-	}
-}
-
 int shard_file_digest(const char *path, char *out, struct err *e)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	char buf[8192];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
+	if (digest_file(path, out) < 0)
 		return err_set(e, "%s: cannot read the scenario again", path);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		fnv1a(&h, buf, n);
-	fclose(f);
-	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return 0;
 }
 

@@ -911,7 +911,7 @@ static int rerun(const struct plot_cli *c, const struct experiment *x, int idx,
 	struct coords k = run_coords(x, idx);
 	const struct run_result *orig = &x->runs[idx];
 	struct plot_recorder *rec;
-	struct run_options o = { false, NULL, false };
+	struct run_options o = { false, NULL, false, x->ropt.modules };
 	struct scenario sc;
 	FILE *tl, *cr;
 	int rc;

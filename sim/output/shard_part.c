@@ -3,7 +3,8 @@
  * sim/experiment/shard.c's): the usual experiment JSON of its own runs,
  * plus "matrix", what defines the whole matrix, and "shard", the run
  * indices and each result's bytes (run_result_pack(), base64), which
- * `schedsim merge` (sim/output/merge.c) reads back.
+ * `schedsim merge` (sim/output/merge.c) reads back.  A matrix with
+ * scheduler modules names each with its file's digest.
  */
 #include "sim/output/shard_part.h"
 
@@ -12,10 +13,30 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "schedulers/loader.h"
 #include "sim/output/json.h"
 #include "sim/output/report_formats.h"
 #include "sim/output/run_report.h"
 #include "sim/xalloc.h"
+
+/*
+ * The scheduler modules the matrix loaded, each "NAME DIGEST" (of the
+ * file's bytes): merge compares "matrix" member by member, so parts of
+ * other builds of a module are refused.  No member without modules.
+ */
+static void modules_json(struct json *j, const struct sched_modules *m)
+{
+	if (!m || !m->n)
+		return;
+	json_array_begin(j, "modules");
+	for (int k = 0; k < m->n; k++) {
+		char text[600];
+
+		snprintf(text, sizeof(text), "%s %s", m->m[k].name, m->m[k].digest);
+		json_string(j, NULL, text);
+	}
+	json_array_end(j);
+}
 
 static void matrix_json(struct json *j, const struct shard_cli *c, const struct experiment *x)
 {
@@ -47,6 +68,7 @@ static void matrix_json(struct json *j, const struct shard_cli *c, const struct 
 	json_int(j, "iterations", x->iterations);
 	json_int(j, "runs", c->total);
 	json_int(j, "result_encoding", RUN_RESULT_ENCODING);
+	modules_json(j, x->ropt.modules);
 	json_object_end(j);
 }
 
