@@ -127,28 +127,26 @@ printf 'int f(void);\nint f(void) { return 1; }\n' > plain.c
 build plain.c plain.so
 expect_error "scheduler module ./plain.so: not a schedsim module (no symbol schedsim_module_abi" \
 	--sched=./plain.so
-sed 's/^SCHEDSIM_MODULE(rr_ops);/#undef SCHEDSIM_MODULE_ABI\n#define SCHEDSIM_MODULE_ABI 999\n&/' \
-	roundrobin.c > abi.c
-build abi.c abi.so
-expect_error "scheduler module ./abi.so: module ABI version 999, this schedsim loads version" \
-	--sched=./abi.so
-sed 's/^SCHEDSIM_MODULE(rr_ops);/const unsigned schedsim_module_abi = SCHEDSIM_MODULE_ABI;/' \
-	roundrobin.c > nosym.c
-build nosym.c nosym.so -Wno-unused
-expect_error "scheduler module ./nosym.so: missing symbol schedsim_module" --sched=credit2,./nosym.so
-sed 's/^static void rr_deinit(struct scheduler \*s) { free(s->priv); }/void schedsim_no_such(void);\nstatic void rr_deinit(struct scheduler *s) { schedsim_no_such(); free(s->priv); }/' \
-	roundrobin.c > undef.c
-build undef.c undef.so
-expect_error "scheduler module ./undef.so: missing symbol: it needs undefined symbol: schedsim_no_such" \
-	--sched=./undef.so
-sed 's/^SCHEDSIM_MODULE(rr_ops);/const unsigned schedsim_module_abi = SCHEDSIM_MODULE_ABI;\nconst struct schedsim_module schedsim_module = { \&rr_ops, 1, 2, 3, 4, 5, 6, 7, 8 };/' \
-	roundrobin.c > layout.c
-build layout.c layout.so
-expect_error "scheduler module ./layout.so: built against other schedsim headers (struct sched_ops is 1 bytes there" \
-	--sched=./layout.so
-sed 's/^\t\.do_schedule = rr_do_schedule,//' roundrobin.c > nohook.c
-build nohook.c nohook.so -Wno-unused
-expect_error "scheduler module ./nohook.so: its ops table has no do_schedule" --sched=./nohook.so
+# refused NAME SED MESSAGE [ARGS...]: the template changed by SED, built as
+# NAME.so, is refused with "scheduler module ./NAME.so: MESSAGE" (ARGS:
+# schedsim's, --sched=./NAME.so by default).
+refused() {
+	n=$1 script=$2 want=$3
+	shift 3
+	[ $# -gt 0 ] || set -- --sched="./$n.so"
+	sed "$script" roundrobin.c > "$n.c"
+	build "$n.c" "$n.so" -Wno-unused
+	expect_error "scheduler module ./$n.so: $want" "$@"
+}
+refused abi 's/^SCHEDSIM_MODULE(rr_ops);/#undef SCHEDSIM_MODULE_ABI\n#define SCHEDSIM_MODULE_ABI 999\n&/' \
+	"module ABI version 999, this schedsim loads version"
+refused nosym 's/^SCHEDSIM_MODULE(rr_ops);/const unsigned schedsim_module_abi = SCHEDSIM_MODULE_ABI;/' \
+	"missing symbol schedsim_module" --sched=credit2,./nosym.so
+refused undef 's/^static void rr_deinit(struct scheduler \*s) { free(s->priv); }/void schedsim_no_such(void);\nstatic void rr_deinit(struct scheduler *s) { schedsim_no_such(); free(s->priv); }/' \
+	"missing symbol: it needs undefined symbol: schedsim_no_such"
+refused layout 's/^SCHEDSIM_MODULE(rr_ops);/const unsigned schedsim_module_abi = SCHEDSIM_MODULE_ABI;\nconst struct schedsim_module schedsim_module = { \&rr_ops, 1, 2, 3, 4, 5, 6, 7, 8 };/' \
+	"built against other schedsim headers (struct sched_ops is 1 bytes there"
+refused nohook 's/^\t\.do_schedule = rr_do_schedule,//' "its ops table has no do_schedule"
 # a crash 50 ms in: named with the run and its seed, alone and in a worker
 sed 's/^\tint cpu = s->sim->this_cpu;/&\n\tif (now > 50000000)\n\t\t*(volatile int *)out->next = 0;/' \
 	roundrobin.c > crash.c
