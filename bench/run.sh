@@ -6,9 +6,13 @@
 #  3. wall and CPU time per simulated event for 16, 128 and 1024 pCPUs
 #     (bench/gen-scenario.sh: 4 vCPUs per pCPU, mixed phases workloads);
 #  4. the 1024-pCPU host for 10 simulated seconds with credit1 and credit2:
-#     wall time and peak RSS (targets: 60 s, 1 GiB);
+#     wall time and peak RSS (targets: 60 s, 1 GiB), CPU per event and
+#     credit2's against credit1's (target: at most 1);
 #  5. memory against simulated time: peak RSS at 10x the duration;
-#  6. the seed evaluation (120 runs) with the default --jobs (target 30 s);
+#  6. the seed evaluation (120 runs) with the default --jobs (target 30 s),
+#     the plain schedsim's 40 runs (target 3 s wall), and with
+#     BENCH_BASELINE=BINARY the 120 runs' CPU against that build's (the
+#     speed issue's target: half of d831376's);
 #  7. the hardware model's cost: CPU per simulated event with --hw=model
 #     against --hw=ideal, side by side, for the default evaluation's cells
 #     (100 runs of make-xen without dom0 load, 40 with it, 2 of iperf: each
@@ -104,10 +108,15 @@ echo "== 4. 1024 pCPUs (8 sockets x 64 cores x 2 threads), 4096 vCPUs: targets 6
 d4=10s
 [ "$quick" = 1 ] && d4=1s
 sh "$gen" 8 64 2 $d4 > "$work/h1024.xml"
+per_event=
 for s in credit1 credit2; do
 	measure "$work/h.json" --scenario="$work/h1024.xml" --sched=$s || continue
-	echo "$s: $d4 simulated, $events events: wall $wall s, user $user s, peak RSS $((rss_kb / 1024)) MiB"
+	ns=$(awk -v u="$user" -v e="$events" 'BEGIN { if (e > 0) printf "%.0f", u * 1e9 / e; else print 0 }')
+	per_event="$per_event $ns"
+	echo "$s: $d4 simulated, $events events: wall $wall s, user $user s ($ns ns per event), peak RSS $((rss_kb / 1024)) MiB"
 done
+set -- $per_event
+[ $# = 2 ] && echo "credit2 / credit1 CPU per event: $(ratio "$2" "$1") (target <= 1)"
 
 echo
 echo "== 5. memory against simulated time (peak RSS, 1x and 10x the duration)"
@@ -134,6 +143,27 @@ else
 		--workload=make-xen,iperf --dom0-load=off,on --iterations=15 > "$work/eval.txt"
 	read -r wall user rss_kb < "$work/time"
 	echo "120 runs: wall $wall s (target 30 s), CPU $user s (the parent and the workers it waited for)"
+	$TIME -f '%e %U %M' -o "$work/time" "$schedsim" > "$work/plain.txt"
+	read -r wall user rss_kb < "$work/time"
+	echo "plain schedsim (40 runs): wall $wall s (target 3 s), CPU $user s"
+	# BENCH_BASELINE=BINARY: the same 120 runs by another build (the
+	# speed issue's d831376, configured the same way), alternating
+	# rounds, each side's least CPU time; target: half of the baseline's.
+	if [ -n "${BENCH_BASELINE:-}" ]; then
+		best_new= best_base=
+		for r in $(seq "${BENCH_ROUNDS:-3}"); do
+			for side in base new; do
+				bin=$schedsim
+				[ $side = base ] && bin=$BENCH_BASELINE
+				$TIME -f '%U' -o "$work/time" "$bin" --iterations=15 > /dev/null
+				u=$(cat "$work/time")
+				eval "b=\$best_$side"
+				[ -z "$b" ] || awk -v u="$u" -v b="$b" 'BEGIN { exit !(u < b) }' &&
+					eval "best_$side=$u"
+			done
+		done
+		echo "120 runs, least CPU of ${BENCH_ROUNDS:-3}: $best_new s, baseline $best_base s: ratio $(ratio "$best_new" "$best_base") (target <= 0.5)"
+	fi
 fi
 
 echo
