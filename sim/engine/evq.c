@@ -284,10 +284,15 @@ static void bucket_grow(struct evq_bucket *b)
 static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
 {
 	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
-	struct evq_bucket *b = &q->ring[slot];
+	struct evq_bucket *b;
 	struct evq_entry e = { k, t };
 	uint32_t i;
 
+	if (!q->ring) {
+		q->ring = xcalloc(EVQ_BUCKETS, sizeof(*q->ring));
+		q->nonempty = xcalloc(EVQ_WORDS, sizeof(*q->nonempty));
+	}
+	b = &q->ring[slot];
 	if (b->len == b->cap)
 		bucket_grow(b);
 	i = b->len++;
@@ -374,11 +379,10 @@ static struct timer *ring_take(struct evq *q, struct evq_bucket *b)
 
 /* --------------------------------------------------------------- queue */
 
+/* Nothing is allocated until the first timer is armed (ring_insert). */
 void evq_init(struct evq *q)
 {
 	memset(q, 0, sizeof(*q));
-	q->ring = xcalloc(EVQ_BUCKETS, sizeof(*q->ring));
-	q->nonempty = xcalloc(EVQ_WORDS, sizeof(*q->nonempty));
 }
 
 void evq_free(struct evq *q)
