@@ -12,11 +12,6 @@
 
 int textfile_read(const char *path, char **out, size_t *len, struct err *e)
 {
-	return textfile_read_max(path, TEXTFILE_MAX, out, len, e);
-}
-
-int textfile_read_max(const char *path, size_t max, char **out, size_t *len, struct err *e)
-{
 	size_t cap = 4096, n = 0;
 	struct stat st;
 	char *buf;
@@ -36,7 +31,7 @@ int textfile_read_max(const char *path, size_t max, char **out, size_t *len, str
 		ssize_t r;
 
 		if (n == cap) {
-			if (cap > max)
+			if (cap > TEXTFILE_MAX)
 				break;
 			cap *= 2;
 			buf = xreallocarray(buf, cap + 1, 1);
@@ -52,12 +47,9 @@ int textfile_read_max(const char *path, size_t max, char **out, size_t *len, str
 			break;
 		n += (size_t)r;
 	}
-	if (n > max) {
-		if (max == TEXTFILE_MAX)
-			err_set(e, "%s: too large (more than %d MiB; such files are a few KiB)", path,
-				TEXTFILE_MAX >> 20);
-		else
-			err_set(e, "%s: too large (more than %zu MiB)", path, max >> 20);
+	if (n > TEXTFILE_MAX) {
+		err_set(e, "%s: too large (more than %d MiB; such files are a few KiB)", path,
+			TEXTFILE_MAX >> 20);
 		goto fail;
 	}
 	buf[n] = '\0';
