@@ -214,6 +214,11 @@ int workload_axes_apply(struct scenario *sc, const char *workload, const char *d
 				"or another of --list-workloads)", workload);
 			goto out;
 		}
+		if (!strcmp(ws.name, "utilisation")) {
+			err_set(e, "--workload=%s: utilisation replays a trace file read with the "
+				"scenario: give it as a <workload> of a domain in --scenario", workload);
+			goto out;
+		}
 		if (axis_spec_check("--workload", workload, &ws, e) < 0)
 			goto out;
 	}

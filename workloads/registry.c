@@ -8,6 +8,7 @@ extern const struct workload_ops phases_ops;
 extern const struct workload_ops makexen_ops;
 extern const struct workload_ops iperf_ops;
 extern const struct workload_ops dom0load_ops;
+extern const struct workload_ops utilisation_ops;
 
 static const struct workload_ops *const registry[] = {
 	&cpu_hog_ops,
@@ -15,6 +16,7 @@ static const struct workload_ops *const registry[] = {
 	&makexen_ops,
 	&iperf_ops,
 	&dom0load_ops,
+	&utilisation_ops,
 	NULL
 };
 

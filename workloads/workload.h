@@ -52,6 +52,12 @@ struct workload_ops {
 	 * leaves b->valid false when there is nothing to show yet.
 	 */
 	void (*breakdown)(struct workload *w, struct breakdown *b);
+	/*
+	 * For a workload replaying recorded demand: the CPU time (ns of one
+	 * CPU) its record asked for from the start to now, to set against the
+	 * run time it got.  False when it has none.
+	 */
+	bool (*demand)(struct workload *w, stime_t *ns);
 	void (*destroy)(struct workload *w);
 };
 

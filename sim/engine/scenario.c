@@ -19,6 +19,7 @@ static void workload_free(struct workload_spec *w)
 {
 	kvlist_free(&w->params);
 	free(w->phases);
+	free(w->util.pct);
 }
 
 void scenario_free_domain(struct domain_spec *d)
@@ -70,6 +71,11 @@ static void workload_copy(struct workload_spec *dst, const struct workload_spec 
 	if (src->nphases) {
 		dst->phases = xcalloc((size_t)src->nphases, sizeof(*dst->phases));
 		memcpy(dst->phases, src->phases, (size_t)src->nphases * sizeof(*dst->phases));
+	}
+	dst->util.pct = NULL;
+	if (src->util.n) {
+		dst->util.pct = xcalloc((size_t)src->util.n, sizeof(*dst->util.pct));
+		memcpy(dst->util.pct, src->util.pct, (size_t)src->util.n * sizeof(*dst->util.pct));
 	}
 }
 

@@ -26,11 +26,22 @@ struct phase_spec {
 	int line;
 };
 
+/*
+ * A VM's CPU demand as a series of per-interval utilisations, read from a
+ * user's trace by the loader (sim/input/utiltrace.h): per cent of one CPU,
+ * one value per interval, in time order.
+ */
+struct util_series {
+	double *pct;
+	int n;
+};
+
 struct workload_spec {
 	char type[32];
 	struct kvlist params;         /* attributes other than type, each with its line */
 	struct phase_spec *phases;    /* <phase> children (the phases workload) */
 	int nphases;
+	struct util_series util;      /* the file= series (the utilisation workload) */
 	int line;
 };
 

@@ -99,8 +99,15 @@ int run_scenario(const struct scenario *sc, const struct sched_spec *spec,
 			extract_vcpu(dom->vcpus[i], &dr->vcpus[i], o->keep_histograms);
 		for (i = 0; i < nwl; i++) {
 			struct metric m = { 0 };
+			stime_t ns;
 
-			if (wl[i]->dom != dom || !wl[i]->ops->metric)
+			if (wl[i]->dom != dom)
+				continue;
+			if (wl[i]->ops->demand && wl[i]->ops->demand(wl[i], &ns)) {
+				dr->has_demand = true;
+				dr->demand_ns += ns;
+			}
+			if (!wl[i]->ops->metric)
 				continue;
 			wl[i]->ops->metric(wl[i], &m);
 			if (m.valid && !dr->metric.valid)

@@ -41,6 +41,8 @@ struct domain_result {
 	int nvcpus;
 	struct vcpu_result *vcpus;
 	struct metric metric;    /* its workload's figure, if any */
+	bool has_demand;         /* a workload replays recorded demand (workload_ops.demand) */
+	stime_t demand_ns;       /* what the record asked for, ns of one CPU */
 	long long memory_mb;     /* its memory as placed (0: the ideal machine places none) */
 	int *numa_nodes;         /* the nodes holding it, ascending */
 	int nnuma_nodes;

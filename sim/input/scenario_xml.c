@@ -42,6 +42,7 @@
 #include "sim/engine/hw.h"
 #include "sim/input/host_topology.h"
 #include "sim/input/textfile.h"
+#include "sim/input/utiltrace.h"
 #include "sim/input/xlcfg.h"
 #include "sim/xalloc.h"
 
@@ -460,6 +461,31 @@ static int load_phase(struct loader *l, const xmlNode *n, struct workload_spec *
 	return 0;
 }
 
+/*
+ * The files a workload replays, read here with the scenario so that their
+ * errors name the file and line: a utilisation trace (file=, format=, vm=;
+ * the module checks the parameters' values again as it sets up).
+ */
+static int workload_files(struct loader *l, struct workload_spec *w)
+{
+	const char *file = kvlist_get(&w->params, "file");
+	const char *fmt_text = kvlist_get(&w->params, "format");
+	int fmt = fmt_text ? utiltrace_format_parse(fmt_text) : UTILTRACE_AUTO;
+	struct err e;
+	char *path;
+	int rc;
+
+	if (strcmp(w->type, "utilisation") != 0 || !file || !file[0] || fmt < 0)
+		return 0;
+	path = textfile_relative(l->name, file);
+	rc = utiltrace_load(path, (enum utiltrace_format)fmt, kvlist_get(&w->params, "vm"),
+			    &w->util, &e);
+	free(path);
+	if (rc < 0)
+		return fail(l, w->line, "<workload type=\"utilisation\">: %s", e.msg);
+	return 0;
+}
+
 static int load_workload(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
 	struct workload_spec *w;
@@ -495,7 +521,7 @@ static int load_workload(struct loader *l, const xmlNode *n, struct domain_spec 
 			return -1;
 		}
 	}
-	return 0;
+	return workload_files(l, w);
 }
 
 static int load_affinity(struct loader *l, const xmlNode *n, struct domain_spec *d)

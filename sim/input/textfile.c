@@ -12,6 +12,11 @@
 
 int textfile_read(const char *path, char **out, size_t *len, struct err *e)
 {
+	return textfile_read_max(path, TEXTFILE_MAX, out, len, e);
+}
+
+int textfile_read_max(const char *path, size_t max, char **out, size_t *len, struct err *e)
+{
 	size_t cap = 4096, n = 0;
 	struct stat st;
 	char *buf;
@@ -31,7 +36,7 @@ int textfile_read(const char *path, char **out, size_t *len, struct err *e)
 		ssize_t r;
 
 		if (n == cap) {
-			if (cap > TEXTFILE_MAX)
+			if (cap > max)
 				break;
 			cap *= 2;
 			buf = xreallocarray(buf, cap + 1, 1);
@@ -47,9 +52,12 @@ int textfile_read(const char *path, char **out, size_t *len, struct err *e)
 			break;
 		n += (size_t)r;
 	}
-	if (n > TEXTFILE_MAX) {
-		err_set(e, "%s: too large (more than %d MiB; such files are a few KiB)", path,
-			TEXTFILE_MAX >> 20);
+	if (n > max) {
+		if (max == TEXTFILE_MAX)
+			err_set(e, "%s: too large (more than %d MiB; such files are a few KiB)", path,
+				TEXTFILE_MAX >> 20);
+		else
+			err_set(e, "%s: too large (more than %zu MiB)", path, max >> 20);
 		goto fail;
 	}
 	buf[n] = '\0';

@@ -19,6 +19,8 @@
  * bytes; -1 with e set ("PATH: cannot open: ...", "PATH:LINE: NUL byte").
  */
 int textfile_read(const char *path, char **out, size_t *len, struct err *e);
+/* The same for files that may be larger (traces): at most max bytes. */
+int textfile_read_max(const char *path, size_t max, char **out, size_t *len, struct err *e);
 
 /*
  * path as seen from the directory of 'base' (a file name): path itself

@@ -38,6 +38,16 @@ static void domain_totals(const struct domain_result *dr, stime_t *work, stime_t
 	}
 }
 
+/* The run time Xen gave a domain's vCPUs. */
+static stime_t domain_run_ns(const struct domain_result *dr)
+{
+	stime_t run = 0;
+
+	for (int i = 0; i < dr->nvcpus; i++)
+		run += dr->vcpus[i].run_ns;
+	return run;
+}
+
 static void breakdown_json(struct json *j, const struct breakdown *b)
 {
 	if (!b->valid) {
@@ -97,6 +107,12 @@ void run_result_json(struct json *j, const struct run_result *r)
 		json_int(j, "weight", dr->weight);
 		json_int(j, "cap", dr->cap);
 		metric_json(j, &dr->metric);
+		if (dr->has_demand) {
+			json_object_begin(j, "demand");
+			json_int(j, "demand_ns", dr->demand_ns);
+			json_int(j, "delivered_ns", domain_run_ns(dr));
+			json_object_end(j);
+		}
 		json_int(j, "memory_mb", dr->memory_mb);
 		json_array_begin(j, "numa_nodes");
 		for (k = 0; k < dr->nnuma_nodes; k++)
@@ -235,6 +251,35 @@ static void hardware_text(FILE *f, const struct run_result *r)
 }
 
 /*
+ * Recorded demand against delivered run time, for the domains whose
+ * workload replays a record (a utilisation trace), as per cent of one CPU
+ * over the run, and their sum.
+ */
+static void demand_text(FILE *f, const struct run_result *r)
+{
+	double span = (double)r->sim_ns / 100.0, dem = 0, got = 0;
+	int n = 0;
+
+	for (int d = 0; d < r->ndoms; d++) {
+		const struct domain_result *dr = &r->doms[d];
+		double run = (double)domain_run_ns(dr);
+
+		if (!dr->has_demand || span <= 0)
+			continue;
+		if (!n++)
+			fprintf(f, "\n%-10s %9s %10s %9s  (%s)\n", "demand", "demand%", "delivered%",
+				"of-demand", "per cent of one CPU over the run; delivered: run time");
+		fprintf(f, "%-10s %9.2f %10.2f %8.1f%%\n", dr->name, dr->demand_ns / span,
+			run / span, dr->demand_ns ? 100.0 * run / (double)dr->demand_ns : 100.0);
+		dem += (double)dr->demand_ns;
+		got += run;
+	}
+	if (n > 1)
+		fprintf(f, "%-10s %9.2f %10.2f %8.1f%%\n", "all", dem / span, got / span,
+			dem > 0 ? 100.0 * got / dem : 100.0);
+}
+
+/*
  * One line per stage: its parts as shares of the interval (of tasks x the
  * interval for a stage of several tasks), the parts that are not zero.
  */
@@ -308,6 +353,7 @@ void run_result_text(FILE *f, const struct run_result *r)
 			fprintf(f, "  %s\n", pcpus);
 		}
 	}
+	demand_text(f, r);
 	breakdown_text(f, &r->breakdown);
 	hardware_text(f, r);
 }

@@ -10,7 +10,7 @@ here=$(cd "$srcdir/tests/bad-inputs" && pwd)
 schedsim=$(pwd)/schedsim
 work=$(mktemp -d "${TMPDIR:-/tmp}/bad-inputs.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT
-cp "$here"/*.xml "$here"/*.cfg "$here"/*.lscpu "$here"/*.xl-info "$work"/ || exit 99
+cp "$here"/*.xml "$here"/*.cfg "$here"/*.lscpu "$here"/*.xl-info "$here"/*.series "$here"/*.csv "$work"/ || exit 99
 head -c 17000000 /dev/zero | tr '\0' ' ' > "$work/huge.xml" || exit 99
 cd "$work" || exit 99
 
