@@ -4,7 +4,10 @@
 # every command there runs under the invariant checker (an experiment with
 # two iterations, printing the mailing-list boxes; a single run, printing its
 # report).  Every file of every example is installed
-# (listed in examples/local.am).
+# (listed in examples/local.am).  A run file's "# needs: PATH" (from the
+# source tree's top) skips its commands when PATH is absent (data kept
+# outside the tree); "# check-args: ARGS" adds ARGS to each command here
+# (a shorter --duration for a long example).
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 ex="${srcdir:-.}/examples"
@@ -28,11 +31,17 @@ for d in "$ex"/*/; do
 		grep -q "examples/$name/${f##*/}" "${srcdir:-.}/examples/local.am" ||
 			fail "$name/${f##*/} is not installed (examples/local.am)"
 	done
+	needs=$(sed -n 's/^# needs: //p' "$d/run")
+	extra=$(sed -n 's/^# check-args: //p' "$d/run")
+	if [ -n "$needs" ] && [ ! -e "${srcdir:-.}/$needs" ]; then
+		echo "$name: no ${srcdir:-.}/$needs: its commands skipped"
+		continue
+	fi
 	while read -r line; do
 		case $line in '#'*|'') continue ;; esac
 		case $line in schedsim\ *) ;; *) fail "$name/run: not a schedsim command: $line"; continue ;; esac
 		# From the source tree's top, with the paths of this tree.
-		args=$(printf '%s\n' "${line#schedsim }" | sed "s|examples/|$ex/|g")
+		args=$(printf '%s\n' "${line#schedsim }" | sed "s|examples/|$ex/|g")${extra:+ $extra}
 		# An experiment (a benchmark given) runs two iterations and prints the
 		# mailing-list boxes; a single run (no benchmark: the scenario's own
 		# workloads) runs as written and prints the run report.
