@@ -68,9 +68,12 @@ static void set_params(struct workload_spec *w, const struct axis_spec *a)
 	}
 }
 
+/* A benchmark: a workload with a figure of merit (make-xen, iperf, kernbench ...). */
 static bool is_benchmark(const char *type)
 {
-	return !strcmp(type, "make-xen") || !strcmp(type, "iperf");
+	const struct workload_ops *ops = workload_find(type);
+
+	return ops && ops->metric;
 }
 
 static void remove_workload(struct domain_spec *d, int i)
@@ -176,11 +179,18 @@ static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
 	for (i = 1; i < sc->ndoms && k < 0; i++)
 		if ((k = find_workload(&sc->doms[i], type)) >= 0)
 			d = &sc->doms[i];
+	/* Bare metal: the one native domain runs the benchmark itself. */
+	if (!d && sc->ndoms == 1 && sc->doms[0].type == DOMAIN_NATIVE) {
+		d = &sc->doms[0];
+		k = find_workload(d, type);
+	}
 	if (!d) {
 		int n = host_cpus(sc);
 
 		d = sc->ndoms > 1 ? &sc->doms[1] :
 		    add_domain(sc, AXES_GUEST_NAME, n < AXES_GUEST_VCPUS ? n : AXES_GUEST_VCPUS);
+	}
+	if (k < 0) {
 		add_workload(d, type);
 		k = d->nworkloads - 1;
 	}
@@ -237,9 +247,16 @@ int workload_axes_apply(struct scenario *sc, const char *workload, const char *d
 	}
 	if (sc->ndoms == 0)
 		add_domain(sc, "Domain-0", host_cpus(sc));
+	if (load_on && sc->doms[0].type == DOMAIN_NATIVE) {
+		err_set(e, "--dom0-load=%s: the scenario is bare metal (a native domain): there is "
+			"no dom0 to load", dom0_load);
+		goto out;
+	}
 	if (workload && *workload)
 		apply_workload(sc, &ws);
-	if (set_load) {
+	if (sc->doms[0].type == DOMAIN_NATIVE) {
+		/* bare metal: no dom0, and the benchmark's domain keeps it */
+	} else if (set_load) {
 		struct domain_spec *d0 = &sc->doms[0];
 
 		remove_if(d0, load_on ? other_type : any_type, "dom0-load");

@@ -9,6 +9,7 @@
 
 #include "workloads/workload.h"
 #include "sim/xalloc.h"
+#include "workloads/kernel_ops.h"
 
 #define POFF(f) offsetof(struct hw_profile, f)
 
@@ -51,6 +52,8 @@ void workload_list(FILE *f)
 			params_describe(f, all[i]->params, "    ");
 		profile_describe(f, all[i]);
 	}
+	fputc('\n', f);
+	kernel_ops_list(f);
 }
 
 /*

@@ -186,6 +186,19 @@ static void trace_switch(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	trace_words(s, pc->id, TRC_SCHED_SWITCH, 4, d);
 }
 
+/*
+ * The hypervisor's context switch from prev to next: none on bare metal,
+ * where a native domain's CPU only halts and resumes (its idle states'
+ * exit latencies are the hardware model's).
+ */
+static stime_t switch_cost(const struct sim *s, const struct vcpu *prev, const struct vcpu *next)
+{
+	if ((is_idle_vcpu(prev) || prev->dom->type == DOMAIN_NATIVE) &&
+	    (is_idle_vcpu(next) || next->dom->type == DOMAIN_NATIVE))
+		return 0;
+	return s->context_switch_cost;
+}
+
 static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 		      struct vcpu *next, stime_t slice)
 {
@@ -209,7 +222,7 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	pc->curr = next;
 	pc->unit = next;
 	/* The hardware model: siblings' speed, next's cache refill. */
-	work_from = hw_switch(s->hw, pc->id, prev, next, now + s->context_switch_cost);
+	work_from = hw_switch(s->hw, pc->id, prev, next, now + switch_cost(s, prev, next));
 	if (!is_idle_vcpu(next)) {
 		next->st.context_switches++;
 		if (next->st.last_cpu >= 0 && next->st.last_cpu != pc->id)
@@ -355,7 +368,7 @@ static void gang_switch(struct sim *s, struct sched_resource *r)
 		pc->guest_stopped = false;
 		vnext->force_context_switch = false;
 		if (vnext != vprev)
-			thread_switch(s, pc, vprev, vnext, now + s->context_switch_cost);
+			thread_switch(s, pc, vprev, vnext, now + switch_cost(s, vprev, vnext));
 		else if (!is_idle_vcpu(vnext) && s->hooks.vcpu_start)
 			s->hooks.vcpu_start(s, vnext, now);
 	}
@@ -420,7 +433,7 @@ static bool force_switch(struct sim *s, struct pcpu *pc, struct vcpu *v)
 		vnext = pc->idle;
 	guest_stop(s, pc);
 	pc->guest_stopped = false;
-	thread_switch(s, pc, pc->curr, vnext, sim_now(s) + s->context_switch_cost);
+	thread_switch(s, pc, pc->curr, vnext, sim_now(s) + switch_cost(s, pc->curr, vnext));
 	return true;
 }
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "sim/engine/dist.h"
+#include "sim/engine/domain_type.h"
 #include "sim/engine/rt_params.h"
 #include "sim/engine/topology.h"
 #include "sim/err.h"
@@ -64,6 +65,7 @@ struct domain_spec {
 	struct workload_spec *workloads;
 	int nworkloads;
 	char pool[64];                /* <domain pool="NAME"> (xl's pool=); "": Pool-0 */
+	enum domain_type type;        /* <domain type=".."> (xl's type=); DEFAULT: not given */
 	int line, affinity_line;
 	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
 					 when an xl config gave them; NULL: the scenario */

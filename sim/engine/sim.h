@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "sim/engine/cpumask.h"
+#include "sim/engine/domain_type.h"
 #include "sim/engine/evq.h"
 #include "sim/engine/hist.h"
 #include "sim/engine/hw.h"
@@ -127,6 +128,7 @@ struct domain {
 	void *sched_priv;
 	struct guest *guest;
 	struct hw_domain hw;           /* where its memory is (sim/engine/hw.c) */
+	enum domain_type type;         /* pv, pvh, hvm or native (never DEFAULT once built) */
 	bool is_idle;
 };
 

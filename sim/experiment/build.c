@@ -253,7 +253,7 @@ static int place_memory(struct sim *s, const struct scenario *sc, const struct d
 	if (ds->numa_nodes) {
 		rc = numa_parse_nodes(ds->numa_nodes, n, nodes, e);
 		strict = true;
-	} else if (d->domid == 0 || hw_is_ideal(s->hw)) {
+	} else if (d->domid == 0 || d->type == DOMAIN_NATIVE || hw_is_ideal(s->hw)) {
 		memset(nodes, 1, (size_t)n * sizeof(*nodes));
 	} else if (ds->hard || ds->soft || ds->nvcpu_over) {
 		numa_node_affinity(s, d, nodes);
@@ -331,6 +331,41 @@ static int unit_params_agree(struct sim *s, const struct scenario *sc,
  * Then its memory is placed (which may set the soft affinities as xl's
  * NUMA placement does).
  */
+/*
+ * A native domain is the bare-metal run of a benchmark: one operating
+ * system alone on the machine, its CPUs the host's threads.  So it is the
+ * scenario's only domain, its vCPU i is pinned to the i-th pCPU of its
+ * pool (native_cpu), and it takes no affinity of its own; whichever
+ * scheduler runs it then runs each vCPU on its own pCPU (the null
+ * scheduler's 1:1), and the core charges it no hypervisor context switch.
+ */
+static int check_native(const struct scenario *sc, const struct domain_spec *ds,
+			const struct cpupool *pool, struct err *e)
+{
+	unsigned cpus = cpumask_weight(pool->cpu_valid);
+
+	if (sc->ndoms > 1)
+		return err_set(e, "%s:%d: domain '%s' is native (bare metal): it must be the "
+			       "scenario's only domain (there is no hypervisor to run another)",
+			       sc->source, ds->line, ds->name);
+	if (ds->hard || ds->soft || ds->nvcpu_over)
+		return err_set(e, "%s:%d: domain '%s' is native: its vCPUs are the host's CPUs "
+			       "1:1 and take no affinity", sc->source,
+			       ds->affinity_line ? ds->affinity_line : ds->line, ds->name);
+	if ((unsigned)ds->vcpus > cpus)
+		return err_set(e, "%s:%d: domain '%s' is native with %d vCPUs but its pool has "
+			       "%u pCPUs (one CPU per pCPU)", sc->source, ds->line, ds->name,
+			       ds->vcpus, cpus);
+	return 0;
+}
+
+/* A native domain's vCPU i runs on the i-th pCPU of its pool, alone. */
+static void native_cpu(const struct cpupool *pool, int i, struct cpumask *hard)
+{
+	cpumask_zero(hard);
+	cpumask_set(hard, cpumask_nth(pool->cpu_valid, (unsigned)i));
+}
+
 static int build_domain(struct sim *s, const struct scenario *sc, const struct domain_spec *ds,
 			int domid, struct err *e)
 {
@@ -343,6 +378,7 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 
 	d->weight = ds->weight;
 	d->cap = ds->cap;
+	d->type = ds->type != DOMAIN_TYPE_DEFAULT ? ds->type : DOMAIN_PV;
 	d->pool = cpupool_find(s, ds->pool);
 	s->domains[s->nr_domains++] = d;
 	if (!d->pool) {
@@ -351,6 +387,8 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 			      "have", sc->source, ds->line, ds->name, ds->pool);
 		goto out;
 	}
+	if (d->type == DOMAIN_NATIVE && (ret = check_native(sc, ds, d->pool, e)) < 0)
+		goto out;
 	sch = d->pool->sched;
 	if (d->pool->sched_gran > 1 && (ret = unit_params_agree(s, sc, ds, d->pool, e)) < 0)
 		goto out;
@@ -402,6 +440,8 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 				       ds->affinity_source ? ds->affinity_source : sc->source, e);
 		if (ret < 0)
 			break;
+		if (d->type == DOMAIN_NATIVE)
+			native_cpu(d->pool, i, hard);
 		if (!cpumask_full(hard) &&
 		    vcpu_set_affinity(s, v, hard, NULL) < 0)
 			ret = err_set(e, "%s:%d: hard affinity %s of %s vCPU %d holds no pCPU "

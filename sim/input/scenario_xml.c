@@ -335,6 +335,21 @@ static int attr_extratime(struct loader *l, const xmlNode *n, enum rt_extratime 
 	return ret;
 }
 
+/* <domain type="pv|pvh|hvm|native">: over an xl file's type=, as xl create's KEY=VALUE. */
+static int attr_domain_type(struct loader *l, const xmlNode *n, enum domain_type *out)
+{
+	char *v = attr(n, "type");
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	if (domain_type_parse(v, out) < 0)
+		ret = fail(l, line_of(n), "<domain> type: '%s' is not a domain type (valid: pv, pvh, "
+			   "hvm, native)", v);
+	xmlFree(v);
+	return ret;
+}
+
 /* period=, budget=, extratime=: RTDS's parameters of a domain or a vCPU. */
 static int attr_rt(struct loader *l, const xmlNode *n, struct rt_params *rt)
 {
@@ -602,7 +617,8 @@ static int domain_xl(struct loader *l, const xmlNode *n, struct domain_spec *d,
 static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *d)
 {
 	static const char *const valid[] = { "name", "xl", "vcpus", "weight", "cap", "memory",
-					     "numa-nodes", "period", "budget", "extratime", "pool", NULL };
+					     "numa-nodes", "period", "budget", "extratime", "pool",
+					     "type", NULL };
 	struct domain_spec *other;
 	char *xl = NULL;
 	int ret;
@@ -614,6 +630,8 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 		ret = attr_name(l, n, "name", d->name, sizeof(d->name));
 	if (ret == 0)
 		ret = attr_pool(l, n, d->pool, sizeof(d->pool));
+	if (ret == 0)
+		ret = attr_domain_type(l, n, &d->type);
 	if (ret == 0 && !d->name[0])
 		ret = fail(l, d->line, "<domain xl=\"%s\"> has no name: the file gives no name= "
 			   "and the element no name attribute", xl);

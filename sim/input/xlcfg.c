@@ -662,7 +662,8 @@ static int affinity(const struct apply *a, const struct xlcfg *c, const char *ke
 	return 0;
 }
 
-static int guest_type(const struct apply *a, const struct xlcfg *c)
+/* type= (or the deprecated builder=): the domain's type; without either, xl's default, pv. */
+static int guest_type(const struct apply *a, const struct xlcfg *c, struct domain_spec *d)
 {
 	static const char *const types[] = { "pv", "pvh", "hvm", NULL };
 	const struct xlcfg_setting *t = xlcfg_get(c, "type"), *b = xlcfg_get(c, "builder");
@@ -686,7 +687,11 @@ static int guest_type(const struct apply *a, const struct xlcfg *c)
 		if (tv && strcmp(tv, !strcmp(bv, "hvm") ? "hvm" : "pv"))
 			return bad(a, b->line, "builder=\"%s\" contradicts type=\"%s\" (line %d)",
 				   bv, tv, t->line);
+		if (!tv)
+			tv = !strcmp(bv, "hvm") ? "hvm" : "pv";
 	}
+	if (tv)
+		domain_type_parse(tv, &d->type);
 	return 0;
 }
 
@@ -709,7 +714,7 @@ int xlcfg_domain(const struct xlcfg *c, const char *name, struct domain_spec *d,
 		snprintf(d->name, sizeof(d->name), "%s", n);
 		d->line = s->line;
 	}
-	if (guest_type(&a, c) < 0)
+	if (guest_type(&a, c, d) < 0)
 		return -1;
 	if ((s = xlcfg_get(c, "pool"))) {
 		const char *p = string_of(&a, s);

@@ -1,0 +1,124 @@
+/*
+ * The guest kernel's operations by domain type (see kernel_ops.h).  Only
+ * 64-bit PV costs more than bare metal here; each PV figure is the work of
+ * the path the operation takes through Xen 4.12/4.13 and Linux 5.1's
+ * arch/x86/xen (the 2019 evaluation's), counted from the code and priced
+ * with two measured primitives:
+ *
+ *   T_ENTER  an entry into the hypervisor and back without a page-table
+ *            switch (SYSCALL / SYSRET and the dispatch): ~40 ns, gVisor's
+ *            measured ring-0 sysenter (google/gvisor issue 2354, 2020);
+ *   T_TOGGLE Xen's toggle_guest_mode (xen/arch/x86/pv/domain.c): the switch
+ *            between the guest kernel's and the guest user's page tables on
+ *            a bounce into the guest (a CR3 write and the return): ~300 ns,
+ *            gVisor's measured SwitchToUser with its CR3 write and sysret
+ *            (294 ns, the same issue).
+ *
+ * HVM and PVH (VT-x with EPT): system calls, page faults, page-table
+ * writes and CR3 loads do not leave the guest, so none of these costs
+ * more than on bare metal (what EPT costs instead is longer TLB walks,
+ * not per operation, and is not modelled).
+ */
+#include "workloads/kernel_ops.h"
+
+#include <math.h>
+
+#define T_ENTER 40.0
+#define T_TOGGLE 300.0
+/*
+ * Xen validating one page-table entry (mod_l1_entry -> get_page_from_l1e:
+ * the frame's owner and type count, a few memory references and an atomic
+ * update; put_page_from_l1e when it is cleared): an estimate of that code's
+ * work, 20 ns.
+ */
+#define T_VALIDATE 20.0
+/*
+ * A small process's page tables: 12 pages (VmPTE 44-48 kB of sh and grep,
+ * /proc/PID/status, measured on Linux 6.1).  Pinning one (xen_pgd_pin,
+ * arch/x86/xen/mmu_pv.c: made read-only through update_va_mapping in a
+ * multicall, then MMUEXT_PIN_L4_TABLE, whose alloc_l1_table checks all
+ * 512 entries and takes a reference on each present one, ~100) costs
+ * 512 x 5 ns + 100 x T_VALIDATE; unpinning puts the references back.
+ */
+#define PT_PAGES 12.0
+#define T_PIN_PAGE (512 * 5.0 + 100 * T_VALIDATE + T_ENTER)
+#define T_UNPIN_PAGE (100 * T_VALIDATE + T_ENTER)
+
+static const char *const op_names[KOP_N] = { "syscall", "page_fault", "fork", "exec", "ctxsw" };
+
+/*
+ * PV, per operation:
+ *  - syscall: SYSCALL enters Xen (entry.S lstar_enter), which toggles to
+ *    the guest kernel and bounces; the return is HYPERVISOR_iret (Linux's
+ *    PV syscall exit uses the iret hypercall), which toggles back:
+ *    2 T_TOGGLE + T_ENTER (the hypercall);
+ *  - page_fault: #PF enters Xen (T_ENTER), is bounced to the guest kernel
+ *    (T_TOGGLE); the new PTE is an mmu_update hypercall (xen_set_pte_at:
+ *    T_ENTER + T_VALIDATE); the return is HYPERVISOR_iret (T_TOGGLE); the
+ *    page's later unmap is validated too, in a batched multicall
+ *    (T_VALIDATE);
+ *  - fork: the child's page tables pinned (PT_PAGES x T_PIN_PAGE), and
+ *    unpinned at its exit (PT_PAGES x T_UNPIN_PAGE);
+ *  - exec: the old tables unpinned, the new ones pinned: the same sum;
+ *  - ctxsw: xen_end_context_switch issues the batched multicall of the
+ *    new stack (stack_switch), TLS (3 update_descriptor) and page tables
+ *    (MMUEXT_NEW_BASEPTR and NEW_USER_BASEPTR, which flush the TLB):
+ *    T_ENTER + 5 T_ENTER of Xen's work per entry + T_TOGGLE for the TLB.
+ */
+static double pv_cost(enum kernel_op op)
+{
+	switch (op) {
+	case KOP_SYSCALL:
+		return 2 * T_TOGGLE + T_ENTER;
+	case KOP_PAGE_FAULT:
+		return 2 * T_ENTER + 2 * T_TOGGLE + 2 * T_VALIDATE;
+	case KOP_FORK:
+	case KOP_EXEC:
+		return PT_PAGES * (T_PIN_PAGE + T_UNPIN_PAGE);
+	case KOP_CTXSW:
+		return 6 * T_ENTER + T_TOGGLE;
+	case KOP_N:
+		break;
+	}
+	return 0;
+}
+
+const char *kernel_op_name(enum kernel_op op)
+{
+	return op >= 0 && op < KOP_N ? op_names[op] : "?";
+}
+
+double kernel_op_cost_ns(enum domain_type t, enum kernel_op op)
+{
+	return t == DOMAIN_PV || t == DOMAIN_TYPE_DEFAULT ? pv_cost(op) : 0;
+}
+
+stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
+{
+	double ns = 0;
+
+	for (int op = 0; op < KOP_N; op++)
+		if (ops->n[op] > 0)
+			ns += ops->n[op] * kernel_op_cost_ns(t, (enum kernel_op)op);
+	return (stime_t)llround(ns);
+}
+
+void kernel_ops_list(FILE *f)
+{
+	fputs("Domain types: what a guest kernel's operations cost beyond bare metal, ns "
+	      "(<domain type=...>, xl's type=;\nworkloads that declare their operations add "
+	      "it to their work: doc/workloads.md, \"Domain types\")\n", f);
+	fprintf(f, "    %-12s", "");
+	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
+		fprintf(f, "%10s", domain_type_name((enum domain_type)t));
+	fputc('\n', f);
+	for (int op = 0; op < KOP_N; op++) {
+		fprintf(f, "    %-12s", op_names[op]);
+		for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
+			fprintf(f, "%10.0f", kernel_op_cost_ns((enum domain_type)t, (enum kernel_op)op));
+		fputc('\n', f);
+	}
+	fputs("    source: pv: the paths through Xen 4.12/4.13 and Linux 5.1 arch/x86/xen priced "
+	      "with gVisor's measured\n    ring transition (40 ns) and CR3 switch (300 ns), "
+	      "google/gvisor#2354; hvm, pvh (EPT), native: none\n", f);
+}

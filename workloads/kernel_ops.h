@@ -1,0 +1,65 @@
+/*
+ * What the guest kernel's own operations cost in each kind of domain
+ * (sim/engine/domain_type.h): the one place the domain type meets the
+ * workloads.
+ *
+ * A workload's CPU costs are what its code takes on bare metal, the
+ * kernel's share included (the calibrated work).  In a 64-bit PV domain
+ * some of that kernel work leaves the guest: a system call enters Xen
+ * first, which switches to the guest kernel's page tables and bounces it
+ * there, and returns through the iret hypercall; a page fault does the
+ * same, and the page-table entry it writes is a hypercall Xen validates;
+ * fork and exec pin and unpin every page-table page of an address space
+ * (Xen validates each); a context switch loads the stack, TLS and page
+ * tables through one multicall.  HVM and PVH guests (VT-x with EPT) do all
+ * of this inside the guest, as bare metal does.  kernel_ops_cost() is that
+ * extra work: per operation, by domain type, each figure with its source in
+ * kernel_ops.c and doc/workloads.md ("Domain types").
+ *
+ * A workload declares the operations of a step (struct kernel_ops: how
+ * many page faults, system calls, forks, execs, context switches a compile
+ * job or a message makes) and adds kernel_ops_cost(dom->type, &ops) to the
+ * step's work:
+ *
+ *     struct kernel_ops ops = { { [KOP_SYSCALL] = 2, [KOP_CTXSW] = 1 } };
+ *     task_run(s, t, work + kernel_ops_cost(w->dom->type, &ops));
+ *
+ * The extra work is work like any other: it runs at the vCPU's speed (SMT,
+ * memory) and waits when Xen deschedules the vCPU.  make-xen and iperf
+ * declare none (their costs were calibrated with their domains as they are).
+ */
+#ifndef SCHEDSIM_KERNEL_OPS_H
+#define SCHEDSIM_KERNEL_OPS_H
+
+#include <stdio.h>
+
+#include "sim/engine/domain_type.h"
+#include "sim/stime.h"
+
+enum kernel_op {
+	KOP_SYSCALL,      /* a system call: entry and return */
+	KOP_PAGE_FAULT,   /* a page mapped on a fault (and unmapped later, at munmap or exit) */
+	KOP_FORK,         /* fork() of a small process, and the child's exit */
+	KOP_EXEC,         /* execve(): the old address space torn down, a new one built */
+	KOP_CTXSW,        /* the guest kernel switches between two tasks */
+	KOP_N
+};
+
+/* How many of each operation a step makes (fractions allowed: a mean). */
+struct kernel_ops {
+	double n[KOP_N];
+};
+
+/* "syscall", "page_fault", "fork", "exec", "ctxsw". */
+const char *kernel_op_name(enum kernel_op op);
+
+/* One operation's work in a domain of type t beyond what it takes on bare metal, ns. */
+double kernel_op_cost_ns(enum domain_type t, enum kernel_op op);
+
+/* The work ops add in a domain of type t (ns at full speed, rounded). */
+stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops);
+
+/* The table of kernel_op_cost_ns with its sources (--list-workloads). */
+void kernel_ops_list(FILE *f);
+
+#endif
