@@ -98,7 +98,7 @@ expect_only "schedsim --sched=credit2:runqueue=core:tickle_" tickle_ratelimit= t
 expect_only "schedsim --sched=null:" era= gran= offline_deassign=
 
 # Workloads and the other value lists.
-expect_only "schedsim --workload=" cpu-hog phases make-xen iperf
+expect_only "schedsim --workload=" cpu-hog phases make-xen iperf kernbench
 expect_only "schedsim --workload=make-xen,ip" make-xen,iperf
 expect_only "schedsim --dom0-load=off," off,off off,on
 expect_only "schedsim --format=" text json markdown csv

@@ -163,7 +163,7 @@ static stime_t iperf_length(const struct workload_spec *w)
 	return time > 0 ? warm + time : 0;
 }
 
-/* make-xen ends the run itself; this is only a bound for a stuck build. */
+/* make-xen and kernbench end the run themselves; this is only a bound for a stuck build. */
 #define MAKEXEN_RUN_LIMIT SEC(3600)
 
 static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
@@ -204,7 +204,7 @@ static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
 	w = &d->workloads[k];
 	set_params(w, spec);
 	need = !strcmp(type, "iperf") ? iperf_length(w) :
-	       !strcmp(type, "make-xen") ? MAKEXEN_RUN_LIMIT : 0;
+	       !strcmp(type, "make-xen") || !strcmp(type, "kernbench") ? MAKEXEN_RUN_LIMIT : 0;
 	if (need > sc->duration)
 		sc->duration = need;
 }

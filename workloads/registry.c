@@ -9,6 +9,7 @@ extern const struct workload_ops makexen_ops;
 extern const struct workload_ops iperf_ops;
 extern const struct workload_ops dom0load_ops;
 extern const struct workload_ops utilisation_ops;
+extern const struct workload_ops kernbench_ops;
 
 static const struct workload_ops *const registry[] = {
 	&cpu_hog_ops,
@@ -17,6 +18,7 @@ static const struct workload_ops *const registry[] = {
 	&iperf_ops,
 	&dom0load_ops,
 	&utilisation_ops,
+	&kernbench_ops,
 	NULL
 };
 

@@ -1,0 +1,138 @@
+/*
+ * kernbench (workloads/kernbench.c): its stages timed by hand on the ideal
+ * machine with one vCPU per pCPU, make -j, the PV domain's kernel work, the
+ * figure, and the errors of its parameters.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tests/testlib.h"
+#include "workloads/kernel_ops.h"
+
+static const char *kb_xml(const char *type, int vcpus, const char *params)
+{
+	static char xml[1024];
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"100s\">"
+		 "<host sockets=\"1\" cores-per-socket=\"8\" hw=\"ideal\" context-switch=\"0\"/>"
+		 "<domain name=\"bm\" vcpus=\"%d\" type=\"%s\">"
+		 "<workload type=\"kernbench\" noise=\"0\" run_noise=\"0\" %s/>"
+		 "</domain></scenario>", vcpus, type, params);
+	return xml;
+}
+
+static double elapsed(const char *xml)
+{
+	struct run_options o = { true, NULL, false, NULL };
+	struct run_result r;
+	double v;
+
+	test_run(xml, "null", &o, &r);
+	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
+	ck_assert_msg(r.metric.valid, "no metric");
+	ck_assert_str_eq(r.metric.name, "elapsed");
+	ck_assert(!r.metric.higher_better);
+	v = r.metric.value;
+	run_result_free(&r);
+	return v;
+}
+
+/*
+ * Stages by hand, bare metal, 4 CPUs, -j4: configuration 1 s (serial);
+ * prepare: 4 host tools of 100 ms at once, then 200 ms serial; vmlinux: 8
+ * objects of 300 ms in two rounds, then the 2 s link: 1 + 0.1 + 0.2 + 0.6 + 2.
+ */
+#define STAGES "config=\"const:1s\" host_tools=\"4\" host_compile=\"const:100ms\" " \
+	       "prepare=\"const:200ms\" objects=\"8\" compile=\"const:300ms\" link=\"const:2s\""
+
+START_TEST(stages_by_hand)
+{
+	double t = elapsed(kb_xml("native", 4, STAGES " jobs=\"4\""));
+
+	ck_assert_msg(fabs(t - 3.9) < 1e-4, "elapsed %.6f s, expected 3.9", t);
+	/* -j2: host tools in two rounds, objects in four: 1 + 0.2 + 0.2 + 1.2 + 2 */
+	t = elapsed(kb_xml("native", 4, STAGES " jobs=\"2\""));
+	ck_assert_msg(fabs(t - 4.6) < 1e-4, "elapsed %.6f s, expected 4.6", t);
+	/* -j0: the domain's vCPUs (4) */
+	t = elapsed(kb_xml("native", 4, STAGES));
+	ck_assert_msg(fabs(t - 3.9) < 1e-4, "elapsed %.6f s, expected 3.9", t);
+}
+END_TEST
+
+/*
+ * In a PV domain each compile job adds its operations' extra work, the
+ * serial steps theirs in proportion to their CPU; HVM adds nothing.
+ */
+START_TEST(pv_kernel_work)
+{
+	const char *ops = STAGES " jobs=\"4\" faults=\"1000\" syscalls=\"500\" procs=\"2\"";
+	double native = elapsed(kb_xml("native", 4, ops));
+	double hvm = elapsed(kb_xml("hvm", 4, ops));
+	double pv = elapsed(kb_xml("pv", 4, ops));
+	double per_job = (1000 * kernel_op_cost_ns(DOMAIN_PV, KOP_PAGE_FAULT) +
+			  500 * kernel_op_cost_ns(DOMAIN_PV, KOP_SYSCALL) +
+			  2 * (kernel_op_cost_ns(DOMAIN_PV, KOP_FORK) +
+			       kernel_op_cost_ns(DOMAIN_PV, KOP_EXEC)) +
+			  4 * kernel_op_cost_ns(DOMAIN_PV, KOP_CTXSW)) / 1e9;
+	/* the critical path: 1 s + 100 ms + 200 ms + 2 x 300 ms + 2 s of a job's 300 ms */
+	double expect = 3.9 + per_job * (1000.0 + 100 + 200 + 600 + 2000) / 300.0;
+
+	ck_assert_msg(fabs(native - 3.9) < 1e-4, "native %.6f", native);
+	ck_assert_msg(hvm == native, "hvm %.6f native %.6f", hvm, native);
+	ck_assert_msg(fabs(pv - expect) < 1e-4, "pv %.6f s, expected %.6f", pv, expect);
+}
+END_TEST
+
+START_TEST(bad_parameters)
+{
+	static const char *const bad[][2] = {
+		{ "jobs=\"-1\"", "jobs" },
+		{ "objects=\"0\"", "objects" },
+		{ "compile=\"lognormal:1ms\"", "compile" },
+		{ "link=\"soon\"", "link" },
+		{ "faults=\"-3\"", "faults" },
+		{ "cc=\"gcc\"", "unknown parameter 'cc'" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct scenario sc;
+		struct sched_spec spec;
+		struct err e = { "" };
+		struct sim *s;
+
+		test_load(&sc, kb_xml("native", 4, bad[i][0]));
+		ck_assert(sched_spec_parse("null", &spec, &e) == 0);
+		s = sim_build(&sc, &spec, &e);
+		sched_spec_free(&spec);
+		scenario_free(&sc);
+		ck_assert_msg(!s, "%s accepted", bad[i][0]);
+		ck_assert_msg(strstr(e.msg, "test.xml:1") && strstr(e.msg, bad[i][1]) &&
+			      !strchr(e.msg, '\n'), "%s: %s", bad[i][0], e.msg);
+	}
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("kernbench");
+	TCase *t = tcase_create("kernbench");
+
+	tcase_add_test(t, stages_by_hand);
+	tcase_add_test(t, pv_kernel_work);
+	tcase_add_test(t, bad_parameters);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
