@@ -25,6 +25,7 @@
 #include "sim/err.h"
 #include "sim/experiment/report.h"
 #include "sim/experiment/run.h"
+#include "sim/experiment/workers.h"
 #include "sim/params.h"
 
 /*
@@ -65,9 +66,9 @@ struct experiment {
 };
 
 /* Return values of experiment_run(). */
-#define EXP_OK 0
-#define EXP_ERROR (-1)
-#define EXP_INTERRUPTED 1
+#define EXP_OK WORKERS_OK
+#define EXP_ERROR WORKERS_ERROR
+#define EXP_INTERRUPTED WORKERS_INTERRUPTED
 
 /*
  * Validates the matrix (every axis value applies), runs it, fills x->runs.
