@@ -23,14 +23,17 @@
 #include "schedulers/sched.h"
 #include "sim/engine/hw.h"
 #include "sim/experiment/compare.h"
+#include "sim/experiment/evaluation.h"
 #include "sim/experiment/experiment.h"
 #include "sim/experiment/host_axis.h"
 #include "sim/experiment/run.h"
 #include "sim/experiment/shard.h"
 #include "sim/experiment/spec_axes.h"
+#include "sim/experiment/validate.h"
 #include "sim/input/host_topology.h"
 #include "sim/input/scenario_load.h"
 #include "sim/input/xlcfg.h"
+#include "sim/output/eval_report.h"
 #include "sim/output/json.h"
 #include "sim/output/merge.h"
 #include "sim/output/plot.h"
@@ -39,6 +42,7 @@
 #include "sim/output/run_report.h"
 #include "sim/output/shard_part.h"
 #include "sim/output/trace.h"
+#include "sim/output/validate_report.h"
 #include "sim/params.h"
 #include "sim/xalloc.h"
 #include "workloads/axes.h"
@@ -72,6 +76,7 @@ struct cli {
 	const char **domains;     /* --domain=FILE.cfg, in order */
 	int ndomains;
 	const char *report;       /* --report=FILE.html */
+	const char *eval;         /* --eval=NAME: a named evaluation */
 	char *command;            /* the command line, for the report */
 	struct sched_modules *modules;   /* loaded from --sched and the pools' sched= */
 };
@@ -116,6 +121,8 @@ static void usage(FILE *f)
 	      "  --alpha=A               significance level of the U test (default 0.05)\n"
 	      "  --report=FILE.html      also write the experiment as one self-contained HTML\n"
 	      "                          file: boxes, statistics, plots, command, version, seed\n"
+	      "  --eval=NAME             run a published evaluation's whole matrix and print\n"
+	      "                          its tables as MMTests does (--list-evals)\n"
 	      PLOT_USAGE
 	      SHARD_USAGE
 	      "  schedsim compare OLD.json NEW.json [...]\n"
@@ -123,9 +130,14 @@ static void usage(FILE *f)
 	      "                          --alpha)\n"
 	      "  schedsim report RESULT.json [--output=FILE.html] [--alpha=A]\n"
 	      "                          the HTML report of saved results (--format=json)\n"
+	      "  schedsim validate [--only=EVAL[,EVAL...]] [--iterations=N] [--jobs=N]\n"
+	      "                          [--format=text|json] [--output=FILE] [--report=FILE.html]\n"
+	      "                          every published figure the project reproduces, real\n"
+	      "                          against model: errors and the signs of comparisons\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
 	      "  --list-workloads        list workloads and their parameters\n"
 	      "  --list-host             list the host's hardware parameters (<host> attributes)\n"
+	      "  --list-evals            list the named evaluations (--eval) and their tables\n"
 	      "  --help                  this text\n"
 	      "  --version               version\n", f);
 }
@@ -628,6 +640,114 @@ static int compare_main(int argc, char **argv)
 	return status;
 }
 
+/* `schedsim validate`: the published figures against the model (sim/experiment/validate.h). */
+static int validate_main(int argc, char **argv, const char *command)
+{
+	static const struct option opts[] = {
+		{ "only", required_argument, NULL, 'O' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'R' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *only = NULL, *format = "text", *output = NULL, *report = NULL;
+	const char *alpha_s = NULL;
+	struct eval_options o = { .iterations = DEFAULT_ITERATIONS };
+	struct validation v;
+	struct err e = { "" };
+	char **names = NULL, tmp[4096];
+	int c, nnames = 0, rc, status = 0;
+	double alpha;
+	long long n;
+	FILE *out;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'O': only = optarg; break;
+		case 'F': format = optarg; break;
+		case 'o': output = optarg; break;
+		case 'R': report = optarg; break;
+		case 'a': alpha_s = optarg; break;
+		case 'i':
+			if (parse_int(optarg, 1, 1000000, &n, &e) < 0)
+				return bad("validate: --iterations: %s", e.msg);
+			o.iterations = (int)n;
+			break;
+		case 'j':
+			if (parse_int(optarg, 1, 4096, &n, &e) < 0)
+				return bad("validate: --jobs: %s", e.msg);
+			o.jobs = (int)n;
+			break;
+		default:
+			return bad("validate: option '%s' is not valid (valid: --only, --iterations, "
+				   "--jobs, --format, --output, --report, --alpha)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("validate: unexpected argument '%s'", argv[optind]);
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return bad("validate: --format: '%s' is not valid (valid: text, json)", format);
+	if (parse_alpha(alpha_s, &alpha))
+		return EXIT_BADINPUT;
+	if (report) {
+		out = open_output(report, tmp, sizeof(tmp));
+		if (!out)
+			return bad("--report: cannot write '%s'", report);
+		fclose(out);
+		remove(tmp);
+	}
+	if (only)
+		nnames = split_list(only, &names);
+	o.progress = isatty(STDERR_FILENO);
+	rc = validate_prepare(&v, (const char *const *)names, nnames, &o, &e);
+	free_list(names, nnames);
+	if (rc < 0) {
+		validate_free(&v);
+		return bad("%s", e.msg);
+	}
+	rc = validate_run(&v, alpha, &e);
+	if (rc != EXP_OK) {
+		validate_free(&v);
+		if (rc == EXP_INTERRUPTED) {
+			fprintf(stderr, "schedsim: %s\n", e.msg);
+			return EXIT_INTERRUPTED;
+		}
+		return bad("%s", e.msg);
+	}
+	out = open_output(output, tmp, sizeof(tmp));
+	if (!out) {
+		validate_free(&v);
+		return bad("--output: cannot write '%s'", output);
+	}
+	if (!strcmp(format, "json"))
+		validate_report_json(out, &v);
+	else
+		validate_report_text(out, &v);
+	if (close_output(out, output, tmp) < 0) {
+		fprintf(stderr, "schedsim: cannot write the report\n");
+		status = 1;
+	}
+	if (report) {
+		out = open_output(report, tmp, sizeof(tmp));
+		if (!out) {
+			status = bad("--report: cannot write '%s'", report);
+		} else {
+			validate_report_html(out, &v, command);
+			if (close_output(out, report, tmp) < 0) {
+				fprintf(stderr, "schedsim: --report: cannot write '%s'\n", report);
+				status = 1;
+			}
+		}
+	}
+	validate_free(&v);
+	return status;
+}
+
 /* One single run (of the per-vCPU report), its trace written as it goes. */
 struct single_run {
 	const struct scenario *sc;
@@ -715,6 +835,167 @@ static int list_schedulers(const char *sched)
 	return status;
 }
 
+/* The first option given that a named evaluation sets itself, or NULL. */
+static const char *eval_conflict(const struct cli *cli, const struct trace_cli *tc,
+				 const struct plot_cli *pc, const struct shard_cli *shc)
+{
+	if (cli->sched)
+		return "--sched";
+	if (cli->scenario)
+		return "--scenario";
+	if (cli->workload)
+		return "--workload";
+	if (cli->dom0_load)
+		return "--dom0-load";
+	if (cli->host || cli->host_map)
+		return "--host";
+	if (cli->ndomains)
+		return "--domain";
+	if (cli->duration)
+		return "--duration";
+	if (tc->path)
+		return "--trace";
+	if (shard_cli_active(shc))
+		return "--shard, --run or --list-runs";
+	if (pc->nruns || pc->window_set || pc->nvcpus)
+		return "--plot-timeline, --plot-window or --plot-credit";
+	return NULL;
+}
+
+/* Writes the tables of a finished evaluation in the chosen format, and its report and plots. */
+static int eval_output(const struct cli *cli, const struct plot_cli *pc, const struct eval_report *r)
+{
+	char tmp[4096];
+	FILE *out = open_output(cli->output, tmp, sizeof(tmp));
+	struct err e = { "" };
+	int status = 0;
+
+	if (!out)
+		return bad("--output: cannot write '%s'", cli->output);
+	if (!strcmp(cli->format, "json"))
+		eval_report_json(out, r);
+	else if (!strcmp(cli->format, "markdown"))
+		eval_report_markdown(out, r);
+	else if (!strcmp(cli->format, "csv"))
+		eval_report_csv(out, r);
+	else
+		eval_report_text(out, r);
+	if (close_output(out, cli->output, tmp) < 0) {
+		fprintf(stderr, "schedsim: cannot write the report\n");
+		status = 1;
+	}
+	if (cli->report) {
+		out = open_output(cli->report, tmp, sizeof(tmp));
+		if (!out)
+			return bad("--report: cannot write '%s'", cli->report);
+		eval_report_html(out, r);
+		if (close_output(out, cli->report, tmp) < 0) {
+			fprintf(stderr, "schedsim: --report: cannot write '%s'\n", cli->report);
+			status = 1;
+		}
+	}
+	if (pc->dir && eval_report_plot(pc, r, &e) < 0)
+		status = bad("%s", e.msg);
+	return status;
+}
+
+/* `schedsim --eval=NAME`: a named evaluation (sim/experiment/evaluation.h). */
+static int eval_main(const struct cli *cli, const struct trace_cli *tc, const struct plot_cli *pc,
+		     const struct shard_cli *shc, const char *command)
+{
+	const struct eval_preset *p = eval_preset_find(cli->eval);
+	const char *conflict = eval_conflict(cli, tc, pc, shc);
+	struct eval_options o = { 0 };
+	struct evaluation ev;
+	struct eval_result_table *tables = NULL;
+	struct eval_report r;
+	struct err e = { "" };
+	char tmp[4096];
+	double alpha;
+	long long v;
+	int rc, n = 0, status = 0;
+
+	if (!p) {
+		char names[1024] = "";
+		int np;
+		const struct eval_preset *const *all = eval_presets(&np);
+
+		for (int i = 0; i < np; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 i ? ", " : "", all[i]->name);
+		fprintf(stderr, "schedsim: --eval: '%s' is not a named evaluation (valid: %s)\n",
+			cli->eval, names);
+		return EXIT_BADINPUT;
+	}
+	if (conflict) {
+		fprintf(stderr, "schedsim: --eval=%s: %s cannot be combined with it: the "
+			"evaluation sets each cell's scenario, scheduler and benchmark itself\n",
+			cli->eval, conflict);
+		return EXIT_BADINPUT;
+	}
+	if (parse_alpha(cli->alpha, &alpha))
+		return EXIT_BADINPUT;
+	if (cli->iterations) {
+		if (parse_int(cli->iterations, 1, 1000000, &v, &e) < 0)
+			return bad("--iterations: %s", e.msg);
+		o.iterations = (int)v;
+	}
+	if (cli->jobs) {
+		if (parse_int(cli->jobs, 1, 4096, &v, &e) < 0)
+			return bad("--jobs: %s", e.msg);
+		o.jobs = (int)v;
+	}
+	if (cli->seed) {
+		if (parse_int(cli->seed, 0, INT64_MAX, &v, &e) < 0)
+			return bad("--seed: %s", e.msg);
+		o.has_seed = true;
+		o.seed = (uint64_t)v;
+	}
+	if (cli->report) {      /* now, not after the runs: a file we cannot write fails at once */
+		FILE *out = open_output(cli->report, tmp, sizeof(tmp));
+
+		if (!out)
+			return bad("--report: cannot write '%s'", cli->report);
+		fclose(out);
+		remove(tmp);
+	}
+	o.hw = cli->hw;
+	o.progress = isatty(STDERR_FILENO);
+	o.ropt.check = cli->check;
+	eval_init(&ev, &o);
+	if (eval_add(&ev, p, NULL, NULL, &e) < 0) {
+		eval_free(&ev);
+		return bad("%s", e.msg);
+	}
+	rc = eval_run(&ev, &e);
+	if (rc == EXP_INTERRUPTED) {
+		fprintf(stderr, "schedsim: %s\n", e.msg);
+		eval_free(&ev);
+		return EXIT_INTERRUPTED;
+	}
+	if (rc != EXP_OK) {
+		eval_free(&ev);
+		return bad("%s", e.msg);
+	}
+	for (int i = 0; i < ev.nruns; i++)
+		if (ev.runs[i].check_error[0]) {
+			char what[2048];
+
+			snprintf(what, sizeof(what), "--eval=%s run %d (%s %s %s iteration %d)",
+				 p->name, i, ev.runs[i].label, ev.runs[i].workload,
+				 ev.runs[i].dom0_load, ev.runs[i].iteration);
+			fprintf(stderr, "schedsim: %s: %s\n", what, ev.runs[i].check_error);
+			status = 1;
+		}
+	n = eval_results(&ev, p, alpha, &tables);
+	r = (struct eval_report){ p, &ev, tables, n, alpha, command };
+	rc = eval_output(cli, pc, &r);
+	status = rc ? rc : status;
+	eval_results_free(tables, n);
+	eval_free(&ev);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -736,6 +1017,8 @@ int main(int argc, char **argv)
 		{ "list-schedulers", no_argument, NULL, 'L' },
 		{ "list-workloads", no_argument, NULL, 'W' },
 		{ "list-host", no_argument, NULL, 'T' },
+		{ "eval", required_argument, NULL, 'E' },
+		{ "list-evals", no_argument, NULL, 'K' },
 		{ "hw", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -766,6 +1049,13 @@ int main(int argc, char **argv)
 		return compare_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "merge"))
 		return merge_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "validate")) {
+		char *command = html_command_line(argc, argv);
+
+		status = validate_main(argc - 1, argv + 1, command);
+		free(command);
+		return status;
+	}
 	if (argc > 1 && !strcmp(argv[1], "report")) {
 		char *command = html_command_line(argc, argv);
 
@@ -796,6 +1086,8 @@ int main(int argc, char **argv)
 		case 'j': cli.jobs = optarg; break;
 		case 'a': cli.alpha = optarg; break;
 		case 'R': cli.report = optarg; break;
+		case 'E': cli.eval = optarg; break;
+		case 'K': eval_presets_list(stdout); return 0;
 		case 'M':
 			if (strcmp(optarg, "ideal") && strcmp(optarg, "model"))
 				return bad("--hw: '%s' is not valid (valid: model, ideal)", optarg);
@@ -834,6 +1126,17 @@ int main(int argc, char **argv)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!valid_format(cli.format))
 		return bad("--format: '%s' is not valid (valid: text, json, markdown, csv)", cli.format);
+	if (cli.eval) {
+		char *command;
+
+		if (plot_cli_check(&pc, &e) < 0)
+			return bad("%s", e.msg);
+		command = html_command_line(argc, argv);
+
+		status = eval_main(&cli, &tc, &pc, &shc, command);
+		free(command);
+		return status;
+	}
 	/* Nothing chosen: the evaluation Xen scheduler work is judged by. */
 	if (!cli.sched && !cli.scenario && !cli.workload && !cli.dom0_load) {
 		cli.sched = DEFAULT_EVAL_SCHEDS;

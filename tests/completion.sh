@@ -74,8 +74,15 @@ expect "schedsim --sc" --scenario= --sched=
 expect_only "schedsim --dom" --domain= --dom0-load=
 expect "schedsim --li" --list-schedulers --list-workloads --list-host --list-runs
 expect "schedsim --" --check --report= --host= --plot-credit= --trace-window= --version
-expect_only "schedsim " compare merge report
+expect_only "schedsim " compare merge report validate
 expect_only "schedsim re" report
+expect_only "schedsim va" validate
+expect_only "schedsim validate --f" --format=
+expect_only "schedsim validate --format=" text json
+expect "schedsim validate --only=2016-cr" 2016-credit2-series
+expect "schedsim --eval=" 2016-credit2-series 2012-numa-placement
+expect_only "schedsim --eval=2015" 2015-credit1-kick-away
+expect "schedsim --li" --list-evals
 expect_only "schedsim report --" --output= --alpha=
 expect_only "schedsim compare --format=" text markdown csv
 

@@ -94,6 +94,20 @@ double stats_geomean(const double *x, int n)
 	return exp(sum / n);
 }
 
+double stats_hmean(const double *x, int n)
+{
+	double sum = 0;
+
+	if (n <= 0)
+		return NAN;
+	for (int i = 0; i < n; i++) {
+		if (!(x[i] > 0))
+			return NAN;
+		sum += 1 / x[i];
+	}
+	return n / sum;
+}
+
 double stats_normal_cdf(double z)
 {
 	return 0.5 * erfc(-z / sqrt(2.0));

@@ -32,6 +32,8 @@ double stats_stddev(const double *x, int n);       /* NaN when n < 2 */
 double stats_median(const double *x, int n);       /* NaN when n == 0 */
 /* exp(mean(log x)); NaN when n == 0 or any x <= 0. */
 double stats_geomean(const double *x, int n);
+/* n / sum(1/x): the centre of rates (MMTests' Hmean); NaN when n == 0 or any x <= 0. */
+double stats_hmean(const double *x, int n);
 
 /* Standard normal CDF, and Student t CDF and quantile with df degrees of freedom. */
 double stats_normal_cdf(double z);

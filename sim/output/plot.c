@@ -714,6 +714,70 @@ out:
 	return rc;
 }
 
+/*
+ * One table as the comparison picture draws a workload: a group of bars per
+ * row, a bar per column (a named evaluation's table, eval_report.h).
+ */
+int plot_table(const struct plot_cli *c, const char *name, const char *title,
+	       const struct report_table *t, int iterations, struct err *e)
+{
+	const char **rows = xcalloc((size_t)t->nrows + 1, sizeof(*rows));
+	const char **cols = xcalloc((size_t)t->ncols + 1, sizeof(*cols));
+	char ylabel[96] = "", file[300], base[256];
+	const char *yl = ylabel;
+	double ymax = 0;
+	struct script sc;
+	FILE *f;
+	int rc = -1;
+
+	if (make_dir(c->dir, e))
+		goto out;
+	file_part(base, sizeof(base), name, "table");
+	snprintf(file, sizeof(file), "%s.dat", base);
+	f = open_in(c->dir, file, e);
+	if (!f)
+		goto out;
+	fputs("# schedsim table: one line per cell (rows are the groups, columns the bars)\n"
+	      "# (ci95: Student t interval of the mean; NaN: not defined)\n"
+	      "# row unused label panel dindex cindex n mean ci95_low ci95_high "
+	      "median stddev min max\n", f);
+	for (int r = 0; r < t->nrows; r++) {
+		rows[r] = t->rows[r].workload;
+		if (t->rows[r].metric[0] && !ylabel[0])
+			metric_label(&t->rows[r], ylabel, sizeof(ylabel));
+		for (int k = 0; k < t->ncols; k++) {
+			const struct report_cell *cell = &t->cells[r * t->ncols + k];
+
+			ymax = fmax(ymax, cell->n ? cell->s.mean : 0);
+			ymax = fmax(ymax, cell->s.has_mean_ci ? cell->s.mean_hi : 0);
+			comparison_line(f, &t->rows[r], cell, 0, r, k);
+		}
+	}
+	if (close_in(f, c->dir, file, e))
+		goto out;
+	for (int k = 0; k < t->ncols; k++)
+		cols[k] = t->cols[k];
+	if (!ylabel[0])
+		yl = "no figure";
+	if (script_open(&sc, c, base, 160 + 70 * t->nrows * (t->ncols + 1), 480, e))
+		goto out;
+	fprintf(sc.f, "datafile = '%s'\nnworkloads = 1\nndom0 = %d\nnconfigs = %d\n", file,
+		t->nrows, t->ncols);
+	script_array(sc.f, "workload", &title, 1);
+	script_array(sc.f, "ylabel", &yl, 1);
+	fprintf(sc.f, "array ymax[1] = [%.17g]\n", ymax);
+	script_array(sc.f, "dom0", rows, t->nrows);
+	script_array(sc.f, "config", cols, t->ncols);
+	fprintf(sc.f, "iterations = %d\n", iterations);
+	if (script_close(&sc, c, "comparison", plot_gp_comparison, e) == 0 &&
+	    run_gnuplot(c, base, e) == 0)
+		rc = 0;
+out:
+	free(rows);
+	free(cols);
+	return rc;
+}
+
 /* ----------------------------------------------------------- latency */
 
 void plot_write_cdf(FILE *f, const char *label, const struct hist *h)

@@ -92,6 +92,13 @@ int plot_prepare(const struct plot_cli *c, struct experiment *x, struct err *e);
 /* After the tables: writes DIR and runs gnuplot on every script; -1 with e set. */
 int plot_experiment(const struct plot_cli *c, const struct experiment *x,
 		    const struct report_table *t, struct err *e);
+/*
+ * One table drawn as the comparison picture draws a workload (a group of
+ * bars per row, named by its workload field, a bar per column), into
+ * c->dir as NAME.dat, NAME.gp and the picture, titled title.
+ */
+int plot_table(const struct plot_cli *c, const char *name, const char *title,
+	       const struct report_table *t, int iterations, struct err *e);
 
 /* --- Pieces, exposed for the unit tests (tests/check_plot.c) --- */
 

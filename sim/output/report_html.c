@@ -472,9 +472,28 @@ static int distinct(const char **out, const char *s, int n)
 	return n + 1;
 }
 
+void html_page_begin(FILE *f, const char *title_html)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
+	fprintf(f, "<meta name=\"generator\" content=\"schedsim %s\">\n<title>%s</title>\n"
+		"<style>%s</style>\n</head>\n<body>\n", PACKAGE_VERSION, title_html, style);
+}
+
+void html_page_end(FILE *f)
+{
+	fprintf(f, "<p class=\"note\">Written by schedsim %s; the figures are a simulation's "
+		"predictions, not measurements.</p>\n</body>\n</html>\n", PACKAGE_VERSION);
+}
+
 static void header(FILE *f, const struct html_report *h)
 {
 	const struct report_table *t = &h->t;
+	FILE *title;
+	char *tbuf = NULL;
+	size_t tlen = 0;
 	const char **w = xcalloc((size_t)t->nrows + 1, sizeof(*w));
 	const char **d = xcalloc((size_t)t->nrows + 1, sizeof(*d));
 	int nw = 0, nd = 0;
@@ -483,17 +502,15 @@ static void header(FILE *f, const struct html_report *h)
 		nw = distinct(w, t->rows[r].workload[0] ? t->rows[r].workload : "the scenario's own", nw);
 		nd = distinct(d, dom0_words(t->rows[r].dom0_load), nd);
 	}
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n", f);
-	fprintf(f, "<meta name=\"generator\" content=\"schedsim %s\">\n<title>schedsim: ",
-		PACKAGE_VERSION);
-	list_of(f, (const char *const *)t->cols, t->ncols);
-	fputs(" &mdash; ", f);
-	list_of(f, w, nw);
-	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>schedsim report</h1>\n"
-		"<table class=\"meta\">\n", style);
+	title = open_memstream(&tbuf, &tlen);
+	fputs("schedsim: ", title);
+	list_of(title, (const char *const *)t->cols, t->ncols);
+	fputs(" &mdash; ", title);
+	list_of(title, w, nw);
+	fclose(title);
+	html_page_begin(f, tbuf);
+	free(tbuf);
+	fputs("<h1>schedsim report</h1>\n<table class=\"meta\">\n", f);
 	if (!strcmp(h->origin, "this run")) {
 		fputs("<tr><th>Command</th><td><code class=\"cmd\">", f);
 		text(f, h->command ? h->command : "");
@@ -819,6 +836,5 @@ void report_html(FILE *f, const struct html_report *h)
 	figure_charts(f, &h->t);
 	latency_charts(f, h);
 	runs_table(f, h);
-	fprintf(f, "<p class=\"note\">Written by schedsim %s; the figures are a simulation's "
-		"predictions, not measurements.</p>\n</body>\n</html>\n", PACKAGE_VERSION);
+	html_page_end(f);
 }

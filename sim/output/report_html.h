@@ -66,4 +66,12 @@ void html_report_free(struct html_report *h);
 /* Writes the document. */
 void report_html(FILE *f, const struct html_report *h);
 
+/*
+ * The page around a report, for the other pages (sim/output/eval_report.h):
+ * the document's head with its Content-Security-Policy and style, up to
+ * <body> (title_html already escaped); and the closing note and tags.
+ */
+void html_page_begin(FILE *f, const char *title_html);
+void html_page_end(FILE *f);
+
 #endif

@@ -1,0 +1,146 @@
+/*
+ * The named evaluations (`schedsim --eval=NAME`, evaluation.h), as data:
+ * each published evaluation's tables, their columns (the variants it
+ * compared) and rows (the benchmark's parameter), with the scenario and
+ * the overrides of each.  A table here is a table of the publication, so
+ * that `schedsim validate` (validate.h) can set the real figures beside the
+ * model's cell by cell.
+ *
+ * The scenarios are the embedded default one or files of examples/, whose
+ * comments say what is known and what is assumed of each setup.
+ */
+#include "sim/experiment/evaluation.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---------------------------------------------------------------- 2016 */
+
+/*
+ * Dario Faggioli's "sched: Credit1 and Credit2 improvements... and
+ * soft-affinity for Credit2!" (xen-devel, August 2016): Credit1 of the
+ * time, Credit2 with the series up to patch 20, and the full series, on
+ * the host of examples/2016-headline-host (the embedded default scenario),
+ * 15 iterations.  The default evaluation (`schedsim` alone) runs the same
+ * benchmarks with today's credit1 and credit2.
+ */
+static const struct eval_axis cols_2016[] = {
+	{ .name = "credit1:era=2016", .sched = "credit1:era=2016" },
+	{ .name = "credit2:era=2016-p20", .sched = "credit2:era=2016-p20" },
+	{ .name = "credit2:era=2016-full", .sched = "credit2:era=2016-full" },
+};
+
+static const struct eval_axis rows_dom0_load[] = {
+	{ .name = "no dom0 load", .dom0_load = "off" },
+	{ .name = "with dom0 load", .dom0_load = "on" },
+};
+
+static const struct eval_table tables_2016[] = {
+	{ "MAKEXEN", "", "dom0 load", { .name = "make-xen", .workload = "make-xen" },
+	  cols_2016, N(cols_2016), rows_dom0_load, N(rows_dom0_load) },
+	{ "IPERF", "", "dom0 load", { .name = "iperf", .workload = "iperf" },
+	  cols_2016, N(cols_2016), rows_dom0_load, N(rows_dom0_load) },
+};
+
+static const struct eval_preset preset_2016 = {
+	"2016-credit2-series",
+	"Credit1 and Credit2 improvements, and soft affinity for Credit2 (2016)",
+	"xen-devel, August 2016 (Dario Faggioli's series, the cover letter's table)",
+	15, tables_2016, N(tables_2016),
+};
+
+/* ------------------------------------------------------------ examples */
+
+/*
+ * examples/2015-credit1-kick-away: VM-IO streaming alone on its pCPU and
+ * beside VM-CPU, before and after f02a5760c7 (netperf in the report, the
+ * iperf workload here: compare the shares, not the Mbps).
+ */
+static const struct eval_axis cols_kick[] = {
+	{ .name = "before f02a5760c7", .sched = "credit1:era=2015-kick-bug" },
+	{ .name = "f02a5760c7", .sched = "credit1:era=2015" },
+};
+
+static const struct eval_axis rows_kick[] = {
+	{ .name = "alone", .scenario = "2015-credit1-kick-away/alone.xml" },
+	{ .name = "with VM-CPU", .scenario = "2015-credit1-kick-away/shared.xml" },
+};
+
+static const struct eval_table tables_kick[] = {
+	{ "iperf", "VM-IO", "VM-IO's pCPU", { .name = "iperf", .workload = "iperf" },
+	  cols_kick, N(cols_kick), rows_kick, N(rows_kick) },
+};
+
+static const struct eval_preset preset_kick = {
+	"2015-credit1-kick-away",
+	"Credit1 kicking a pinned vCPU away on wake-up (2015)",
+	"xen-devel, October 2015, quoted in Xen commit f02a5760c7",
+	5, tables_kick, N(tables_kick),
+};
+
+/*
+ * examples/2016-schedbench-pool: George Dunlap's schedbench 4a+4b run, each
+ * worker's share of a pCPU (the scheduler of the published run is not
+ * given: both are run).
+ */
+static const struct eval_axis cols_sched[] = {
+	{ .name = "credit1", .sched = "credit1" },
+	{ .name = "credit2", .sched = "credit2" },
+};
+
+static const struct eval_axis rows_schedbench[] = {
+	{ .name = "A workers", .figure = "run-share:a1,a2,a3,a4" },
+	{ .name = "B workers", .figure = "run-share:b1,b2,b3,b4" },
+};
+
+static const struct eval_table tables_schedbench[] = {
+	{ "schedbench", "4a+4b", "worker type",
+	  { .name = "4a+4b", .scenario = "2016-schedbench-pool/4a4b.xml" },
+	  cols_sched, N(cols_sched), rows_schedbench, N(rows_schedbench) },
+};
+
+static const struct eval_preset preset_schedbench = {
+	"2016-schedbench-pool",
+	"schedbench 4a+4b in a 4-thread cpupool (2016)",
+	"github.com/gwd/schedbench, README.md and scripts/sample.bench (2016)",
+	5, tables_schedbench, N(tables_schedbench),
+};
+
+/*
+ * examples/2012-numa-placement: VM#1's build (make-xen -j4 standing for
+ * kernbench) with its memory and vCPUs placed four ways beside three
+ * memory-bound guests; published: the order of the cases.
+ */
+static const struct eval_axis rows_numa[] = {
+	{ .name = "best case", .scenario = "2012-numa-placement/best.xml" },
+	{ .name = "pinned", .scenario = "2012-numa-placement/pinned.xml" },
+	{ .name = "worst case", .scenario = "2012-numa-placement/worst.xml" },
+	{ .name = "xl placement", .scenario = "2012-numa-placement/xl-placed.xml" },
+};
+
+static const struct eval_table tables_numa[] = {
+	{ "make-xen -j4", "VM#1", "placement",
+	  { .name = "make-xen -j4", .workload = "make-xen:jobs=4" },
+	  cols_sched, N(cols_sched), rows_numa, N(rows_numa) },
+};
+
+static const struct eval_preset preset_numa = {
+	"2012-numa-placement",
+	"NUMA placement of a guest beside memory-bound ones (2012)",
+	"xenbits.xen.org/people/dariof/benchmarks/numa-scheduling (Dario Faggioli, March 2012)",
+	10, tables_numa, N(tables_numa),
+};
+
+/* ----------------------------------------------------------------- all */
+
+static const struct eval_preset *const presets[] = {
+	&preset_2016,
+	&preset_kick,
+	&preset_schedbench,
+	&preset_numa,
+};
+
+const struct eval_preset *const *eval_presets(int *n)
+{
+	*n = N(presets);
+	return presets;
+}

@@ -1,0 +1,64 @@
+/*
+ * The published figures `schedsim validate` sets the model against
+ * (validate.h), one line a figure, in the layout of the publication's
+ * table: the named evaluation, its table (benchmark and configuration),
+ * row and column, and the real value.  A published column that is added
+ * (the 2019 evaluation's noHT and csc, once the predictions are committed)
+ * is added here as lines of its own; nothing else changes.
+ *
+ * Only figures that were measured on real hosts and published are here,
+ * each with where it was published; which of them were used to calibrate
+ * the model is said in doc/validation.md.
+ */
+#include "sim/experiment/validate.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#define P2016 "2016-credit2-series"
+#define S2016 "xen-devel, August 2016; ../shared/reference/real-measurements.md section 1"
+#define PKICK "2015-credit1-kick-away"
+#define SKICK "Xen commit f02a5760c7 (the report of xen-devel, October 2015)"
+#define PSB "2016-schedbench-pool"
+#define SSB "github.com/gwd/schedbench README.md (2016): every worker at 0.48-0.50"
+#define PNUMA "2012-numa-placement"
+#define SNUMA "xenbits.xen.org/people/dariof/benchmarks/numa-scheduling (March 2012)"
+
+static const struct published_figure figures[] = {
+	/* 2016: the Credit1 column of the series' table (the calibration cells) */
+	{ P2016, "MAKEXEN", "no dom0 load", "credit1:era=2016", 28.353, NULL, 0, S2016 },
+	{ P2016, "MAKEXEN", "with dom0 load", "credit1:era=2016", 43.955, NULL, 0, S2016 },
+	{ P2016, "IPERF", "no dom0 load", "credit1:era=2016", 11.793, NULL, 0, S2016 },
+	{ P2016, "IPERF", "with dom0 load", "credit1:era=2016", 10.932, NULL, 0, S2016 },
+
+	/*
+	 * 2015: VM-IO's netperf beside VM-CPU, as a share of its rate alone
+	 * (806.64 and 807.18 Mbps alone; 166.50 before the fix, 731.66 with it).
+	 */
+	{ PKICK, "iperf VM-IO", "with VM-CPU", "before f02a5760c7", 166.50 / 806.64, "alone", 0,
+	  SKICK },
+	{ PKICK, "iperf VM-IO", "with VM-CPU", "f02a5760c7", 731.66 / 807.18, "alone", 0, SKICK },
+
+	/* 2016 schedbench 4a+4b: each worker's share of a pCPU (A 0.49-0.50, B 0.48-0.50) */
+	{ PSB, "schedbench 4a+4b", "A workers", "credit1", 0.495, NULL, 0.02, SSB },
+	{ PSB, "schedbench 4a+4b", "B workers", "credit1", 0.49, NULL, 0.02, SSB },
+	{ PSB, "schedbench 4a+4b", "A workers", "credit2", 0.495, NULL, 0.02, SSB },
+	{ PSB, "schedbench 4a+4b", "B workers", "credit2", 0.49, NULL, 0.02, SSB },
+};
+
+static const struct published_order orders[] = {
+	/* 2012: VM#1's build, best case before pinned before worst case */
+	{ PNUMA, "make-xen -j4 VM#1", "credit1", "pinned", "best case", +1, SNUMA },
+	{ PNUMA, "make-xen -j4 VM#1", "credit1", "worst case", "pinned", +1, SNUMA },
+};
+
+const struct published_figure *published_figures(int *n)
+{
+	*n = N(figures);
+	return figures;
+}
+
+const struct published_order *published_orders(int *n)
+{
+	*n = N(orders);
+	return orders;
+}

@@ -1,0 +1,136 @@
+#!/bin/sh
+# Named evaluations (--eval, sim/experiment/evaluation.h): --list-evals
+# names every preset with its tables; a preset's JSON has its tables, rows
+# and columns as listed, every cell run with its iterations, the MMTests
+# centre (Amean of times, Hmean of rates) and gain (positive is better) of
+# its values, and a cell's values are those of the same experiment run by
+# hand; the text form prints one line per row with the first column at
+# (0.00%); markdown, csv, the HTML page and the plots hold the same tables;
+# bad names and options that conflict with a preset give one line, exit 2.
+set -u
+. "${srcdir:-.}/tests/scenarios/lib.sh"
+SCHEDSIM_EXAMPLES="${srcdir:-.}/examples"
+export SCHEDSIM_EXAMPLES
+
+# --list-evals: every preset, and the tables the JSON will have.
+run_ok --list-evals > "$tmp/list" || exit 1
+for p in 2016-credit2-series 2015-credit1-kick-away 2016-schedbench-pool 2012-numa-placement; do
+	grep -q "^$p\$" "$tmp/list" || fail "--list-evals does not list $p"
+done
+grep -q '^    MAKEXEN: dom0 load (no dom0 load, with dom0 load) x credit1:era=2016, credit2:era=2016-p20, credit2:era=2016-full$' "$tmp/list" ||
+	fail "--list-evals: the 2016 preset's MAKEXEN table is not as expected: $(grep MAKEXEN "$tmp/list")"
+
+# A preset as JSON: its tables as listed, every cell's iterations, centre and gain.
+run_ok --eval=2012-numa-placement --iterations=3 --jobs=2 --format=json > "$tmp/numa.json" || exit 1
+json_check "$tmp/numa.json" '
+assert doc["eval"] == "2012-numa-placement" and doc["iterations"] == 3, doc["eval"]
+assert [t["benchmark"] for t in doc["tables"]] == ["make-xen -j4"]
+assert len(doc["runs"]) == 4 * 2 * 3, len(doc["runs"])
+for t in doc["tables"]:
+    assert t["columns"] == ["credit1", "credit2"] and t["config"] == "VM#1", t
+    assert [r["name"] for r in t["rows"]] == ["best case", "pinned", "worst case", "xl placement"]
+    higher = t["better"] == "higher"
+    assert t["center"] == ("hmean" if higher else "amean"), t
+    for r in t["rows"]:
+        base = None
+        for k, c in enumerate(r["cells"]):
+            v = c["values"]
+            assert c["run"] and c["n"] == 3 and len(v) == 3, c
+            want = len(v) / sum(1 / x for x in v) if higher else sum(v) / len(v)
+            assert abs(c["center"] - want) <= 1e-9 * want, (c["center"], want)
+            for i, x in enumerate(v):
+                run = doc["runs"][c["first_run"] + i]
+                assert abs(run["metric"]["value"] - x) <= 1e-7 * x, (run["label"], x)
+                assert run["label"] == c["sched"] and run["iteration"] == i, run["label"]
+            if k == 0:
+                base = c["center"]
+                assert c["gain_pct"] is None and c["significant"] is None
+            else:
+                g = c["center"] * 100 / base - 100 if higher else 100 - c["center"] * 100 / base
+                assert abs(c["gain_pct"] - g) < 1e-9, (c["gain_pct"], g)
+                assert c["significant"] == (c["p_value"] < doc["alpha"])
+'
+
+# The 2016 preset: its tables, and a cell's values are the experiment's of
+# the same scheduler, benchmark and load (the default evaluation's path).
+run_ok --eval=2016-credit2-series --iterations=1 --jobs=2 --format=json > "$tmp/2016.json" || exit 1
+json_check "$tmp/2016.json" '
+assert [t["benchmark"] for t in doc["tables"]] == ["MAKEXEN", "IPERF"]
+assert [t["center"] for t in doc["tables"]] == ["amean", "hmean"]
+for t in doc["tables"]:
+    assert t["columns"] == ["credit1:era=2016", "credit2:era=2016-p20", "credit2:era=2016-full"]
+    assert [r["name"] for r in t["rows"]] == ["no dom0 load", "with dom0 load"]
+    assert [c["dom0_load"] for c in t["rows"][1]["cells"]] == ["on"] * 3
+'
+run_ok --sched=credit2:era=2016-full --workload=iperf --dom0-load=on --iterations=1 \
+	--format=json > "$tmp/by-hand.json" || exit 1
+[ "$(jq -c '.summary[0].values' "$tmp/by-hand.json")" = \
+  "$(jq -c '.tables[1].rows[1].cells[2].values' "$tmp/2016.json")" ] ||
+	fail "the preset's IPERF with dom0 load credit2:era=2016-full cell differs from the experiment's"
+
+# The text form, with the HTML page and the plots of the same runs.
+plots=""
+command -v gnuplot > /dev/null 2>&1 && plots="--plot=$tmp/plots"
+# shellcheck disable=SC2086  # $plots is one option or none
+run_ok --eval=2012-numa-placement --iterations=3 --jobs=2 --report="$tmp/eval.html" $plots \
+	> "$tmp/numa.txt" || exit 1
+grep -q '^make-xen -j4 VM#1 (build_time, s; Amean: lower is better)$' "$tmp/numa.txt" ||
+	fail "no table title: $(cat "$tmp/numa.txt")"
+json_check "$tmp/numa.json" "
+import re
+blocks = open('$tmp/numa.txt').read().split('\\n\\n')
+for t in doc['tables']:
+    block = [b for b in blocks if b.startswith(t['benchmark'] + ' ' + t['config'] + ' (')]
+    assert len(block) == 1, t['benchmark']
+    lines = block[0].splitlines()
+    assert len(lines) == 2 + len(t['rows']), lines
+    for r, line in zip(t['rows'], lines[2:]):
+        op = 'Hmean' if t['center'] == 'hmean' else 'Amean'
+        assert line.startswith(op + ' ' + r['name'] + ' '), (line, r['name'])
+        cells = re.findall(r' ([0-9.]+) ([(*]) *(-?[0-9.]+)%([)*])', line)
+        assert len(cells) == len(r['cells']), line
+        for k, ((v, o, g, c), cell) in enumerate(zip(cells, r['cells'])):
+            assert abs(float(v) - cell['center']) <= 0.005 * cell['center'], (v, cell)
+            if k == 0:
+                assert (o, float(g), c) == ('(', 0.0, ')'), line
+            else:
+                assert abs(float(g) - cell['gain_pct']) <= 0.006, (g, cell)
+                assert (o, c) == (('*', '*') if cell['significant'] else ('(', ')')), line
+"
+python3 "${srcdir:-.}/tests/report/html_check.py" --page "$tmp/eval.html" || fail "the --report page"
+[ "$(grep -o '<svg' "$tmp/eval.html" | wc -l)" -eq 1 ] || fail "not a chart per table in the page"
+grep -q '<td>Amean</td><td>worst case</td>' "$tmp/eval.html" || fail "no worst case row in the page"
+if [ -n "$plots" ]; then
+	p=eval-make-xen_-j4_VM_1
+	[ -s "$tmp/plots/$p.png" ] && [ -s "$tmp/plots/$p.dat" ] || fail "--plot: no $p.png or .dat"
+	[ "$(grep -vc '^#' "$tmp/plots/$p.dat")" -eq 8 ] || fail "--plot: not one line per cell"
+fi
+
+# Markdown and CSV (a small preset of the examples).
+run_ok --eval=2016-schedbench-pool --iterations=2 --format=markdown > "$tmp/sb.md" || exit 1
+grep -q '^| Amean | A workers |' "$tmp/sb.md" || grep -q '^| Hmean | A workers |' "$tmp/sb.md" ||
+	fail "markdown: no A workers row: $(cat "$tmp/sb.md")"
+run_ok --eval=2016-schedbench-pool --iterations=2 --format=csv > "$tmp/sb.csv" || exit 1
+[ "$(wc -l < "$tmp/sb.csv")" -eq 5 ] || fail "csv: not a header and four cells"
+grep -q '^2016-schedbench-pool,schedbench,4a+4b,B workers,credit2,run_share,share,higher,hmean,2,' \
+	"$tmp/sb.csv" || fail "csv: no B workers credit2 line: $(cat "$tmp/sb.csv")"
+
+# Bad input: one line, exit 2.
+expect_error "'nosuch' is not a named evaluation (valid: 2016-credit2-series" --eval=nosuch
+for opt in --sched=credit2 --workload=iperf --dom0-load=on --host=nodes=1 \
+	   --scenario=examples/2016-headline-host/scenario.xml --duration=1s \
+	   --trace="$tmp/t.xen" --shard=1/2; do
+	expect_error "--eval=2016-credit2-series: ${opt%%=*}" --eval=2016-credit2-series "$opt"
+done
+if command -v gnuplot > /dev/null 2>&1; then
+	expect_error "--eval=2016-credit2-series: --plot-timeline" --eval=2016-credit2-series \
+		--plot="$tmp/p" --plot-window=1s:2s
+fi
+expect_error "--iterations:" --eval=2016-credit2-series --iterations=0
+SCHEDSIM_EXAMPLES=/nonexistent
+expect_error "SCHEDSIM_EXAMPLES=/nonexistent: not a readable folder" --eval=2016-schedbench-pool
+SCHEDSIM_EXAMPLES="${srcdir:-.}/examples"
+expect_error "--report: cannot write" --eval=2016-schedbench-pool --report=/nonexistent/x.html
+
+[ $failures -eq 0 ] || exit 1
+echo "eval: ok"
