@@ -14,7 +14,7 @@ export SCHEDSIM_EXAMPLES
 
 # --list-evals: every preset, and the tables the JSON will have.
 run_ok --list-evals > "$tmp/list" || exit 1
-for p in 2016-credit2-series 2015-credit1-kick-away 2016-schedbench-pool 2012-numa-placement; do
+for p in 2019-core-scheduling 2016-credit2-series 2015-credit1-kick-away 2016-schedbench-pool 2012-numa-placement; do
 	grep -q "^$p\$" "$tmp/list" || fail "--list-evals does not list $p"
 done
 grep -q '^    MAKEXEN: dom0 load (no dom0 load, with dom0 load) x credit1:era=2016, credit2:era=2016-p20, credit2:era=2016-full$' "$tmp/list" ||
@@ -116,7 +116,7 @@ grep -q '^2016-schedbench-pool,schedbench,4a+4b,B workers,credit2,run_share,shar
 	"$tmp/sb.csv" || fail "csv: no B workers credit2 line: $(cat "$tmp/sb.csv")"
 
 # Bad input: one line, exit 2.
-expect_error "'nosuch' is not a named evaluation (valid: 2016-credit2-series" --eval=nosuch
+expect_error "'nosuch' is not a named evaluation (valid: 2019-core-scheduling, 2016-credit2-series" --eval=nosuch
 for opt in --sched=credit2 --workload=iperf --dom0-load=on --host=nodes=1 \
 	   --scenario=examples/2016-headline-host/scenario.xml --duration=1s \
 	   --trace="$tmp/t.xen" --shard=1/2; do

@@ -166,17 +166,36 @@ static stime_t iperf_length(const struct workload_spec *w)
 /* make-xen and kernbench end the run themselves; this is only a bound for a stuck build. */
 #define MAKEXEN_RUN_LIMIT SEC(3600)
 
-static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
+/* Whether d runs a benchmark (of any type). */
+static bool has_benchmark(const struct domain_spec *d)
+{
+	for (int i = 0; i < d->nworkloads; i++)
+		if (is_benchmark(d->workloads[i].type))
+			return true;
+	return false;
+}
+
+/* Returns whether the benchmark runs in dom0 (the scenario gave dom0 one, and no guest it). */
+static bool apply_workload(struct scenario *sc, const struct axis_spec *spec)
 {
 	const char *type = spec->name;
 	struct domain_spec *d = NULL;
 	struct workload_spec *w;
 	stime_t need;
 	int i, k = -1;
+	bool in_dom0 = sc->ndoms > 0 && sc->doms[0].type != DOMAIN_NATIVE &&
+		has_benchmark(&sc->doms[0]);
 
+	for (i = 1; i < sc->ndoms && in_dom0; i++)
+		if (find_workload(&sc->doms[i], type) >= 0)
+			in_dom0 = false;
 	for (i = 0; i < sc->ndoms; i++)
 		remove_if(&sc->doms[i], other_benchmark, type);
-	for (i = 1; i < sc->ndoms && k < 0; i++)
+	if (in_dom0) {
+		d = &sc->doms[0];
+		k = find_workload(d, type);
+	}
+	for (i = 1; i < sc->ndoms && k < 0 && !d; i++)
 		if ((k = find_workload(&sc->doms[i], type)) >= 0)
 			d = &sc->doms[i];
 	/* Bare metal: the one native domain runs the benchmark itself. */
@@ -207,12 +226,13 @@ static void apply_workload(struct scenario *sc, const struct axis_spec *spec)
 	       !strcmp(type, "make-xen") || !strcmp(type, "kernbench") ? MAKEXEN_RUN_LIMIT : 0;
 	if (need > sc->duration)
 		sc->duration = need;
+	return in_dom0;
 }
 
 int workload_axes_apply(struct scenario *sc, const char *workload, const char *dom0_load,
 			struct err *e)
 {
-	bool set_load = dom0_load && *dom0_load, load_on = false;
+	bool set_load = dom0_load && *dom0_load, load_on = false, bench_in_dom0 = false;
 	struct axis_spec ws = { "", { NULL, 0 } }, ls = { "", { NULL, 0 } };
 	int rc = -1;
 
@@ -253,9 +273,14 @@ int workload_axes_apply(struct scenario *sc, const char *workload, const char *d
 		goto out;
 	}
 	if (workload && *workload)
-		apply_workload(sc, &ws);
-	if (sc->doms[0].type == DOMAIN_NATIVE) {
-		/* bare metal: no dom0, and the benchmark's domain keeps it */
+		bench_in_dom0 = apply_workload(sc, &ws);
+	if (sc->doms[0].type == DOMAIN_NATIVE || bench_in_dom0) {
+		/* bare metal, or the benchmark in dom0: its domain keeps it */
+		if (bench_in_dom0 && load_on) {
+			err_set(e, "--dom0-load=%s: the benchmark runs in dom0 (the scenario gives "
+				"it one)", dom0_load);
+			goto out;
+		}
 	} else if (set_load) {
 		struct domain_spec *d0 = &sc->doms[0];
 

@@ -5,7 +5,11 @@
  *
  *  - dom0 is the scenario's first domain (it gets domid 0);
  *  - the benchmark runs in the first other domain, created when missing
- *    (AXES_GUEST_VCPUS vCPUs, weight 256: see docs/workloads.md for why);
+ *    (AXES_GUEST_VCPUS vCPUs, weight 256: see docs/workloads.md for why),
+ *    or in dom0 when the scenario gives dom0 a benchmark and no guest one
+ *    of the axis' type (the 2019 evaluation's benchmarks in dom0): dom0
+ *    then keeps its workloads but the other benchmarks, and refuses
+ *    --dom0-load=on;
  *  - a benchmark workload of the same type already in the scenario is kept
  *    with its parameters, so a scenario file can tune make-xen and iperf;
  *    the other benchmark's workloads are removed, and the benchmark runs

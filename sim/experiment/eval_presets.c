@@ -130,9 +130,68 @@ static const struct eval_preset preset_numa = {
 	10, tables_numa, N(tables_numa),
 };
 
+/* ---------------------------------------------------------------- 2019 */
+
+/*
+ * Dario Faggioli's core-scheduling benchmarks (xen-devel, 11 July 2019,
+ * Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>;
+ * real-measurements.md sections 3 and 5): MMTests in dom0, in one HVM
+ * guest of 8 or 4 vCPUs, or in one of two 8-vCPU HVM guests beside the
+ * other's noise, on 1 socket x 4 cores x 2 threads, under Credit2 of Xen
+ * staging of July 2019 (8706d38479) with sched-gran=cpu (HT) or core
+ * (csc); and the bare-metal rows.  The scenarios are the files of
+ * examples/2019-core-scheduling, which say what is known and assumed.
+ *
+ * Credit2 of July 2019 is 4.17's but for the switches that landed after
+ * it (doc/eras.md): the 2020-2021 credit reset (reset=skipped), the load
+ * of a vCPU going on running (load_continue=off), and the limit of 16
+ * pCPUs a runqueue (none then; 8 here either way).
+ */
+#define CREDIT2_2019 "credit2:era=4.17:reset=skipped:load_continue=off"
+
+static const struct eval_axis cols_2019[] = {
+	{ .name = "HT", .sched = CREDIT2_2019 },
+	{ .name = "csc", .sched = CREDIT2_2019 ":gran=core" },
+};
+
+/* Bare metal: Linux alone, each CPU its own (the null scheduler's 1:1). */
+static const struct eval_axis cols_2019_bm[] = {
+	{ .name = "BM-HT", .scenario = "2019-core-scheduling/bm-ht.xml" },
+	{ .name = "BM-noHT", .scenario = "2019-core-scheduling/bm-noht.xml" },
+};
+
+/* MMTests' kernbench: KERNBENCH_MIN_THREADS=2 to 2 x NUMCPUS, powers of two. */
+static const struct eval_axis rows_kernbench[] = {
+	{ .name = "-j2", .workload = "kernbench:jobs=2" },
+	{ .name = "-j4", .workload = "kernbench:jobs=4" },
+	{ .name = "-j8", .workload = "kernbench:jobs=8" },
+	{ .name = "-j16", .workload = "kernbench:jobs=16" },
+};
+
+#define T2019(bench, config, param, file, rows) \
+	{ bench, config, param, { .name = config, .scenario = "2019-core-scheduling/" file }, \
+	  cols_2019, N(cols_2019), rows, N(rows) }
+
+static const struct eval_table tables_2019[] = {
+	T2019("kernbench", "dom0", "make -j", "dom0.xml", rows_kernbench),
+	T2019("kernbench", "HVM-v8", "make -j", "hvm-v8.xml", rows_kernbench),
+	T2019("kernbench", "HVM-v4", "make -j", "hvm-v4.xml", rows_kernbench),
+	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
+	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
+};
+
+static const struct eval_preset preset_2019 = {
+	"2019-core-scheduling",
+	"Core scheduling for Xen: MMTests on 1 socket x 4 cores x 2 threads, Credit2 (2019)",
+	"xen-devel, 11 July 2019 (Dario Faggioli, Message-ID "
+	"<7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>)",
+	5, tables_2019, N(tables_2019),
+};
+
 /* ----------------------------------------------------------------- all */
 
 static const struct eval_preset *const presets[] = {
+	&preset_2019,
 	&preset_2016,
 	&preset_kick,
 	&preset_schedbench,

@@ -20,10 +20,39 @@
 #define SKICK "Xen commit f02a5760c7 (the report of xen-devel, October 2015)"
 #define PSB "2016-schedbench-pool"
 #define SSB "github.com/gwd/schedbench README.md (2016): every worker at 0.48-0.50"
+#define P2019 "2019-core-scheduling"
+#define S2019 "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 5"
+#define S2019BM "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 3"
 #define PNUMA "2012-numa-placement"
 #define SNUMA "xenbits.xen.org/people/dariof/benchmarks/numa-scheduling (March 2012)"
 
 static const struct published_figure figures[] = {
+	/*
+	 * 2019 core scheduling: the HT column (sched-gran=cpu, 8 threads) and
+	 * the bare-metal rows.  The noHT and csc columns are added here once
+	 * the model's predictions of them are committed (doc/validation.md).
+	 */
+	{ P2019, "kernbench dom0", "-j2", "HT", 233.63, NULL, 0, S2019 },
+	{ P2019, "kernbench dom0", "-j4", "HT", 140.21, NULL, 0, S2019 },
+	{ P2019, "kernbench dom0", "-j8", "HT", 98.22, NULL, 0, S2019 },
+	{ P2019, "kernbench dom0", "-j16", "HT", 99.65, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v8", "-j2", "HT", 202.45, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v8", "-j4", "HT", 121.90, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v8", "-j8", "HT", 85.94, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v8", "-j16", "HT", 87.37, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v4", "-j2", "HT", 206.05, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v4", "-j4", "HT", 114.53, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v4", "-j8", "HT", 127.22, NULL, 0, S2019 },
+	{ P2019, "kernbench HVM-v4", "-j16", "HT", 133.70, NULL, 0, S2019 },
+	{ P2019, "kernbench BM", "-j2", "BM-HT", 199.46, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j4", "BM-HT", 114.96, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j8", "BM-HT", 83.65, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j16", "BM-HT", 84.46, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j2", "BM-noHT", 196.25, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j4", "BM-noHT", 108.73, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j8", "BM-noHT", 109.77, NULL, 0, S2019BM },
+	{ P2019, "kernbench BM", "-j16", "BM-noHT", 112.61, NULL, 0, S2019BM },
+
 	/* 2016: the Credit1 column of the series' table (the calibration cells) */
 	{ P2016, "MAKEXEN", "no dom0 load", "credit1:era=2016", 28.353, NULL, 0, S2016 },
 	{ P2016, "MAKEXEN", "with dom0 load", "credit1:era=2016", 43.955, NULL, 0, S2016 },

@@ -101,4 +101,33 @@ assert len({r['events'] for r in runs}) == 1"
 "$SCHEDSIM" --workload=iperf:tcp_wmem_max=1MB --iterations=1 > /dev/null 2> "$tmp/unit.err"
 [ $? -eq 2 ] && grep -q "unknown unit 'MB'" "$tmp/unit.err" || fail "an unknown unit: $(cat "$tmp/unit.err")"
 
+# 7. A benchmark the scenario gives dom0 (and no guest) runs in dom0, which keeps its
+#    other workloads; a guest holding the axis' type takes it back; --dom0-load=on is refused.
+cat > "$tmp/in-dom0.xml" <<'XML'
+<scenario>
+  <host sockets="1" cores-per-socket="4" threads-per-core="2"/>
+  <domain name="dom0" vcpus="8"><workload type="make-xen"/><workload type="cpu-hog" tasks="1"/></domain>
+  <domain name="other" vcpus="2"><workload type="cpu-hog"/></domain>
+</scenario>
+XML
+run_ok --scenario="$tmp/in-dom0.xml" --sched=credit2 --workload=kernbench:jobs=4:objects=200 \
+	--iterations=1 --format=json > "$tmp/in-dom0.json"
+json_check "$tmp/in-dom0.json" "
+run = doc['runs'][0]
+d = {x['name']: x for x in run['domains']}
+assert set(d) == {'dom0', 'other'}, list(d)
+assert d['dom0']['metric'] and d['dom0']['metric']['name'] == 'elapsed', d['dom0']['metric']
+assert d['other']['metric'] is None
+busy = [v['run_ns'] for v in d['dom0']['vcpus']]
+assert sum(busy) > run['sim_ns'] * 1.5, busy   # the build and the kept cpu-hog"
+expect_error "the benchmark runs in dom0" --scenario="$tmp/in-dom0.xml" --sched=credit2 \
+	--workload=kernbench --dom0-load=on --iterations=1
+sed 's|<domain name="other" vcpus="2"><workload type="cpu-hog"/>|<domain name="other" vcpus="2"><workload type="kernbench"/>|' \
+	"$tmp/in-dom0.xml" > "$tmp/in-guest.xml"
+run_ok --scenario="$tmp/in-guest.xml" --sched=credit2 --workload=kernbench:jobs=4:objects=200 \
+	--iterations=1 --format=json > "$tmp/in-guest.json"
+json_check "$tmp/in-guest.json" "
+d = {x['name']: x for x in doc['runs'][0]['domains']}
+assert d['other']['metric'] and d['dom0']['metric'] is None, d"
+
 finish
