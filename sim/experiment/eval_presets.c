@@ -176,6 +176,7 @@ static const struct eval_table tables_2019[] = {
 	T2019("kernbench", "dom0", "make -j", "dom0.xml", rows_kernbench),
 	T2019("kernbench", "HVM-v8", "make -j", "hvm-v8.xml", rows_kernbench),
 	T2019("kernbench", "HVM-v4", "make -j", "hvm-v4.xml", rows_kernbench),
+	T2019("kernbench", "HVMx2-v8", "make -j", "hvmx2-v8.xml", rows_kernbench),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
 };
