@@ -58,7 +58,7 @@ static void load(void)
 	npairs = 0;
 	if (one && *one) {
 		pairs = malloc(sizeof(*pairs));
-		if (!pairs || pair_parse(one, pairs, &e) < 0) {
+		if (!pairs || pair_parse(one, pairs, NULL, &e) < 0) {
 			fprintf(stderr, "fuzz_xen_diff: FUZZ_XEN_DIFF_PAIR: %s\n", e.msg);
 			exit(2);
 		}
@@ -120,11 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(what, sizeof(what), "the generated scenario does not load: %s", e.msg);
 		finding(p, &g, what);
 	}
-	if (diff_run(&x, &sc, p->model, sc.duration, true, &e) < 0) {
+	if (diff_run(&x, &sc, p->model, NULL, sc.duration, true, &e) < 0) {
 		snprintf(what, sizeof(what), "%s", e.msg);
 		finding(p, &g, what);
 	}
-	if (diff_run(&y, &sc, p->xen, sc.duration, true, &e) < 0) {
+	if (diff_run(&y, &sc, p->xen, NULL, sc.duration, true, &e) < 0) {
 		snprintf(what, sizeof(what), "%s", e.msg);
 		finding(p, &g, what);
 	}

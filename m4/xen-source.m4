@@ -76,12 +76,8 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     AS_MKDIR_P([xen-shim])
     {
       echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
-      # -fwrapv: Xen is built without it, but its int credits of before
-      # 2020 overflow and rely on gcc's wrapping (2017's credit2.c
-      # tickle_score, t2c_update, the reset's multiplier), which is
-      # undefined in C and aborts a sanitizer build; -fwrapv makes
-      # the wrap the defined behaviour the model follows.
-      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) -std=gnu11 -Wall -fwrapv \$(SANITIZER_FLAGS)"
+      echo "include \$(srcdir)/xen-shim/shim.mk"
+      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) \$(XS_CFLAGS) \$(SANITIZER_FLAGS)"
       echo "XS_OUT = xen-shim"
     } > $xs_mk
     # The names given as NAME=DIR, which a derived name must not take.
@@ -153,7 +149,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
       AC_MSG_RESULT([Xen $version, interface $iface, schedulers: $modules])
       cat $xs_t.mk >> $xs_mk
       XEN_TREE_OBJS="$XEN_TREE_OBJS $xs_t.o"
-      xs_list="$xs_list T($xs_n, \"$xs_name\", \"$version\", $has_null, $has_runqueue, $has_tick_suspend, $has_rt, $has_arinc653)"
+      xs_list="$xs_list $entry"
       XEN_SOURCE="$XEN_SOURCE $xs_name"
       xs_n=`expr $xs_n + 1`
     done
@@ -162,7 +158,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from Xen trees.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_NTREES], [$xs_n], [Number of Xen trees built in.])
     AC_DEFINE_UNQUOTED([XEN_SHIM_TREES(T)], [$xs_list],
-      [The Xen trees: T(index, name, Xen version, has null.c, has credit2_runqueue=, credit.c has tick_suspend, has rt.c, has arinc653.c).])
+      [The Xen trees: T(index, name, Xen version, has null.c, has credit.c, has credit2.c, has credit2_runqueue=, credit.c has tick_suspend, has rt.c, has arinc653.c) (xen-shim/add-tree.sh).])
     AS_IF([test $xs_n = 1],
       [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2, xen-rtds, xen-arinc653 (and xen-null)])],
       [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE, xen-rtds@TREE, xen-arinc653@TREE])])

@@ -16,10 +16,9 @@
 
 #include "schedulers/list.h"
 #include "schedulers/sched.h"
+#include "sim/engine/rt_params.h"
 
-/* Xen's RTDS_DEFAULT_PERIOD / _BUDGET (rt.c): what a vCPU gets unless told. */
-#define RTDS_DEFAULT_PERIOD MSEC(10)
-#define RTDS_DEFAULT_BUDGET MSEC(4)
+/* RTDS_DEFAULT_PERIOD, RTDS_DEFAULT_BUDGET: sim/engine/rt_params.h */
 /* Xen's RTDS_MIN_PERIOD / RTDS_MIN_BUDGET: "considering the scheduling overhead". */
 #define RTDS_MIN_PERIOD USEC(10)
 #define RTDS_MIN_BUDGET USEC(10)

@@ -12,15 +12,18 @@ command -v bash > /dev/null 2>&1 || { echo "no bash: SKIP"; exit 77; }
 srcdir=${srcdir:-.}
 SCHEDSIM=${SCHEDSIM:-./schedsim}
 export SCHEDSIM
-bash -s "$srcdir/contrib/completion/schedsim" <<'BASH'
+bash -s "$srcdir/contrib/completion/schedsim" "$srcdir/contrib/completion/schedsim-xen-module" <<'BASH'
 set -u
 source "$1"
+source "$2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
+fn=_schedsim
 COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
 
-# complete LINE: sets COMPREPLY as bash would for LINE with the cursor at its end.
+# complete LINE [FUNCTION]: sets COMPREPLY as bash would for LINE with the
+# cursor at its end (FUNCTION: the completion function, _schedsim).
 complete_line() {
 	local line="$SCHEDSIM${1#schedsim}" rest w
 	COMP_LINE=$line
@@ -44,14 +47,14 @@ complete_line() {
 	done
 	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 	COMPREPLY=()
-	_schedsim
+	${2:-_schedsim}
 }
 
 # expect LINE WORD...: every WORD is among the candidates.
 expect() {
 	local line=$1 w c found
 	shift
-	complete_line "$line"
+	complete_line "$line" $fn
 	for w in "$@"; do
 		found=0
 		for c in "${COMPREPLY[@]}"; do [[ $c == "$w" ]] && found=1; done
@@ -63,7 +66,7 @@ expect() {
 expect_only() {
 	local line=$1 got want
 	shift
-	complete_line "$line"
+	complete_line "$line" $fn
 	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | tr '\n' ' ')
 	want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
 	[[ $got == "$want" ]] || { echo "FAIL: '$line' TAB: got '$got', want '$want'"; failures=$((failures + 1)); }
@@ -127,6 +130,18 @@ expect_only "schedsim --plot=" sub
 expect "schedsim --report=" notes.txt r.json sub
 expect_only "schedsim compare r.json " r.json sub
 expect_only "schedsim report " r.json sub
+# scheduler modules' files in --sched, after a '/' or a '.'
+touch rr.so credit2.c
+expect_only "schedsim --sched=credit2,./" credit2,./rr.so credit2,./sub/
+expect_only "schedsim --sched=./r" ./rr.so
+
+# schedsim-xen-module: Xen files, the module, the tree
+fn=_schedsim_xen_module
+expect_only "schedsim-xen-module " credit2.c sub
+expect_only "schedsim-xen-module credit2.c -o " rr.so sub
+expect_only "schedsim-xen-module --x" --xen-tree=
+expect_only "schedsim-xen-module --xen-tree=s" sub
+expect_only "schedsim-xen-module credit2.c --output=" rr.so sub
 
 [[ $failures == 0 ]] || { echo "$failures completion check(s) failed"; exit 1; }
 BASH

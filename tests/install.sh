@@ -42,9 +42,9 @@ if command -v gnuplot > /dev/null 2>&1; then
 	[ -s "$tmp/plots/comparison.png" ] || [ -s "$tmp/plots/timeline-run0.png" ] ||
 		fail "no picture drawn with the installed scripts"
 fi
-for page in man1/schedsim.1 man5/schedsim-scenario.5; do
+for page in man1/schedsim.1 man5/schedsim-scenario.5 man1/schedsim-xen-module.1; do
 	[ -f "$dest$install_mandir/$page" ] || { fail "no $install_mandir/$page"; continue; }
-	sed 's/\\://g; s/\\-/-/g' "$dest$install_mandir/$page" | grep -qF "$install_pkgdatadir/scenario.rng" ||
+	sed 's/\\://g; s/\\-/-/g' "$dest$install_mandir/$page" | grep -qF "$install_pkgdatadir/" ||
 		fail "$page does not name $install_pkgdatadir"
 	if command -v man > /dev/null 2>&1; then
 		man --warnings=w -l "$dest$install_mandir/$page" > /dev/null 2> "$tmp/man.err"
@@ -64,5 +64,15 @@ if [ -f "$loader" ] && command -v bash > /dev/null 2>&1; then
 	case $got in *"-F _schedsim schedsim"*) ;;
 	*) fail "bash-completion did not load the installed completion: $got" ;;
 	esac
+	got=$(XDG_DATA_DIRS="$dest$install_datarootdir" bash --norc --noprofile -c \
+		". '$loader' && __load_completion schedsim-xen-module && complete -p schedsim-xen-module" 2>&1)
+	case $got in *"-F _schedsim_xen_module schedsim-xen-module"*) ;;
+	*) fail "bash-completion did not load schedsim-xen-module's completion: $got" ;;
+	esac
 fi
+# schedsim-xen-module and the shim it builds with (tests/xen-diff/xen-module.sh uses them)
+"$dest$install_bindir/schedsim-xen-module" --version > /dev/null 2>&1 ||
+	fail "no working $install_bindir/schedsim-xen-module"
+[ -f "$data/xen-shim/glue.c" ] && [ -f "$data/xen-shim/include/xen/sched.h" ] ||
+	fail "the shim is not installed in $install_pkgdatadir/xen-shim"
 finish

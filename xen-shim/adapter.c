@@ -15,14 +15,19 @@
  * extratime (v->rt) by putvcpuinfo before each vCPU is inserted; the ARINC 653
  * schedule by XEN_SYSCTL_SCHEDOP_putinfo.
  * With a single tree the plain names (xen-credit2) are aliases.
+ *
+ * The same file makes a scheduler module of one Xen file
+ * (schedsim-xen-module, xen-shim/module.mk): compiled against the
+ * installed headers with a config.h of that one file, it defines that
+ * one ops table and exports it with SCHEDSIM_MODULE (XS_EXPORT_OPS).
  */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
-#include "schedulers/rtds.h"
 #include "schedulers/sched.h"
+#include "sim/engine/rt_params.h"
 #include "sim/xalloc.h"
 #include "xen-shim/bridge.h"
 #include "xen-shim/registry.h"
@@ -544,11 +549,23 @@ static const struct param_def credit2_params_norunq[] __attribute__((unused)) = 
 	.adjust_affinity = xs_adjust_affinity_op, \
 	.dump = xs_dump_op
 
-/* With one tree, the plain names too (as before several trees could be built). */
-#if XEN_SHIM_NTREES == 1
+/*
+ * With one tree, the plain names too (as before several trees could be
+ * built); a module of one file (below) has none.
+ */
+#if XEN_SHIM_NTREES == 1 && !defined(XS_EXPORT_OPS)
 #define XS_ALIAS(name) name
 #else
 #define XS_ALIAS(name) NULL
+#endif
+
+/* What --list-schedulers says of it: a module's config.h says where its file comes from. */
+#ifdef XS_EXPORT_OPS
+#define XS_SUMMARY(file, tname, version) "Xen's own " file " of " XS_MODULE_FILE ", built by " \
+	"schedsim-xen-module against the Xen tree " XS_MODULE_TREE " (Xen " version ", interface " \
+	XS_MODULE_IFACE ")"
+#else
+#define XS_SUMMARY(file, tname, version) "Xen's own " file " of the tree " tname " (Xen " version ")"
 #endif
 
 /* EXTRA: the hooks only one module has (check_rt, adjust_global). */
@@ -560,23 +577,35 @@ static const struct param_def credit2_params_norunq[] __attribute__((unused)) = 
 	const struct sched_ops xen_##mod##_ops_##i = { \
 		.name = "xen-" #mod "@" tname, \
 		.alias = XS_ALIAS("xen-" #mod), \
-		.summary = "Xen's own " file " of the tree " tname " (Xen " version ")", \
+		.summary = XS_SUMMARY(file, tname, version), \
 		XS_OPS_COMMON(xs_init_##mod##_##i, prm), \
 		__VA_ARGS__ \
 	};
 
-#define XS_TREE_OPS(i, tname, version, has_null, has_runq, has_tick, has_rt, has_a653) \
+#define XS_TREE_OPS(i, tname, version, has_null, has_credit, has_credit2, has_runq, has_tick, \
+		    has_rt, has_a653) \
 	extern const struct xs_tree xs_tree_##i; \
 	XS_IF(has_null, XS_MODULE_OPS(i, tname, version, null, XS_NULL, "null.c", null_params, )) \
 	XS_IF(has_rt, XS_MODULE_OPS(i, tname, version, rtds, XS_RTDS, "rt.c (RTDS)", null_params, \
 				  .check_rt = xs_check_rt,)) \
 	XS_IF(has_a653, XS_MODULE_OPS(i, tname, version, arinc653, XS_ARINC653, "arinc653.c", \
 				      null_params, .adjust_global = xs_adjust_global_op,)) \
-	XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", \
-		      XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params), ) \
-	XS_MODULE_OPS(i, tname, version, credit2, XS_CREDIT2, "credit2.c", \
-		      XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq), )
+	XS_IF(has_credit, XS_MODULE_OPS(i, tname, version, credit, XS_CREDIT, "credit.c (credit1)", \
+		XS_IF_##has_tick(credit_params_tick) XS_IF_##has_tick##_NOT(credit_params), )) \
+	XS_IF(has_credit2, XS_MODULE_OPS(i, tname, version, credit2, XS_CREDIT2, "credit2.c", \
+		XS_IF_##has_runq(credit2_params) XS_IF_##has_runq##_NOT(credit2_params_norunq), ))
 #define XS_IF_0_NOT(...) __VA_ARGS__
 #define XS_IF_1_NOT(...)
 
 XEN_SHIM_TREES(XS_TREE_OPS)
+
+/*
+ * A scheduler module of one Xen file (schedsim-xen-module,
+ * xen-shim/module.mk): its config.h (XEN_SHIM_TREES of that one file)
+ * names the ops table it exports to the loader (doc/modules.md).
+ */
+#ifdef XS_EXPORT_OPS
+#include "schedulers/module.h"
+
+SCHEDSIM_MODULE(XS_EXPORT_OPS);
+#endif

@@ -1,7 +1,10 @@
 #!/bin/sh
-# add-tree.sh SRCDIR INDEX NAME DIR: prepares the Xen tree DIR, named
-# NAME, as tree number INDEX of the build in the current directory (run
-# by configure, m4/xen-source.m4, once per tree; $CC is the compiler).
+# add-tree.sh SRCDIR INDEX NAME DIR [FILE]: prepares the Xen tree DIR,
+# named NAME, as tree number INDEX of the build in the current directory
+# (run by configure, m4/xen-source.m4, once per tree; $CC is the
+# compiler).  With FILE, the tree of one scheduler file given instead of
+# DIR's own (schedsim-xen-module builds it into a module; DIR gives the
+# headers): see probe-tree.sh.
 #
 #  1. xen-shim/probe-tree.sh: Xen's version, the interface, the scheduler
 #     files, the differences the shim must know (see there);
@@ -11,29 +14,31 @@
 #     include path;
 #  3. glue.c and each scheduler's wrapper compiled once, syntax only: a
 #     tree the shim cannot build is refused now, with the compiler's first
-#     error (it names the file and what is missing);
+#     error (it names the file and line and what is missing);
 #  4. xen-shim/treeINDEX.mk: the make rules of the tree's objects and of
-#     $(XS_OUT)/treeINDEX.o (XS_OUT: xen-shim), every symbol but its
-#     struct xs_tree made local.
+#     $(XS_OUT)/treeINDEX.o (XS_OUT: xen-shim; XS_CC: the compiler with
+#     xen-shim/shim.mk's XS_CFLAGS), every symbol but its struct xs_tree
+#     made local.
 #
-# Prints shell assignments for configure (version, iface, modules,
-# has_null, has_runqueue, has_tick_suspend, has_rt, has_arinc653); exits 1 with one line on stderr when DIR is
-# refused.
+# Prints shell assignments for configure (version, iface, iface_era,
+# modules, has_null, has_credit, has_credit2, has_runqueue,
+# has_tick_suspend, has_rt, has_arinc653, and entry: the tree's
+# T(INDEX, NAME, version, has_...) of XEN_SHIM_TREES, xen-shim/registry.h);
+# exits 1 with one line on stderr when DIR (or FILE) is refused.
 set -u
-srcdir=${1:?usage: add-tree.sh SRCDIR INDEX NAME DIR}
+srcdir=${1:?usage: add-tree.sh SRCDIR INDEX NAME DIR [FILE]}
 n=${2:?} name=${3:?} dir=${4:?}
+file=${5:-}
 CC=${CC:-cc}
 t=xen-shim/tree$n
 inc=$t/inc
 
-probe=$(sh "$srcdir/xen-shim/probe-tree.sh" "$dir") || exit 1
+probe=$(sh "$srcdir/xen-shim/probe-tree.sh" "$dir" ${file:+"$file"}) || exit 1
 eval "$probe"
-has_null=0
-case " $modules " in *" null "*) has_null=1; cflags="$cflags -DXS_HAVE_NULL" ;; esac
-has_rt=0
-case " $modules " in *" rt "*) has_rt=1; cflags="$cflags -DXS_HAVE_RT" ;; esac
-has_arinc653=0
-case " $modules " in *" arinc653 "*) has_arinc653=1; cflags="$cflags -DXS_HAVE_ARINC653" ;; esac
+# has M: 1 if the scheduler file M is built.
+has() {
+	case " $modules " in *" $1 "*) echo 1 ;; *) echo 0 ;; esac
+}
 has_runqueue=0
 case " $cflags " in *" -DXS_CREDIT2_RUNQUEUE "*) has_runqueue=1 ;; esac
 has_tick_suspend=0
@@ -52,7 +57,7 @@ fi
 files=glue
 for m in $modules; do
 	eval "src=\$src_$m"
-	ln -s "$dir/$src" "$inc/xen-sched/$m.c" || exit 1
+	ln -s "$src" "$inc/xen-sched/$m.c" || exit 1
 	files="$files xen_$m"
 done
 
@@ -67,10 +72,14 @@ for f in $files; do
 		map="s|[^ ]*$inc/xen/sched-if.h|$dir/$private|; s|[^ ]*$inc/xen-sched/private.h|$dir/$private|"
 		for m in $modules; do
 			eval "src=\$src_$m"
-			map="$map; s|[^ ]*$inc/xen-sched/$m.c|$dir/$src|"
+			map="$map; s|[^ ]*$inc/xen-sched/$m.c|$src|"
 		done
 		why=$(printf '%s' "$why" | sed "$map; s|[^ ]*$inc/xen/|$dir/xen/include/xen/|")
-		echo "the Xen tree $name ($dir) does not build with the shim: $why" >&2
+		if [ -n "$file" ]; then
+			echo "$file does not build with the shim (the Xen tree $dir: Xen $version, interface $iface, Xen $iface_era): $why" >&2
+		else
+			echo "the Xen tree $name ($dir) does not build with the shim: $why" >&2
+		fi
 		exit 1
 	fi
 done
@@ -83,7 +92,7 @@ for f in $files; do
 	objs="$objs \$(XS_OUT)/tree$n/$f.o"
 done
 {
-	echo "# $name: $dir (Xen $version, interface $iface)"
+	echo "# $name: $dir${file:+ with $file} (Xen $version, interface $iface)"
 	echo "XS_CPPFLAGS_$n = -I\$(srcdir)/xen-shim/include -I$inc -I\$(srcdir) $defs"
 	for f in $files; do
 		echo "\$(XS_OUT)/tree$n/$f.o: \$(srcdir)/xen-shim/$f.c"
@@ -98,9 +107,13 @@ done
 
 echo "version='$version'"
 echo "iface='$iface'"
+echo "iface_era='$iface_era'"
 echo "modules='$modules'"
-echo "has_null=$has_null"
+echo "has_null=$(has null)"
+echo "has_credit=$(has credit)"
+echo "has_credit2=$(has credit2)"
 echo "has_runqueue=$has_runqueue"
 echo "has_tick_suspend=$has_tick_suspend"
-echo "has_rt=$has_rt"
-echo "has_arinc653=$has_arinc653"
+echo "has_rt=$(has rt)"
+echo "has_arinc653=$(has arinc653)"
+echo "entry='T($n, \"$name\", \"$version\", $(has null), $(has credit), $(has credit2), $has_runqueue, $has_tick_suspend, $(has rt), $(has arinc653))'"

@@ -1595,7 +1595,25 @@ static void xs_ctx_free(struct xs_ctx *c)
 
 /* --- what this tree exports --- */
 
-extern const struct xs_module xs_module_credit, xs_module_credit2;
+/* The scheduler files built (XS_HAVE_*, probe-tree.sh): all of a tree's, or one file's. */
+#ifdef XS_HAVE_NULL
+extern const struct xs_module xs_module_null;
+#define XS_MODULE_NULL (&xs_module_null)
+#else
+#define XS_MODULE_NULL NULL
+#endif
+#ifdef XS_HAVE_CREDIT
+extern const struct xs_module xs_module_credit;
+#define XS_MODULE_CREDIT (&xs_module_credit)
+#else
+#define XS_MODULE_CREDIT NULL
+#endif
+#ifdef XS_HAVE_CREDIT2
+extern const struct xs_module xs_module_credit2;
+#define XS_MODULE_CREDIT2 (&xs_module_credit2)
+#else
+#define XS_MODULE_CREDIT2 NULL
+#endif
 #ifdef XS_HAVE_RT
 extern const struct xs_module xs_module_rt;
 #define XS_MODULE_RT (&xs_module_rt)
@@ -1608,20 +1626,14 @@ extern const struct xs_module xs_module_arinc653;
 #else
 #define XS_MODULE_ARINC653 NULL
 #endif
-#ifdef XS_HAVE_NULL
-extern const struct xs_module xs_module_null;
-#define XS_MODULE_NULL (&xs_module_null)
-#else
-#define XS_MODULE_NULL NULL
-#endif
 
 const struct xs_tree XS_TREE_SYMBOL = {
 	.name = XS_TREE_NAME,
 	.version = XS_TREE_VERSION,
 	.iface = XS_IFACE == XS_IFACE_VCPU ? "vcpu" : XS_IFACE == XS_IFACE_UNIT ? "unit" : "unit-ops",
 	.initial_cpu = XS_INITIAL_CPU,
-	.modules = { [XS_NULL] = XS_MODULE_NULL, [XS_CREDIT] = &xs_module_credit,
-		     [XS_CREDIT2] = &xs_module_credit2, [XS_RTDS] = XS_MODULE_RT,
+	.modules = { [XS_NULL] = XS_MODULE_NULL, [XS_CREDIT] = XS_MODULE_CREDIT,
+		     [XS_CREDIT2] = XS_MODULE_CREDIT2, [XS_RTDS] = XS_MODULE_RT,
 		     [XS_ARINC653] = XS_MODULE_ARINC653 },
 	.ctx_new = xs_ctx_new,
 	.ctx_free = xs_ctx_free,

@@ -1,6 +1,12 @@
 #!/bin/sh
-# probe-tree.sh DIR: what the shim needs to know about the Xen tree DIR
-# before building its schedulers (run by configure, once per tree).
+# probe-tree.sh DIR [FILE]: what the shim needs to know about the Xen tree
+# DIR before building its schedulers (run by configure, once per tree,
+# through add-tree.sh).  With FILE, one scheduler file instead of the
+# tree's own (schedsim-xen-module: a patched credit2.c): the tree gives
+# the headers, the version and the interface, FILE the only module,
+# whichever of the five its ops table says it is (sched_credit2_def ...);
+# FILE must be of the tree's interface, and what the shim reads from a
+# scheduler file is read from FILE.
 #
 # Prints shell assignments on stdout:
 #   version    Xen's version from xen/Makefile ("4.17.5", "4.10-unstable")
@@ -8,9 +14,10 @@
 #                vcpu      up to 4.12: xen/include/xen/sched-if.h, xen/common/sched_*.c
 #                unit      4.13 to 4.22: xen/common/sched/private.h, struct sched_unit
 #                unit-ops  from 2026: private.h with a separate struct sched_ops
+#   iface_era  the Xen releases of that interface ("4.13 to 4.22")
 #   modules    the scheduler files it has, of null, credit, credit2, rt,
-#              arinc653
-#   src_null, src_credit, src_credit2, src_rt, src_arinc653   their paths inside DIR
+#              arinc653 (with FILE: FILE's alone)
+#   src_null, src_credit, src_credit2, src_rt, src_arinc653   their paths
 #   headers    Xen headers of DIR used as they are (xen/include/xen/NAME.h)
 #   private    the interface header, inside DIR
 #   cflags     -D flags of the differences below that the shim must know
@@ -21,6 +28,8 @@
 # Differences known across the trees of 2015 to 2026, each with the flag
 # it sets:
 #   XS_IFACE=1|2|3             the interface, as above
+#   XS_HAVE_NULL, XS_HAVE_CREDIT, XS_HAVE_CREDIT2, XS_HAVE_RT, XS_HAVE_ARINC653
+#                              the scheduler files built (modules)
 #   XS_HAVE_INIT_PDATA         sched-if.h has init_pdata (2016 on)
 #   XS_HAVE_SWITCH_SCHED       sched-if.h has switch_sched (2016 on)
 #   XS_BITMAP_UINT             bitmap.h counts bits in unsigned int (2024 on)
@@ -44,10 +53,17 @@
 # at once, again and again, spinning as long as it idles, which a
 # simulation whose time does not pass inside the scheduler cannot run.
 set -u
-dir=${1:?usage: probe-tree.sh DIR}
+dir=${1:?usage: probe-tree.sh DIR [FILE]}
+file=${2:-}
 
+# fail PATH WHY: PATH inside DIR, or absolute; with FILE, what the tree is
+# (ctx, once known).
+ctx=
 fail() {
-	echo "$dir/$1: $2" >&2
+	case $1 in
+	/*) echo "$1: $2$ctx" >&2 ;;
+	*) echo "$dir/$1: $2$ctx" >&2 ;;
+	esac
 	exit 1
 }
 need() {
@@ -66,10 +82,10 @@ if [ -f "$dir/xen/common/sched/private.h" ]; then
 	private=xen/common/sched/private.h
 	src=xen/common/sched/
 	if grep -q '^struct sched_ops *{' "$dir/$private"; then
-		iface=unit-ops
+		iface=unit-ops iface_era="2026 on"
 		cflags="-DXS_IFACE=3"
 	else
-		iface=unit
+		iface=unit iface_era="4.13 to 4.22"
 		cflags="-DXS_IFACE=2"
 	fi
 	grep -q '^struct sched_resource *{' "$dir/$private" ||
@@ -77,7 +93,7 @@ if [ -f "$dir/xen/common/sched/private.h" ]; then
 elif [ -f "$dir/xen/include/xen/sched-if.h" ]; then
 	private=xen/include/xen/sched-if.h
 	src=xen/common/sched_
-	iface=vcpu
+	iface=vcpu iface_era="4.5 to 4.12"
 	cflags="-DXS_IFACE=1"
 	grep -q 'struct task_slice' "$dir/$private" ||
 		fail "$private" "no struct task_slice (the shim knows the interface of 4.5 to 4.12)"
@@ -101,44 +117,72 @@ grep -q '__bitmap_empty(const unsigned long \*bitmap, unsigned int' "$dir/xen/in
 
 modules=
 src_null= src_credit= src_credit2= src_rt= src_arinc653=
-for m in null credit credit2 rt arinc653; do
-	f=$src$m.c
-	if [ ! -f "$dir/$f" ]; then
-		case $m in null|rt|arinc653) continue ;; esac   # null arrived in 2017
-		fail "$f" "not found (the $m scheduler)"
+[ -z "$file" ] || ctx=" (the Xen tree $dir: Xen $version, interface $iface, Xen $iface_era)"
+# def_of M: the name in scheduler file M's ops table (sched_rtds_def in rt.c).
+def_of() {
+	if [ "$1" = rt ]; then echo rtds; else echo "$1"; fi
+}
+if [ -n "$file" ]; then
+	[ -f "$file" ] && [ -r "$file" ] || fail "$file" "cannot read it"
+	defs=$(grep -o 'sched_[a-z0-9]*_def *=' "$file" | sed 's/ *=$//' | sort -u)
+	for m in null credit credit2 rt arinc653; do
+		[ "$defs" = "sched_$(def_of $m)_def" ] && modules=$m
+	done
+	[ -n "$modules" ] || fail "$file" "not a Xen scheduler file (it defines none of sched_null_def, sched_credit_def, sched_credit2_def, sched_rtds_def and sched_arinc653_def, or several)"
+	eval "src_$modules=\$file"
+	# struct sched_unit is the interface of 4.13 on; before it, struct vcpu.
+	if grep -q 'struct sched_unit' "$file"; then
+		[ "$iface" != vcpu ] || fail "$file" "a scheduler file of the sched_unit interface (Xen 4.13 on), not of the tree's: give the tree it comes from, --xen-tree=DIR"
+	else
+		[ "$iface" = vcpu ] || fail "$file" "a scheduler file of the vcpu interface (Xen 4.12 and before: no struct sched_unit), not of the tree's: give the tree it comes from, --xen-tree=DIR"
 	fi
-	def=$m
-	[ $m = rt ] && def=rtds
-	grep -q "sched_${def}_def *=" "$dir/$f" || fail "$f" "no sched_${def}_def (its ops table)"
-	modules="$modules $m"
-	eval "src_$m=\$f"
-done
-modules=${modules# }
-
-grep -q '^static [a-z ]*cpu_nr_siblings(unsigned' "$dir/$src_credit2" &&
-	cflags="$cflags -DXS_CREDIT2_OWN_NR_SIBLINGS"
-grep -q 'opt_runqueue_str' "$dir/$src_credit2" && cflags="$cflags -DXS_CREDIT2_RUNQUEUE"
-grep -q 'opt_migrate_resist' "$dir/$src_credit2" ||
-	fail "$src_credit2" "no opt_migrate_resist (sched_credit2_migrate_resist=)"
-grep -q 'sched_credit_tslice_ms' "$dir/$src_credit" ||
-	fail "$src_credit" "no sched_credit_tslice_ms"
-if grep -q 'vcpu_migration_delay_us' "$dir/$src_credit"; then
-	cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay_us"
-elif grep -q 'vcpu_migration_delay' "$dir/$src_credit"; then
-	cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay"
 else
-	fail "$src_credit" "no vcpu_migration_delay"
+	for m in null credit credit2 rt arinc653; do
+		f=$src$m.c
+		if [ ! -f "$dir/$f" ]; then
+			case $m in null|rt|arinc653) continue ;; esac   # null arrived in 2017
+			fail "$f" "not found (the $m scheduler)"
+		fi
+		grep -q "sched_$(def_of $m)_def *=" "$dir/$f" || fail "$f" "no sched_$(def_of $m)_def (its ops table)"
+		modules="$modules $m"
+		eval "src_$m=\$dir/\$f"
+	done
+	modules=${modules# }
 fi
 
-grep -q '\.tick_suspend *=' "$dir/$src_credit" && cflags="$cflags -DXS_CREDIT_TICK_SUSPEND"
+# What the shim must know of the scheduler files it builds.
+if [ -n "$src_credit2" ]; then
+	grep -q '^static [a-z ]*cpu_nr_siblings(unsigned' "$src_credit2" &&
+		cflags="$cflags -DXS_CREDIT2_OWN_NR_SIBLINGS"
+	grep -q 'opt_runqueue_str' "$src_credit2" && cflags="$cflags -DXS_CREDIT2_RUNQUEUE"
+	grep -q 'opt_migrate_resist' "$src_credit2" ||
+		fail "$src_credit2" "no opt_migrate_resist (sched_credit2_migrate_resist=)"
+fi
+if [ -n "$src_credit" ]; then
+	grep -q 'sched_credit_tslice_ms' "$src_credit" ||
+		fail "$src_credit" "no sched_credit_tslice_ms"
+	if grep -q 'vcpu_migration_delay_us' "$src_credit"; then
+		cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay_us"
+	elif grep -q 'vcpu_migration_delay' "$src_credit"; then
+		cflags="$cflags -DXS_CREDIT_MIGR_DELAY=vcpu_migration_delay"
+	else
+		fail "$src_credit" "no vcpu_migration_delay"
+	fi
+	grep -q '\.tick_suspend *=' "$src_credit" && cflags="$cflags -DXS_CREDIT_TICK_SUSPEND"
+fi
 if [ -n "$src_rt" ]; then
-	if grep -q 'repl_timer' "$dir/$src_rt" && grep -q 'XEN_DOMCTL_SCHEDOP_putvcpuinfo' "$dir/$src_rt"; then
-		grep -q 'XEN_DOMCTL_SCHEDRT_extra' "$dir/$src_rt" && cflags="$cflags -DXS_RT_EXTRATIME"
+	if grep -q 'repl_timer' "$src_rt" && grep -q 'XEN_DOMCTL_SCHEDOP_putvcpuinfo' "$src_rt"; then
+		grep -q 'XEN_DOMCTL_SCHEDRT_extra' "$src_rt" && cflags="$cflags -DXS_RT_EXTRATIME"
+	elif [ -n "$file" ]; then
+		fail "$file" "an rt.c before the event-driven RTDS (0709d59545, March 2016) with per-vCPU parameters: the shim does not build it (it reschedules an idle pCPU without end)"
 	else
 		src_rt=
 		modules=$(echo " $modules " | sed 's/ rt / /; s/^ //; s/ $//')
 	fi
 fi
+for m in $modules; do
+	cflags="$cflags -DXS_HAVE_$(echo "$m" | tr a-z A-Z)"
+done
 
 if [ -f "$dir/xen/common/domctl.c" ] && grep -q 'default_vcpu0_location' "$dir/xen/common/domctl.c"; then
 	cflags="$cflags -DXS_INITIAL_CPU=2"
@@ -152,6 +196,7 @@ fi
 
 echo "version='$version'"
 echo "iface='$iface'"
+echo "iface_era='$iface_era'"
 echo "modules='$modules'"
 echo "src_null='$src_null'"
 echo "src_credit='$src_credit'"

@@ -12,6 +12,10 @@
 
 #include "sim/stime.h"
 
+/* Xen's RTDS_DEFAULT_PERIOD / _BUDGET (rt.c): what a vCPU gets unless told. */
+#define RTDS_DEFAULT_PERIOD MSEC(10)
+#define RTDS_DEFAULT_BUDGET MSEC(4)
+
 enum rt_extratime { RT_EXTRATIME_DEFAULT = 0, RT_EXTRATIME_ON, RT_EXTRATIME_OFF };
 
 struct rt_params {

@@ -31,12 +31,12 @@ static void record(struct tracer *t, int cpu, stime_t now, uint32_t event, int n
 }
 
 int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *spec,
-		   bool rec, bool check, struct err *e)
+		   const struct sched_modules *mods, bool rec, bool check, struct err *e)
 {
 	memset(r, 0, sizeof(*r));
 	if (sched_spec_parse(spec, &r->spec, e) < 0)
 		return -1;
-	if (!(r->s = sim_build(sc, &r->spec, e))) {
+	if (!(r->s = sim_build_with(sc, &r->spec, mods, e))) {
 		sched_spec_free(&r->spec);
 		return -1;
 	}
@@ -49,10 +49,10 @@ int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *sp
 	return 0;
 }
 
-int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec, stime_t until,
-	     bool check, struct err *e)
+int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec,
+	     const struct sched_modules *mods, stime_t until, bool check, struct err *e)
 {
-	if (diff_run_build(r, sc, spec, true, check, e) < 0)
+	if (diff_run_build(r, sc, spec, mods, true, check, e) < 0)
 		return -1;
 	sim_run_until(r->s, until);
 	sim_account_all(r->s);

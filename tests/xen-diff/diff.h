@@ -21,6 +21,8 @@
 #include "sim/err.h"
 #include "sim/params.h"
 
+struct sched_modules;
+
 struct diff_switch {
 	stime_t t;
 	int dom, vcpu;            /* dom DOMID_IDLE: the idle vCPU */
@@ -46,15 +48,17 @@ struct diff_run {
 /*
  * Builds the run of scenario sc under spec, recording switches if
  * 'record', under the invariant checker (sim/engine/check.c) if 'check'.
+ * spec may name a scheduler module loaded into mods (NULL: built-in
+ * schedulers only; schedulers/loader.h).
  */
 int diff_run_build(struct diff_run *r, const struct scenario *sc, const char *spec,
-		   bool record, bool check, struct err *e);
+		   const struct sched_modules *mods, bool record, bool check, struct err *e);
 /*
  * Builds and runs it to 'until', then closes the accounting; -1 with the
  * checker's message in e if an invariant broke.
  */
-int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec, stime_t until,
-	     bool check, struct err *e);
+int diff_run(struct diff_run *r, const struct scenario *sc, const char *spec,
+	     const struct sched_modules *mods, stime_t until, bool check, struct err *e);
 void diff_run_free(struct diff_run *r);
 
 /* Where two runs first decide differently. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedulers/loader.h"
 #include "schedulers/sched.h"
 #include "sim/params.h"
 #include "sim/xalloc.h"
@@ -53,21 +54,40 @@ int pair_flags_parse(const char *s, unsigned *flags, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * 1: name is a scheduler of this build, or with mods a module's file
+ * (--sched=./x.so), loaded now; 0: neither; -1: a module that does not
+ * load, with the loader's line in e.
+ */
+static int known(const char *name, struct sched_modules *mods, struct err *e)
+{
+	if (mods && sched_name_is_file(name, strlen(name)))
+		return sched_modules_load(mods, name, e) ? 1 : -1;
+	return sched_find(name) != NULL;
+}
+
 /* Checks that both specs name schedulers of this build; sets p->skip if not. */
-static int resolve(struct pair *p, const char *where, struct err *e)
+static int resolve(struct pair *p, struct sched_modules *mods, const char *where, struct err *e)
 {
 	struct sched_spec s;
+	int k;
 
 	if (sched_spec_parse(p->model, &s, e) < 0)
 		return err_prefix(e, "%s", where);
-	if (!sched_find(s.name)) {
-		sched_spec_free(&s);
-		return err_set(e, "%s: unknown model '%s'", where, p->model);
-	}
+	k = known(s.name, mods, e);
 	sched_spec_free(&s);
+	if (k < 0)
+		return err_prefix(e, "%s", where);
+	if (!k)
+		return err_set(e, "%s: unknown model '%s'", where, p->model);
 	if (sched_spec_parse(p->xen, &s, e) < 0)
 		return err_prefix(e, "%s", where);
-	if (!sched_find(s.name)) {
+	k = known(s.name, mods, e);
+	if (k < 0) {
+		sched_spec_free(&s);
+		return err_prefix(e, "%s", where);
+	}
+	if (!k) {
 		const struct sched_ops *const *all = sched_all();
 		const char *at = strchr(s.name, '@');
 		int i;
@@ -144,7 +164,7 @@ int pairs_load(const char *path, struct pair **out, int *n, struct err *e)
 			err_set(e, "%s: %s", where, why);
 			goto fail;
 		}
-		if (resolve(p, where, e) < 0)
+		if (resolve(p, NULL, where, e) < 0)
 			goto fail;
 		(*n)++;
 	}
@@ -186,7 +206,7 @@ const char *pair_flags_format(unsigned flags, char *buf, size_t len)
 	return buf;
 }
 
-int pair_parse(const char *text, struct pair *p, struct err *e)
+int pair_parse(const char *text, struct pair *p, struct sched_modules *mods, struct err *e)
 {
 	const char *c1 = strchr(text, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
 	char why[200];
@@ -203,5 +223,5 @@ int pair_parse(const char *text, struct pair *p, struct err *e)
 	p->need = 100;
 	if (c2 && pair_flags_parse(c2 + 1, &p->flags, why, sizeof(why)) < 0)
 		return err_set(e, "pair '%s': %s", text, why);
-	return resolve(p, "pair", e);
+	return resolve(p, mods, "pair", e);
 }

@@ -10,6 +10,8 @@
 
 #include "sim/err.h"
 
+struct sched_modules;
+
 #define PAIR_SPEC_MAX 256
 
 struct pair {
@@ -23,8 +25,12 @@ struct pair {
 
 /* Loads the table; errors name file:line.  *out is malloc'ed. */
 int pairs_load(const char *path, struct pair **out, int *n, struct err *e);
-/* One pair "MODEL,XEN[,FLAGS]" (XEN with its tree), needing 100%. */
-int pair_parse(const char *text, struct pair *p, struct err *e);
+/*
+ * One pair "MODEL,XEN[,FLAGS]" (XEN with its tree), needing 100%.  With
+ * mods, either may be a scheduler module's file (./credit2-mine.so),
+ * loaded into mods (schedulers/loader.h).
+ */
+int pair_parse(const char *text, struct pair *p, struct sched_modules *mods, struct err *e);
 /* "nocaps,nosoft,nohard" or "-" to SCENGEN_NO_*; -1 with why on a bad one. */
 int pair_flags_parse(const char *s, unsigned *flags, char *why, size_t len);
 /* The flags as text ("" for none), into buf. */

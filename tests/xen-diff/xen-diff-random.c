@@ -24,6 +24,10 @@
  * a crash in Xen's code (a failed ASSERT aborts) is reported with the
  * pair and seed it happened on instead of taking the whole run down.
  *
+ * A --pair may name a scheduler module's file (./credit2-mine.so, from
+ * schedsim-xen-module; doc/modules.md) on either side, loaded before the
+ * children are forked.
+ *
  * Exit 0: every pair that ran reached its share; 1: some did not, or a
  * run failed; 2: bad input; 77: no pair could run (no tree built).
  */
@@ -36,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "schedulers/loader.h"
 #include "schedulers/sched.h"
 #include "sim/engine/rng.h"
 #include "sim/input/scenario_load.h"
@@ -77,6 +82,7 @@ struct opts {
 	bool one_given;
 	uint64_t one;
 	unsigned flags;
+	struct sched_modules mods;   /* those a --pair names (./credit2-mine.so) */
 };
 
 /* --- one scenario under one pair (in a child) --- */
@@ -86,7 +92,8 @@ static void copy_name(char *dst, size_t len, const struct diff_switch *r)
 	diff_name(r, dst, len);
 }
 
-static void run_scenario_pair(const struct pair *p, uint64_t seed, struct result *r)
+static void run_scenario_pair(const struct pair *p, const struct sched_modules *mods, uint64_t seed,
+			      struct result *r)
 {
 	struct scengen g;
 	struct scenario sc;
@@ -105,13 +112,13 @@ static void run_scenario_pair(const struct pair *p, uint64_t seed, struct result
 		return;
 	}
 	scengen_free(&g);
-	if (diff_run(&a, &sc, p->model, sc.duration, true, &e) < 0) {
+	if (diff_run(&a, &sc, p->model, mods, sc.duration, true, &e) < 0) {
 		r->status = ST_ERROR;
 		snprintf(r->err, sizeof(r->err), "%s", e.msg);
 		scenario_free(&sc);
 		return;
 	}
-	if (diff_run(&b, &sc, p->xen, sc.duration, true, &e) < 0) {
+	if (diff_run(&b, &sc, p->xen, mods, sc.duration, true, &e) < 0) {
 		r->status = ST_ERROR;
 		snprintf(r->err, sizeof(r->err), "%s", e.msg);
 		diff_run_free(&a);
@@ -168,7 +175,7 @@ static void child(const struct pair *p, const struct opts *o, int first, int las
 		r.index = i;
 		r.seed = seed;
 		write_all(fd, &r, sizeof(r));
-		run_scenario_pair(p, seed, &r);
+		run_scenario_pair(p, &o->mods, seed, &r);
 		write_all(fd, &r, sizeof(r));
 	}
 	_exit(0);
@@ -522,9 +529,11 @@ int main(int argc, char **argv)
 	}
 	if (o.count <= 0)
 		return usage("--count must be at least 1");
+	sched_modules_init(&o.mods, NULL);
 	if (pair_arg) {
-		if (pair_parse(pair_arg, &adhoc, &e) < 0) {
+		if (pair_parse(pair_arg, &adhoc, &o.mods, &e) < 0) {
 			fprintf(stderr, "xen-diff-random: --pair: %s\n", e.msg);
+			sched_modules_free(&o.mods);
 			return 2;
 		}
 		adhoc.flags |= o.flags;
@@ -546,6 +555,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "xen-diff-random: --only=%s: no pair matches\n", o.only);
 			if (pairs != &adhoc)
 				free(pairs);
+			sched_modules_free(&o.mods);
 			return 2;
 		}
 		npairs = j;
@@ -555,5 +565,6 @@ int main(int argc, char **argv)
 	rc = run_pairs(&o, pairs, npairs);
 	if (pairs != &adhoc)
 		free(pairs);
+	sched_modules_free(&o.mods);
 	return rc;
 }

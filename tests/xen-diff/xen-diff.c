@@ -14,12 +14,15 @@
  * simulated time, instead of one after the other (a check that instances
  * of the shim do not disturb each other).  --no-dump leaves out the dumps;
  * --check runs both under the invariant checker (a violation: exit 2).
+ * A spec may name a scheduler module's file (./credit2-mine.so, from
+ * schedsim-xen-module; doc/modules.md), loaded as schedsim loads it.
  * Exit 0: identical; 1: they diverge; 2: bad input.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "schedulers/loader.h"
 #include "schedulers/sched.h"
 #include "sim/engine/sim.h"
 #include "sim/input/scenario_load.h"
@@ -31,13 +34,14 @@
  * one process and take turns, which must not change what either decides.
  */
 static int start_interleaved(struct diff_run *a, struct diff_run *b, const struct scenario *sc,
-			     const char *sa, const char *sb, stime_t step, struct err *e)
+			     const char *sa, const char *sb, const struct sched_modules *mods,
+			     stime_t step, struct err *e)
 {
 	stime_t t;
 
-	if (diff_run_build(a, sc, sa, true, false, e) < 0)
+	if (diff_run_build(a, sc, sa, mods, true, false, e) < 0)
 		return -1;
-	if (diff_run_build(b, sc, sb, true, false, e) < 0) {
+	if (diff_run_build(b, sc, sb, mods, true, false, e) < 0) {
 		diff_run_free(a);
 		return -1;
 	}
@@ -52,14 +56,15 @@ static int start_interleaved(struct diff_run *a, struct diff_run *b, const struc
 	return 0;
 }
 
-static void show_state(const struct scenario *sc, const char *spec, stime_t t)
+static void show_state(const struct scenario *sc, const char *spec,
+		       const struct sched_modules *mods, stime_t t)
 {
 	struct diff_run r;
 	struct err e = { "" };
 	stime_t until = t > 0 ? t - 1 : 0;
 
 	/* Re-run to just before the divergence and ask the scheduler. */
-	if (diff_run_build(&r, sc, spec, false, false, &e) < 0)
+	if (diff_run_build(&r, sc, spec, mods, false, false, &e) < 0)
 		return;
 	sim_run_until(r.s, until);
 	sim_account_all(r.s);
@@ -73,7 +78,8 @@ static void show_state(const struct scenario *sc, const char *spec, stime_t t)
 }
 
 static int compare_decisions(const struct scenario *sc, struct diff_run *a, struct diff_run *b,
-			     const char *sa, const char *sb, bool dump)
+			     const char *sa, const char *sb, const struct sched_modules *mods,
+			     bool dump)
 {
 	struct diff_point p;
 	char x[64], y[64];
@@ -98,8 +104,8 @@ static int compare_decisions(const struct scenario *sc, struct diff_run *a, stru
 	}
 	printf("\n");
 	if (dump) {
-		show_state(sc, sa, p.t);
-		show_state(sc, sb, p.t);
+		show_state(sc, sa, mods, p.t);
+		show_state(sc, sb, mods, p.t);
 	}
 	return 1;
 }
@@ -116,9 +122,24 @@ static int compare_runtimes(const struct diff_run *a, const struct diff_run *b)
 	return diffs ? 1 : 0;
 }
 
+/* Loads the module spec names, if it names a module's file; -1 with the loader's line. */
+static int load_module(struct sched_modules *mods, const char *spec, struct err *e)
+{
+	struct sched_spec s;
+	int rc = 0;
+
+	if (sched_spec_parse(spec, &s, e) < 0)
+		return -1;
+	if (sched_name_is_file(s.name, strlen(s.name)) && !sched_modules_load(mods, s.name, e))
+		rc = -1;
+	sched_spec_free(&s);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct scenario sc;
+	struct sched_modules mods;
 	struct err e = { "" };
 	struct diff_run a, b;
 	stime_t duration = -1, step = 0;
@@ -155,23 +176,30 @@ int main(int argc, char **argv)
 	}
 	if (duration > 0)
 		sc.duration = duration;
+	sched_modules_init(&mods, NULL);
+	if (load_module(&mods, argv[argi + 1], &e) < 0 || load_module(&mods, argv[argi + 2], &e) < 0) {
+		fprintf(stderr, "xen-diff: %s\n", e.msg);
+		return 2;
+	}
 	if (step > 0) {
-		if (start_interleaved(&a, &b, &sc, argv[argi + 1], argv[argi + 2], step, &e) < 0) {
+		if (start_interleaved(&a, &b, &sc, argv[argi + 1], argv[argi + 2], &mods, step,
+				      &e) < 0) {
 			fprintf(stderr, "xen-diff: %s\n", e.msg);
 			return 2;
 		}
-	} else if (diff_run(&a, &sc, argv[argi + 1], sc.duration, check, &e) < 0) {
+	} else if (diff_run(&a, &sc, argv[argi + 1], &mods, sc.duration, check, &e) < 0) {
 		fprintf(stderr, "xen-diff: %s\n", e.msg);
 		return 2;
-	} else if (diff_run(&b, &sc, argv[argi + 2], sc.duration, check, &e) < 0) {
+	} else if (diff_run(&b, &sc, argv[argi + 2], &mods, sc.duration, check, &e) < 0) {
 		fprintf(stderr, "xen-diff: %s\n", e.msg);
 		diff_run_free(&a);
 		return 2;
 	}
-	rc = compare_decisions(&sc, &a, &b, argv[argi + 1], argv[argi + 2], dump);
+	rc = compare_decisions(&sc, &a, &b, argv[argi + 1], argv[argi + 2], &mods, dump);
 	rc |= compare_runtimes(&a, &b);
 	diff_run_free(&a);
 	diff_run_free(&b);
 	scenario_free(&sc);
+	sched_modules_free(&mods);
 	return rc;
 }
