@@ -85,6 +85,11 @@ cat > pools.xml <<EOF
 </scenario>
 EOF
 run_ok --scenario=pools.xml --sched=credit2 --check --format=json > "$tmp/pools.json"
+# a relative name in a <pool> is taken from the current folder, as in --sched
+sed "s|sched=\"$mod/rr.so\"|sched=\"./rr.so\"|" pools.xml > pools-rel.xml
+grep -q 'sched="./rr.so"' pools-rel.xml || fail "pools-rel.xml: the edit did not apply"
+run_ok --scenario=pools-rel.xml --sched=credit2 --check --format=json > "$tmp/pools-rel.json"
+cmp -s "$tmp/pools.json" "$tmp/pools-rel.json" || fail "the pool's ./rr.so is not the pool's $mod/rr.so"
 json_check "$tmp/pools.json" '
 a = [d for d in doc["runs"][0]["domains"] if d["name"] == "a"][0]
 assert all(set(v["pcpus"]) <= {4, 5, 6} for v in a["vcpus"]), a
@@ -122,6 +127,10 @@ build roundrobin.c rr.so
 
 echo "not a module" > text.so
 expect_error "scheduler module ./text.so: not a module (" --sched=./text.so
+# in SCHEDSIM_MODULE_PATH, --list-schedulers lists it with why, and the others
+SCHEDSIM_MODULE_PATH=$mod run_ok --list-schedulers > "$tmp/list.txt"
+grep -q "^text - not loaded: .*not a module (" "$tmp/list.txt" && grep -q "^rr - " "$tmp/list.txt" ||
+	fail "--list-schedulers with a bad module in SCHEDSIM_MODULE_PATH: $(grep '^text\|^rr' "$tmp/list.txt")"
 expect_error "scheduler module ./none.so: cannot read it" --sched=./none.so
 printf 'int f(void);\nint f(void) { return 1; }\n' > plain.c
 build plain.c plain.so
