@@ -125,6 +125,50 @@ START_TEST(map_refuses_split_core_and_bad_ids)
 }
 END_TEST
 
+START_TEST(smt_off_keeps_the_first_thread_of_each_core)
+{
+	/* Xen's smt=0 (<host smt="off">): every core keeps the thread it brought up first. */
+	struct topology_cpu cpus[8] = {
+		{ 3, 0, 0 }, { 3, 9, 0 }, { 7, 0, 1 }, { 7, 9, 1 },
+		{ 3, 0, 0 }, { 3, 9, 0 }, { 7, 0, 1 }, { 7, 9, 1 },
+	};
+	struct host_spec h = { .sockets = 2, .cores_per_socket = 4, .threads_per_core = 2,
+			       .nodes = 2 };
+	struct topology t;
+	struct err e;
+
+	ck_assert(host_spec_smt(&h));
+	ck_assert_int_eq(host_spec_cpus(&h), 16);
+	kvlist_set(&h.hw, "smt", "off", 1);
+	ck_assert(!host_spec_smt(&h));
+	ck_assert_int_eq(host_spec_cpus(&h), 8);
+	ck_assert_int_eq(host_spec_topology(&h, &t, &e), 0);
+	ck_assert_int_eq(t.nr_cpus, 8);
+	ck_assert_int_eq(t.threads_per_core, 1);
+	ck_assert_int_eq(t.cores_per_socket, 4);
+	ck_assert_str_eq(mask(t.sibling_mask[5]), "5");
+	ck_assert_str_eq(mask(t.core_mask[5]), "4-7");
+	ck_assert_str_eq(mask(t.node_mask[1]), "4-7");
+	topology_free(&t);
+	/* A machine's map, siblings 4 apart: CPUs 0-3 stay, on their sockets and nodes. */
+	h.cpu_map = cpus;
+	h.ncpus_map = 8;
+	ck_assert_int_eq(host_spec_cpus(&h), 4);
+	ck_assert_int_eq(host_spec_topology(&h, &t, &e), 0);
+	ck_assert_int_eq(t.nr_cpus, 4);
+	ck_assert_int_eq(t.threads_per_core, 1);
+	ck_assert_int_eq(t.cpu_socket[1], 3);
+	ck_assert_int_eq(t.cpu_socket[2], 7);
+	ck_assert_str_eq(mask(t.node_mask[0]), "0-1");
+	ck_assert_str_eq(mask(t.core_mask[3]), "2-3");
+	ck_assert_str_eq(mask(t.sibling_mask[3]), "3");
+	topology_free(&t);
+	kvlist_set(&h.hw, "smt", "on", 1);
+	ck_assert_int_eq(host_spec_cpus(&h), 8);
+	kvlist_free(&h.hw);
+}
+END_TEST
+
 START_TEST(lscpu_this_machine)
 {
 	/* This build machine's `lscpu -p` (a KVM guest: 1 socket, 2 cores, no SMT). */
@@ -357,6 +401,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, map_regular_shape_equals_topology_init);
 	tcase_add_test(tc, map_non_adjacent_siblings_and_odd_ids);
 	tcase_add_test(tc, map_refuses_split_core_and_bad_ids);
+	tcase_add_test(tc, smt_off_keeps_the_first_thread_of_each_core);
 	tcase_add_test(tc, lscpu_this_machine);
 	tcase_add_test(tc, lscpu_compatible_format_with_caches);
 	tcase_add_test(tc, lscpu_column_list);

@@ -185,7 +185,7 @@ static const struct bad {
 	{ "unknown-element.xml", 3, "unknown element <domian> in <scenario> (valid: host, pool, domain, arinc653)" },
 	{ "unknown-element-domain.xml", 4, "unknown element <workloads> in <domain> (valid: affinity, vcpu, workload)" },
 	{ "workload-unknown-child.xml", 3, "unknown element <step> in <workload> (valid: phase)" },
-	{ "unknown-attr-host.xml", 2, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, lscpu, xl-info, ipi-latency, context-switch, hw, l2-size, llc-size, llc-bandwidth, memory-bandwidth, socket-memory-bandwidth, memory-per-node, remote-penalty, cstates, max-cstate, autoballoon)" },
+	{ "unknown-attr-host.xml", 2, "unknown attribute 'sockts' on <host> (valid: sockets, cores-per-socket, threads-per-core, nodes, lscpu, xl-info, ipi-latency, context-switch, hw, l2-size, llc-size, llc-bandwidth, memory-bandwidth, socket-memory-bandwidth, memory-per-node, remote-penalty, cstates, max-cstate, autoballoon, smt)" },
 	{ "unknown-attr-domain.xml", 3, "unknown attribute 'vcpu' on <domain> (valid: name, xl, vcpus, weight, cap, memory, numa-nodes, period, budget, extratime, pool, type)" },
 	{ "affinity-unknown-attr.xml", 3, "unknown attribute 'sfot' on <affinity> (valid: hard, soft)" },
 	{ "domain-ns-attr.xml", 2, "unknown attribute 'x:vcpus' on <domain> (valid: name, xl, vcpus, weight, cap, memory, numa-nodes, period, budget, extratime, pool, type)" },

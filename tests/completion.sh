@@ -114,7 +114,9 @@ expect_only "schedsim --dom0-load=off," off,off off,on
 expect_only "schedsim --format=" text json markdown csv
 expect_only "schedsim --plot-format=p" png pdf
 expect_only "schedsim --trace-format=" xentrace perfetto
-expect_only "schedsim --host=" lscpu: xl-info:
+expect "schedsim --host=" lscpu: xl-info: smt= threads-per-core= remote-penalty=
+expect_only "schedsim --host=sm" smt=
+expect_only "schedsim --host=smt=" on off
 expect_only "schedsim --hw=" model ideal
 expect_only "schedsim --hw=i" ideal
 

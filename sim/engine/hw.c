@@ -73,6 +73,11 @@ const struct param_def hw_host_params[] = {
 	  "by what each new domain needs before placing it, and the freed memory is spread "
 	  "over the nodes (a PV dom0 does not see NUMA), so no single node holds the domain; "
 	  "off: the nodes' memory is free (dom0_mem= given)", OFF(autoballoon) },
+	{ "smt", PARAM_BOOL, "on", NULL, 0, 0,
+	  "Xen's smt= boot option; off: every thread of a core but the first is parked at "
+	  "boot (not online, in no cpupool), so each pCPU is a whole core: 1 socket x 4 "
+	  "cores x 2 threads has 4 pCPUs, numbered 0-3 here (Xen keeps the ids, 0 2 4 6)",
+	  OFF(smt) },
 	{ NULL }
 };
 
@@ -99,6 +104,10 @@ static const char *const hw_sources[] = {
 	"(tools/xl/xl.c auto_autoballoon); tools/xl/xl_vmcontrol.c freemem() shrinks dom0 "
 	"before libxl_domain_create_new, whose libxl__build_pre places the domain "
 	"(numa_place_domain) on the free memory that leaves",
+	"Xen 4.12 and later, xen/arch/x86/setup.c __start_xen: a CPU brought up whose "
+	"cpu_sibling_mask already holds another thread is taken down again and counted "
+	"parked (opt_smt, commit d8f974f1a646, 2018); a parked thread idles for good and "
+	"leaves its core to the first",
 };
 
 _Static_assert(sizeof(hw_sources) / sizeof(hw_sources[0]) ==

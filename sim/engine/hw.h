@@ -125,6 +125,7 @@ struct hw_config {
 	char cstates[PARAM_STRING_MAX]; /* name:type:exit-latency:target-residency,... */
 	long long max_cstate;           /* Xen's max_cstate= */
 	bool autoballoon;               /* xl frees each domain's memory from dom0 */
+	bool smt;                       /* Xen's smt=: off, one online thread per core */
 };
 
 /* The <host> attributes hw owns (NULL-terminated), for the loader and --list-host. */

@@ -136,11 +136,69 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 	}
 }
 
+bool host_spec_smt(const struct host_spec *h)
+{
+	const char *v = kvlist_get(&h->hw, "smt");
+	bool on = true;
+
+	if (v && parse_bool(v, &on, NULL) < 0)
+		on = true;      /* the loader and --host refuse it before */
+	return on;
+}
+
+/* t without its second and later threads (cpu_sibling_mask order: CPU order). */
+static int first_threads(struct topology *t, struct err *e)
+{
+	struct topology_cpu *keep = xcalloc((size_t)t->nr_cpus, sizeof(*keep));
+	struct topology online;
+	int n = 0, rc;
+
+	for (int cpu = 0; cpu < t->nr_cpus; cpu++)
+		if ((int)cpumask_first(t->sibling_mask[cpu]) == cpu)
+			keep[n++] = (struct topology_cpu){ t->cpu_socket[cpu], t->cpu_core[cpu],
+							   t->cpu_node[cpu] };
+	rc = topology_init_map(&online, keep, n, e);
+	free(keep);
+	if (rc < 0)
+		return -1;
+	topology_free(t);
+	*t = online;
+	return 0;
+}
+
+int host_spec_topology(const struct host_spec *h, struct topology *t, struct err *e)
+{
+	bool smt = host_spec_smt(h);
+
+	if (!h->cpu_map)
+		return topology_init(t, h->sockets, h->cores_per_socket,
+				     smt ? h->threads_per_core : 1, h->nodes, e);
+	if (topology_init_map(t, h->cpu_map, h->ncpus_map, e) < 0)
+		return -1;
+	if (smt || t->threads_per_core == 1)
+		return 0;
+	if (first_threads(t, e) < 0) {
+		topology_free(t);
+		return -1;
+	}
+	return 0;
+}
+
 int host_spec_cpus(const struct host_spec *h)
 {
+	struct topology t;
+	int n;
+
+	if (!host_spec_smt(h) && h->cpu_map) {
+		if (host_spec_topology(h, &t, NULL) < 0)
+			return h->ncpus_map;
+		n = t.nr_cpus;
+		topology_free(&t);
+		return n;
+	}
 	if (h->cpu_map)
 		return h->ncpus_map;
-	return h->sockets * h->cores_per_socket * h->threads_per_core;
+	return h->sockets * h->cores_per_socket * (host_spec_smt(h) ? h->threads_per_core : 1);
 }
 
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name)

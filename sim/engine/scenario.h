@@ -119,7 +119,22 @@ struct arinc653_spec {
 	int line;                     /* 0: the scenario gives no schedule */
 };
 
-/* The host's pCPU count, with a map or without. */
+/*
+ * Xen's smt= boot option, the <host smt="on|off"> attribute (a key of
+ * h->hw, checked there; default on).  Off, Xen 4.12 and later park every
+ * thread of a core but the first it brings up (xen/arch/x86/setup.c,
+ * __start_xen: a CPU whose cpu_sibling_mask already holds another thread
+ * is taken down again at once): parked threads are not in cpu_online_map,
+ * no cpupool gets them, and their core's resources are the first thread's.
+ */
+bool host_spec_smt(const struct host_spec *h);
+/*
+ * The topology of the pCPUs Xen brings online on h: every CPU, or with
+ * smt off the first thread of each core, numbered 0.. in CPU order (Xen
+ * keeps the parked threads' ids: online 0, 2, 4, 6 on 1 x 4 x 2).
+ */
+int host_spec_topology(const struct host_spec *h, struct topology *t, struct err *e);
+/* The host's pCPU count (online ones), with a map or without. */
 int host_spec_cpus(const struct host_spec *h);
 
 struct scenario {

@@ -571,9 +571,7 @@ struct sim *sim_build_with(const struct scenario *sc, const struct sched_spec *s
 	s->this_cpu = -1;
 	s->seed = sc->seed;
 	rng_seed(&s->rng, seed_derive(sc->seed, 1));
-	if ((h->cpu_map ? topology_init_map(&s->topo, h->cpu_map, h->ncpus_map, e)
-			: topology_init(&s->topo, h->sockets, h->cores_per_socket,
-					h->threads_per_core, h->nodes, e)) < 0) {
+	if (host_spec_topology(h, &s->topo, e) < 0) {
 		err_prefix(e, "%s:%d", sc->source, h->line);
 		free(s);
 		return NULL;

@@ -125,14 +125,13 @@ int host_axis_apply(struct scenario *sc, const char *setting, struct err *e)
 	if (!h->cpu_map && cpus > HOST_MAX_VALUE)
 		return err_set(e, "--host=%s: %lld pCPUs, more than the %d supported", setting,
 			       cpus, HOST_MAX_VALUE);
+	if (hw_config_init(&c, &h->hw, &line, &why) < 0)
+		return err_set(e, "--host=%s: %s", setting, why.msg);
 	if (!h->cpu_map) {
-		if (topology_init(&t, h->sockets, h->cores_per_socket, h->threads_per_core,
-				  h->nodes, &why) < 0)
+		if (host_spec_topology(h, &t, &why) < 0)
 			return err_set(e, "--host=%s: %s", setting, why.msg);
 		topology_free(&t);
 	}
-	if (hw_config_init(&c, &h->hw, &line, &why) < 0)
-		return err_set(e, "--host=%s: %s", setting, why.msg);
 	return 0;
 }
 

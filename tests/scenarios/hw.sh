@@ -18,7 +18,11 @@
 #  7. work and lost time never exceed a vCPU's run time;
 #  8. SMT slowdown by what the sibling runs: beside a memory-stalled hog
 #     a compute hog loses less than beside another; the dom0 load's
-#     smt_speed changes make-xen with dom0 load.
+#     smt_speed changes make-xen with dom0 load;
+#  9. Xen's smt=0 (<host smt="off">, --host=smt=off, an axis beside gran=):
+#     1 x 4 x 2 with smt off is the 1 x 4 x 1 host, run for run, 4 pCPUs
+#     that lose nothing to SMT; gran=core runs on it (a unit a thread);
+#     a bad value is one line naming it.
 # (A vCPU bounced between sockets is checked in tests/check_hw.c, which can
 # re-pin it every 3 ms.)
 set -u
@@ -253,13 +257,59 @@ low, high = t['on:smt_speed=0.3'], t['on:smt_speed=0.9']
 print('make-xen beside a dom0 load of smt_speed 0.3: %.2f s, 0.9: %.2f s' % (low, high))
 assert low > 1.1 * high, t"
 
+# 9. smt=off: the second threads are parked, each pCPU is a whole core.
+cat > "$tmp/noht.xml" <<'END'
+<scenario duration="20s" seed="1">
+  <host sockets="1" cores-per-socket="4" threads-per-core="2"/>
+  <domain name="dom0" vcpus="4"/>
+  <domain name="vm" vcpus="8"><workload type="make-xen"/></domain>
+</scenario>
+END
+sed 's/threads-per-core="2"/threads-per-core="1"/' "$tmp/noht.xml" > "$tmp/one.xml"
+sed 's/threads-per-core="2"/threads-per-core="2" smt="off"/' "$tmp/noht.xml" > "$tmp/off.xml"
+for s in $scheds; do
+	run_ok --sched=$s --scenario="$tmp/one.xml" --format=json > "$tmp/one.json"
+	run_ok --sched=$s --scenario="$tmp/off.xml" --format=json > "$tmp/off.json"
+	run_ok --sched=$s --scenario="$tmp/noht.xml" --host=smt=off --format=json > "$tmp/axis.json"
+	json_check "$tmp/off.json" "
+one = json.load(open('$tmp/one.json'))['runs'][0]
+axis = json.load(open('$tmp/axis.json'))['runs'][0]
+run = doc['runs'][0]
+cpus = sorted({c for d in run['domains'] for v in d['vcpus'] for c in v.get('pcpus', [])})
+def runs(r):
+    return [v['run_ns'] for d in r['domains'] for v in d['vcpus']]
+print('$s smt=off: pCPUs', cpus, 'work', run['domains'][1]['work_ns'])
+assert cpus == [0, 1, 2, 3], cpus
+for d in run['domains']:
+    assert d['lost_ns']['smt'] == 0, d['lost_ns']
+for a, b in ((run, one), (axis, one)):
+    assert runs(a) == runs(b), (runs(a), runs(b))
+    assert [d['work_ns'] for d in a['domains']] == [d['work_ns'] for d in b['domains']]"
+done
+run_ok --sched='credit2:gran={cpu,core}' --scenario="$tmp/noht.xml" --host='smt={on,off}' \
+	--workload=make-xen:jobs=4 --iterations=2 --check --format=json > "$tmp/gran.json"
+json_check "$tmp/gran.json" "
+t = {(s['label'], s['host']): s['mean'] for s in doc['summary']}
+print('make-xen -j4, credit2 gran x smt:', t)
+assert len(t) == 4, t
+# With the second threads parked a core is one pCPU: gran=core is gran=cpu.
+assert t[('credit2:gran=core', 'smt=off')] == t[('credit2:gran=cpu', 'smt=off')], t"
+expect_error "smt: 'maybe' is not a boolean" --host=smt=maybe
+sed 's/smt="off"/smt="2"/' "$tmp/off.xml" > "$tmp/bad.xml"
+expect_error "bad.xml:2: <host> smt: '2' is not a boolean" --scenario="$tmp/bad.xml"
+cat > "$tmp/park.xml" <<'END'
+<scenario><host sockets="1" cores-per-socket="4" threads-per-core="2" smt="off"/>
+<domain name="dom0" vcpus="2"><vcpu id="0" hard="5"/></domain></scenario>
+END
+expect_error "pCPU 5 out of range" --scenario="$tmp/park.xml"
+
 # 6. Every host parameter is listed with its source.
 run_ok --list-host > "$tmp/list"
 n=$(grep -c '^    [a-z]' "$tmp/list")
 k=$(grep -c 'source: ' "$tmp/list")
 [ "$n" -ge 10 ] && [ "$n" -eq "$k" ] || fail "--list-host: $n parameters, $k sources"
 for p in hw l2-size llc-size llc-bandwidth memory-bandwidth socket-memory-bandwidth \
-	memory-per-node remote-penalty cstates max-cstate autoballoon; do
+	memory-per-node remote-penalty cstates max-cstate autoballoon smt; do
 	grep -q "^    $p " "$tmp/list" || fail "--list-host lacks $p"
 done
 
