@@ -18,7 +18,10 @@
 #     (100 runs of make-xen without dom0 load, 40 with it, 2 of iperf: each
 #     cell a measurable CPU time) and the 1024-pCPU host (target: at most
 #     +25 %); each mode's least CPU time of BENCH_ROUNDS (3) alternating
-#     rounds.
+#     rounds;
+#  8. the network benchmarks: one 10 s stream of iperf in each direction
+#     (and peer) under credit1:era=2016 and credit2, without and with dom0
+#     load: wall and CPU time (target: 2 s wall each).
 # BENCH_QUICK=1 shortens 3-5 and 7 tenfold, for a smoke test.  Wall times
 # depend on what else runs: CPU (user) time is printed beside them.
 # BENCH_INSTR=1 measures section 7 in instructions instead (valgrind's
@@ -246,4 +249,16 @@ sed 's/<domain name="\(d[0-9]*\)" /<domain name="\1" numa-nodes="0-7" /' "$work/
 for s in credit1 credit2; do
 	cost "$s 1024 pCPUs $d7, xl placement" --scenario="$work/h1024m.xml" --sched=$s
 	cost "$s 1024 pCPUs $d7, all nodes" --scenario="$work/h1024s.xml" --sched=$s
+done
+
+echo
+echo "== 8. network benchmarks: one 10 s stream (1 s warm-up) per configuration (target 2 s wall)"
+printf '%-44s %-6s %10s %8s %8s\n' configuration load events wall user
+for wl in iperf:direction=to-dom0 iperf:direction=from-dom0; do
+	for s in credit1:era=2016 credit2; do
+		for d in off on; do
+			measure "$work/net.json" --sched=$s --workload=$wl --dom0-load=$d --iterations=1 || exit 1
+			printf '%-44s %-6s %10s %8s %8s\n' "$s $wl" "$d" "$events" "$wall" "$user"
+		done
+	done
 done

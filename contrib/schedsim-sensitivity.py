@@ -10,7 +10,11 @@ prediction, the range of the difference across them, marked **flip** when
 the sign inside the range differs from the base's.
 
     schedsim-sensitivity.py [--schedsim=PATH] [--iterations=N] [--only=AXIS,...]
+                            [--workloads=SPEC,...]
 
+--workloads names the benchmarks studied, each a --workload spec with its
+parameters (default make-xen,iperf; e.g. iperf:direction=from-dom0): an
+axis of the spec's workload adds its values to the spec's parameters.
 Markdown on stdout, one table per workload; progress on stderr.
 """
 import argparse
@@ -24,15 +28,16 @@ PREDICTED = ["credit2:era=2016-p20", "credit2:era=2016-full", "credit2"]
 
 def both(option):
     """An axis of one option (--dom0-load or --host) for both workloads."""
-    return {w: ["--workload=" + w, option] for w in ("make-xen", "iperf")}
+    return {w: ["--workload={W}", option] for w in ("make-xen", "iperf")}
 
 
-# axis name -> (column title, {workload: [schedsim options]}); one workload
-# spec per value list, so each run of the axis is one configuration.
+# axis name -> (column title, {workload type: [schedsim options]}), where
+# {W} stands for the studied spec (a workload type and its parameters); one
+# workload spec per value list, so each run of the axis is one configuration.
 AXES = {
     "smt": ("SMT speed of the workload (±25 %)", {
-        "make-xen": ["--workload=make-xen:smt_speed={0.4875,0.8125}"],
-        "iperf": ["--workload=iperf:smt_speed={0.4125,0.6875}"]}),
+        "make-xen": ["--workload={W}:smt_speed={0.4875,0.8125}"],
+        "iperf": ["--workload={W}:smt_speed={0.4125,0.6875}"]}),
     "load-smt": ("dom0 load smt_speed (-25 %, 1)", both("--dom0-load=on:smt_speed={0.7425,1}")),
     "tasks": ("dom0 load tasks 12/20", both("--dom0-load=on:tasks={12,20}")),
     "autogroup": ("dom0 load autogroup off", both("--dom0-load=on:autogroup=off")),
@@ -42,12 +47,25 @@ AXES = {
     "bandwidth": ("llc- and memory-bandwidth (±25 %)",
                   both("--host=llc-bandwidth={28.5,47.5}:memory-bandwidth={5.925,9.875}")),
     "tcp": ("TCP limits (TSQ, rmem; ±25 %)", {
-        "iperf": ["--workload=iperf:tcp_limit_output_bytes={196608,327680},"
-                  "iperf:tcp_rmem_max={4718592,7864320}"]}),
+        "iperf": ["--workload={W}:tcp_limit_output_bytes={196608,327680},"
+                  "{W}:tcp_rmem_max={4718592,7864320}"]}),
     "costs": ("netback_cost, server_cost (±25 %)", {
-        "iperf": ["--workload=iperf:netback_cost={18900ns,31500ns},"
-                  "iperf:server_cost={22237ns,37062ns}"]}),
+        "iperf": ["--workload={W}:netback_cost={18900ns,31500ns},"
+                  "{W}:server_cost={22237ns,37062ns}"]}),
+    "rx-costs": ("netfront_rx_cost, grant_copy_kib (±25 %)", {
+        "iperf": ["--workload={W}:netfront_rx_cost={8895ns,14825ns},"
+                  "{W}:grant_copy_kib={347ns,579ns}"]}),
 }
+
+
+def applies(axis, spec):
+    """The receive path's costs matter only when the guest receives."""
+    return axis != "rx-costs" or "direction=from-dom0" in spec
+
+
+def options(axis_options, spec):
+    """An axis's options for the studied spec."""
+    return [o.replace("{W}", spec) for o in axis_options]
 
 
 def run(schedsim, options, iterations):
@@ -83,6 +101,8 @@ def main():
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--only", default=",".join(AXES), help="axes, comma-separated: " +
                     ", ".join(AXES))
+    ap.add_argument("--workloads", default="make-xen,iperf",
+                    help="the benchmarks, comma-separated --workload specs")
     a = ap.parse_args()
     axes = a.only.split(",")
     for ax in axes:
@@ -90,10 +110,19 @@ def main():
             print("schedsim-sensitivity: unknown axis '%s' (valid: %s)" % (ax, ", ".join(AXES)),
                   file=sys.stderr)
             return 2
-    for workload in ("make-xen", "iperf"):
+    specs = a.workloads.split(",")
+    for workload in specs:
+        kind = workload.split(":")[0]
+        if kind not in ("make-xen", "iperf") or "{" in a.workloads or "}" in a.workloads:
+            print("schedsim-sensitivity: --workloads: '%s' is not a list of make-xen and "
+                  "iperf specs without axes" % a.workloads, file=sys.stderr)
+            return 2
+    for workload in specs:
+        kind = workload.split(":")[0]
         base = deltas(run(a.schedsim, ["--workload=" + workload], a.iterations), workload)
-        cols = [ax for ax in axes if workload in AXES[ax][1]]
-        ranges = {ax: deltas(run(a.schedsim, AXES[ax][1][workload], a.iterations), workload)
+        cols = [ax for ax in axes if kind in AXES[ax][1] and applies(ax, workload)]
+        ranges = {ax: deltas(run(a.schedsim, options(AXES[ax][1][kind], workload), a.iterations),
+                             workload)
                   for ax in cols}
         print("| %s with dom0 load, against %s | base (%d it.) | %s |" % (
             workload, BASE, a.iterations, " | ".join(AXES[ax][0] for ax in cols)))

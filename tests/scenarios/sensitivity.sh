@@ -32,6 +32,19 @@ for name, body in tables:
             assert cells[1] == "%+.1f %%" % want, (cells, want)
 print(text)
 PY
+# another configuration of a benchmark: its own table, with the receive
+# path's axis, which the default iperf (the guest sends) does not get
+python3 "$study" --schedsim="$SCHEDSIM" --iterations=1 --only=rx-costs,autogroup \
+	--workloads=iperf:direction=from-dom0:time=2s > "$tmp/rx.md" 2> "$tmp/log" ||
+	fail "the study of from-dom0 exited $?: $(cat "$tmp/log")"
+grep -q '^| iperf:direction=from-dom0:time=2s with dom0 load, against credit1:era=2016 | base (1 it.) | netfront_rx_cost, grant_copy_kib (±25 %) | dom0 load autogroup off |$' "$tmp/rx.md" ||
+	fail "no from-dom0 table with the receive path's axis: $(cat "$tmp/rx.md")"
+python3 "$study" --schedsim="$SCHEDSIM" --iterations=1 --only=rx-costs \
+	--workloads=iperf:time=1s > "$tmp/tx.md" 2> "$tmp/log" || fail "the study exited $?: $(cat "$tmp/log")"
+grep -q '^| iperf:time=1s with dom0 load' "$tmp/tx.md" && ! grep -q 'netfront_rx_cost' "$tmp/tx.md" ||
+	fail "the to-dom0 table has the receive path's axis: $(cat "$tmp/tx.md")"
+python3 "$study" --schedsim="$SCHEDSIM" '--workloads=iperf:direction={a,b}' > "$tmp/out" 2> "$tmp/err"
+[ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "a spec with an axis: $(cat "$tmp/err")"
 python3 "$study" --schedsim="$SCHEDSIM" --only=bogus > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] || fail "an unknown axis did not exit 2"
 [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -q "unknown axis 'bogus'" "$tmp/err" ||

@@ -8,7 +8,10 @@
 #  5. bad workload input is one line naming its place, exit 2;
 #  6. every run's breakdown, through the worker processes and the JSON, has
 #     the workload's stages and adds up to the run (doc/json.md);
-#  7. the dom0 load's autogroup keeps the iperf server from waiting for its hogs.
+#  7. the dom0 load's autogroup keeps the iperf server from waiting for its hogs;
+#  8. iperf from dom0 to the guest runs under every scheduler with the
+#     invariant checker, its breakdown in the order its data takes, adding up
+#     in both directions; a server pinned past the guest's vCPUs is refused.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -115,6 +118,38 @@ med = lambda v: sorted(v)[len(v) // 2]
 assert med(waits[on]) < 0.05, waits[on]
 assert min(waits[off]) > 0.10, waits[off]
 assert got[on] > got[off] * 1.05, got'
+
+# 8. The stream from dom0: dom0's client, the guest-rx thread, netfront, the
+#    guest's server, then netback taking the ACKs; every stage adds up.
+#    null places dom0's 16 vCPUs on the 16 pCPUs first and leaves the
+#    guest's in its waitqueue (24 vCPUs, 16 pCPUs): nothing moves there,
+#    but its breakdown still adds up.
+run_ok --sched=credit1,credit2,credit1:era=2016,rtds,null --check \
+	--workload='iperf:direction={to-dom0,from-dom0}:warmup=200ms:time=1s' --dom0-load=off,on \
+	--iterations=1 --format=json > "$tmp/dir.json" || finish
+json_check "$tmp/dir.json" '
+want = {"to-dom0": [("client", "guest"), ("netback", "dom0"), ("dealloc", "dom0"),
+                    ("server", "dom0"), ("guest-rx", "dom0"), ("netfront", "guest"),
+                    ("tcp-sender", "guest")],
+        "from-dom0": [("client", "dom0"), ("guest-rx", "dom0"), ("netfront", "guest"),
+                      ("server", "guest"), ("netback", "dom0"), ("tcp-sender", "dom0")]}
+for r in doc["runs"]:
+    d = r["workload"].split(":")[1].split("=")[1]
+    b = r["breakdown"]
+    got = [(st["name"], st["domain"]) for st in b["stages"]]
+    assert got == want[d], (r["label"], d, got)
+    for st in b["stages"]:
+        total = sum(st["parts_ns"].values())
+        assert total == st["tasks"] * (b["to_ns"] - b["from_ns"]), (r["label"], st["name"], total)
+    v = r["metric"]["value"]
+    print(r["label"], d, r["dom0_load"], round(v, 3))
+    if r["label"] == "null":
+        assert v == 0, (r["label"], d, v)
+    else:
+        assert 1 < v < 15, (r["label"], d, v)
+'
+expect_error "server_vcpu=8 but domain guest has 8 vCPUs" \
+	--workload=iperf:direction=from-dom0:server_vcpu=8 --iterations=1
 
 # 5. Bad workload input: one line naming file:line, exit 2.
 cat > "$tmp/bad.xml" <<END

@@ -1,0 +1,958 @@
+/*
+ * The paravirtual network: netfront/netback queues and the TCP flows over
+ * them (see pvnet.h for the model and its sources).  Each queue's four
+ * workers claim a batch when they run and publish it when its CPU time is
+ * done; the flows' sockets are the workload's tasks' to read and write.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/pvnet.h"
+
+const char *const pvnet_snd_name[SND_N] = {
+	"sending", "no_data", "tsq", "rwnd", "ring", "ready"
+};
+
+/* ------------------------------------------------------------------------ */
+/* packets */
+
+static void pktq_push(struct pvnet_pktq *q, const struct pvnet_pkt *p)
+{
+	if (q->n == q->cap) {
+		unsigned cap = q->cap ? 2 * q->cap : 64;
+		struct pvnet_pkt *v = xcalloc(cap, sizeof(*v));
+
+		for (unsigned i = 0; i < q->n; i++)
+			v[i] = q->v[(q->head + i) % q->cap];
+		free(q->v);
+		q->v = v;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->v[(q->head + q->n) % q->cap] = *p;
+	q->n++;
+}
+
+static struct pvnet_pkt *pktq_at(const struct pvnet_pktq *q, unsigned i)
+{
+	return &q->v[(q->head + i) % q->cap];
+}
+
+static void pktq_drop(struct pvnet_pktq *q, unsigned k)
+{
+	q->head = (q->head + k) % q->cap;
+	q->n -= k;
+}
+
+static unsigned spp(const struct pvnet *n)
+{
+	return (unsigned)n->c->slots_per_segment;
+}
+
+/* A per-segment cost for a data packet of 'bytes' (a segment's share). */
+static double per_byte(const struct pvnet *n, stime_t seg_cost, uint64_t bytes)
+{
+	return (double)seg_cost * (double)bytes / (double)n->c->segment;
+}
+
+stime_t pvnet_cost(struct pvnet *n, double base)
+{
+	double f = n->run_factor;
+
+	if (n->half_width > 0)
+		f *= 1 + n->half_width * (2 * rng_uniform(n->rng) - 1);
+	return (stime_t)(base * f) + 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the TCP sender */
+
+static int snd_state(const struct pvnet_flow *f)
+{
+	if (f->sending)
+		return SND_SENDING;
+	switch (tcp_send_limit(&f->tcp)) {
+	case TCP_NO_DATA:
+		return SND_NO_DATA;
+	case TCP_TSQ:
+		return SND_TSQ;
+	case TCP_RWND:
+		return SND_RWND;
+	case TCP_CAN_SEND:
+		break;
+	}
+	if (f->snd_at == PVNET_GUEST && ring_free_requests(&f->q->tx) < spp(f->net) + 3)
+		return SND_RING;
+	return SND_READY;
+}
+
+/* After every change of the sender's state: charge the time since the last. */
+static void snd_update(struct pvnet_flow *f)
+{
+	stime_t now = sim_now(f->net->sim);
+
+	f->snd_ns[f->snd_cat] += now - f->snd_from;
+	f->snd_from = now;
+	f->snd_cat = snd_state(f);
+}
+
+/*
+ * Sends what TCP (and a guest's TX ring) allow now, at most max segments
+ * (0: no limit), reserving them (TCP's snd_nxt; the ring's private
+ * producer index) for the calling batch.  netfront keeps MAX_SKB_FRAGS + 2
+ * slots free or stops the queue (netfront_tx_slot_available), so a segment
+ * needs that many more.  A dom0 sender's segments go to netback's
+ * rx_queue when the batch publishes them.
+ */
+static unsigned send_allowed(struct pvnet_flow *f, unsigned max)
+{
+	struct pvnet *n = f->net;
+	struct ring *tx = &f->q->tx;
+	bool guest = f->snd_at == PVNET_GUEST;
+	unsigned k = 0;
+
+	while ((!max || k < max) && tcp_send_limit(&f->tcp) == TCP_CAN_SEND &&
+	       (!guest || ring_free_requests(tx) >= spp(n) + 3)) {
+		tcp_send(&f->tcp);
+		if (guest) {
+			f->q->txp[tx->req_prod_pvt % tx->size] = (struct pvnet_pkt){
+				.flow = f, .bytes = (uint32_t)n->c->segment,
+				.slots = (uint16_t)spp(n), .kind = PVNET_DATA };
+			ring_queue_requests(tx, spp(n));
+		}
+		k++;
+	}
+	if (k)
+		f->sending++;
+	return k;
+}
+
+/*
+ * A sending context of queue q (netfront's softirq for a guest sender,
+ * netback's or the guest-rx thread's for a dom0 one) sends the next
+ * segment TCP allows, for the first of q's flows sending from 'where'
+ * that may: the flow in *which, 0 when none may.
+ */
+static unsigned send_one(struct pvnet_queue *q, enum pvnet_where where,
+			 struct pvnet_flow **which)
+{
+	for (int i = 0; i < q->nflows; i++) {
+		struct pvnet_flow *f = q->flows[i];
+		unsigned k;
+
+		if (f->snd_at != where)
+			continue;
+		if ((k = send_allowed(f, 1)) > 0) {
+			*which = f;
+			return k;
+		}
+	}
+	return 0;
+}
+
+/*
+ * netfront's TX event index (Linux 4.4-4.8 xennet_tx_buf_gc): not "the
+ * next response", as RING_FINAL_CHECK_FOR_RESPONSES would ask, but the
+ * response that completes half of the requests then outstanding, so a
+ * TX interrupt comes once per half of what is in flight.  False when
+ * responses are already waiting (the caller takes them).
+ */
+static bool tx_arm_event(struct ring *r)
+{
+	if (ring_unconsumed_responses(r))
+		return false;
+	r->rsp_event = r->rsp_cons + ((ring_idx_t)(r->req_prod - r->rsp_cons) >> 1) + 1;
+	return true;
+}
+
+/*
+ * The guest's requests queued on the TX ring are published and netback is
+ * told if it asked; then, as xennet_start_xmit reaps TX completions
+ * (xennet_tx_buf_gc), the event index is set for what is in flight, and
+ * responses that came meanwhile are netfront's to take.
+ */
+static void tx_publish(struct pvnet_queue *q)
+{
+	if (ring_push_requests(&q->tx))
+		evtchn_send(&q->to_back);
+	if (!tx_arm_event(&q->tx))
+		worker_kick(q->net->sim, q->netfront);
+}
+
+/* A batch's reserved segments go out: on the TX ring, or to netback's rx_queue. */
+static void publish_sent(struct pvnet_flow *f, unsigned *sent)
+{
+	struct pvnet *n = f->net;
+	struct pvnet_queue *q = f->q;
+	unsigned k = *sent;
+
+	if (!k)
+		return;
+	*sent = 0;
+	f->sending--;
+	if (f->snd_at == PVNET_GUEST) {
+		tx_publish(q);
+		return;
+	}
+	for (unsigned i = 0; i < k; i++)
+		pktq_push(&q->rxq, &(struct pvnet_pkt){ .flow = f,
+							.bytes = (uint32_t)n->c->segment,
+							.slots = (uint16_t)spp(n),
+							.kind = PVNET_DATA });
+	worker_kick(n->sim, q->rxk);
+}
+
+/*
+ * TX completions, arming the TX event index as xennet_tx_buf_gc does: the
+ * packets whose slots are all answered are freed (a guest sender's
+ * segments release TCP Small Queues: tcp_wfree).  Responses are counted,
+ * not identified, so they free the requests in the order they were made.
+ * Returns the packets freed.
+ */
+static unsigned tx_gc(struct pvnet_queue *q)
+{
+	struct ring *tx = &q->tx;
+	unsigned freed = 0, k;
+
+	do {
+		k = ring_unconsumed_responses(tx);
+		for (unsigned i = 0; i < k;) {
+			const struct pvnet_pkt *p = &q->txp[(tx->rsp_cons + i) % tx->size];
+
+			if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_GUEST)
+				tcp_tx_freed(&p->flow->tcp, p->bytes);
+			i += p->slots;
+			freed++;
+		}
+		ring_consume_responses(tx, k);
+	} while (!tx_arm_event(tx));
+	return freed;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the sockets' owners */
+
+bool pvnet_connected(const struct pvnet_flow *f)
+{
+	return f->connected;
+}
+
+bool pvnet_may_write(const struct pvnet_flow *f, uint64_t bytes)
+{
+	return tcp_may_write(&f->tcp, bytes);
+}
+
+/*
+ * tcp_sendmsg copies skb by skb: the copy of 'bytes' and the push of what
+ * TCP allows (tcp_push -> tcp_write_xmit); a guest's xennet_start_xmit
+ * reaps TX completions after each packet.
+ */
+stime_t pvnet_write_claim(struct pvnet_flow *f, uint64_t bytes)
+{
+	struct pvnet *n = f->net;
+	unsigned gc = 0;
+
+	tcp_write(&f->tcp, bytes);
+	f->cl_sent = send_allowed(f, 0);
+	if (f->cl_sent && f->snd_at == PVNET_GUEST)
+		gc = tx_gc(f->q);
+	snd_update(f);
+	return pvnet_cost(n, per_byte(n, n->c->write_cost, bytes) +
+			  (double)f->cl_sent * n->c->tx_cost + (double)gc * n->c->gc_cost);
+}
+
+void pvnet_write_commit(struct pvnet_flow *f)
+{
+	publish_sent(f, &f->cl_sent);
+	snd_update(f);
+}
+
+uint64_t pvnet_readable(const struct pvnet_flow *f)
+{
+	return f->sock_bytes;
+}
+
+/* tcp_recvmsg processes and copies skb by skb, what netback or netfront queued. */
+stime_t pvnet_read_claim(struct pvnet_flow *f, uint64_t max)
+{
+	struct pvnet *n = f->net;
+
+	f->rd_bytes = f->sock_bytes < max ? f->sock_bytes : max;
+	f->sock_bytes -= f->rd_bytes;
+	return pvnet_cost(n, per_byte(n, n->c->server_cost, f->rd_bytes));
+}
+
+/*
+ * An ACK of the guest's goes out as netfront's xmit of a one-slot packet;
+ * with the ring short of slots (netback has not answered) the newest ACK
+ * waits for netfront's next TX completion: ACKs are cumulative.
+ */
+static void guest_send_ack(struct pvnet_flow *f)
+{
+	struct pvnet_queue *q = f->q;
+	struct ring *tx = &q->tx;
+
+	if (ring_free_requests(tx) < 1) {
+		f->ack_waits = true;
+		return;
+	}
+	f->ack_waits = false;
+	q->txp[tx->req_prod_pvt % tx->size] = (struct pvnet_pkt){
+		.flow = f, .slots = 1, .kind = PVNET_ACK, .ack = f->consumed,
+		.wnd_end = f->consumed + tcp_rcv_window(&f->tcp.p) };
+	ring_queue_requests(tx, 1);
+	tx_publish(q);
+}
+
+/*
+ * The bytes read are acknowledged (__tcp_ack_snd_check: more than one full
+ * frame received, so at once), the window announced past what is acked.
+ * dom0's ACK goes to netback's rx_queue for the guest-rx thread; the
+ * guest's onto its TX ring.
+ */
+void pvnet_read_commit(struct pvnet_flow *f)
+{
+	struct pvnet *n = f->net;
+	uint64_t b = f->rd_bytes;
+
+	f->consumed += b;
+	if (sim_now(n->sim) > n->warm_end)
+		f->measured += b;
+	f->rd_bytes = 0;
+	if (f->rcv_at == PVNET_GUEST) {
+		guest_send_ack(f);
+		return;
+	}
+	pktq_push(&f->q->rxq, &(struct pvnet_pkt){
+		.flow = f, .slots = 1, .kind = PVNET_ACK, .ack = f->consumed,
+		.wnd_end = f->consumed + tcp_rcv_window(&f->tcp.p) });
+	worker_kick(n->sim, f->q->rxk);
+}
+
+/* ------------------------------------------------------------------------ */
+/* netback: the TX ring's requests, a packet per batch (xenvif_tx_action) */
+
+static stime_t netback_poll(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+	struct pvnet *n = q->net;
+	struct ring *tx = &q->tx;
+	const struct pvnet_pkt *p = &q->txp[tx->req_cons % tx->size];
+	unsigned need = ring_unconsumed_requests(tx) ? p->slots : 1;
+
+	(void)s;
+	evtchn_test_and_clear(&q->to_back);
+	if ((ring_unconsumed_requests(tx) < need && !ring_final_check_requests(tx)) ||
+	    ring_unconsumed_requests(tx) < need) {
+		/* nothing to take: the softirq sends for a dom0 sender (tcp_data_snd_check) */
+		if ((q->nb_sent = send_one(q, PVNET_DOM0, &q->nb_flow)) > 0) {
+			w->continues_pass = q->nb_polled > 0 && q->nb_polled < (unsigned)n->c->napi_budget;
+			q->nb_polled++;
+			snd_update(q->nb_flow);
+			return pvnet_cost(n, n->c->tx_cost);
+		}
+		q->nb_polled = 0;
+		return 0;
+	}
+	q->nb_pkt = *p;
+	q->nb_has = true;
+	ring_consume_requests(tx, p->slots);
+	w->continues_pass = q->nb_polled > 0 && q->nb_polled < (unsigned)n->c->napi_budget;
+	if (!w->continues_pass)
+		q->nb_polled = 0;
+	q->nb_polled++;
+	if (p->kind == PVNET_DATA)
+		return pvnet_cost(n, per_byte(n, n->c->netback_cost, p->bytes));
+	/*
+	 * A packet within PKT_PROT_LEN is copied whole and answered at once;
+	 * up dom0's stack its ACK reaches the sender's socket (tcp_ack).
+	 */
+	tcp_ack(&p->flow->tcp, p->ack, p->wnd_end);
+	p->flow->connected = true;
+	snd_update(p->flow);
+	return pvnet_cost(n, (double)n->c->ack_cost + (double)n->c->ack_rx_cost);
+}
+
+static void netback_done(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+	const struct pvnet_pkt *p = &q->nb_pkt;
+	struct pvnet_flow *f = p->flow;
+
+	(void)w;
+	if (q->nb_sent) {
+		publish_sent(q->nb_flow, &q->nb_sent);
+		snd_update(q->nb_flow);
+		return;
+	}
+	if (!q->nb_has)
+		return;
+	q->nb_has = false;
+	if (p->kind == PVNET_DATA) {
+		/* delivered; the grants go to the dealloc thread */
+		f->sock_bytes += p->bytes;
+		q->unmap_pkts++;
+		q->unmap_slots += p->slots;
+		worker_kick(s, q->dealloc);
+		worker_kick(s, f->receiver);
+		return;
+	}
+	ring_queue_responses(&q->tx, p->slots);
+	if (ring_push_responses(&q->tx))
+		evtchn_send(&q->tx_to_front);
+	if (tcp_writeable(&f->tcp))
+		worker_kick(s, f->sender);
+	snd_update(f);
+}
+
+/* The dealloc thread unmaps and answers what netback mapped (xenvif_tx_dealloc_action). */
+static stime_t dealloc_poll(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+
+	(void)s;
+	if (!q->unmap_pkts)
+		return 0;
+	q->dl_pkts = (unsigned)q->unmap_pkts;
+	q->dl_slots = (unsigned)q->unmap_slots;
+	q->unmap_pkts = q->unmap_slots = 0;
+	return pvnet_cost(q->net, (double)q->dl_pkts * q->net->c->dealloc_cost);
+}
+
+static void dealloc_done(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+
+	(void)s;
+	ring_queue_responses(&q->tx, q->dl_slots);
+	q->dl_pkts = q->dl_slots = 0;
+	if (ring_push_responses(&q->tx))
+		evtchn_send(&q->tx_to_front);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the guest-rx thread: netback's rx_queue into the guest (xenvif_rx_action) */
+
+/* RX buffers netfront has posted and netback has not filled: it keeps them all posted. */
+static unsigned rx_free(const struct ring *rx)
+{
+	return rx->size - (ring_idx_t)(rx->rsp_prod_pvt - rx->rsp_cons);
+}
+
+static stime_t rxk_poll(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+	struct pvnet *n = q->net;
+	const struct pvnet_config *c = n->c;
+	unsigned k, slots = 0, free = rx_free(&q->rx);
+	long long ops = 0;
+	double base = 0;
+
+	(void)s;
+	if (!q->rxq.n) {
+		/* the TSQ tasklet that freeing a dom0 sender's skbs scheduled here */
+		if ((q->rxk_sent = send_one(q, PVNET_DOM0, &q->rxk_flow)) > 0) {
+			snd_update(q->rxk_flow);
+			return pvnet_cost(n, c->tx_cost);
+		}
+		return 0;
+	}
+	for (k = 0; k < q->rxq.n; k++) {
+		const struct pvnet_pkt *p = pktq_at(&q->rxq, k);
+
+		if (p->kind == PVNET_ACK) {
+			ops++;
+			base += (double)c->ack_cost;
+			continue;
+		}
+		{
+			long long pops = ((long long)p->bytes + 4095) / 4096;
+
+			if (slots + p->slots > free || (c->copy_batch && k && ops + pops > c->copy_batch))
+				break;
+			ops += pops;
+			slots += p->slots;
+			base += (double)c->ack_cost + (double)pops * c->grant_copy_op +
+				(double)p->bytes / 1024 * c->grant_copy_kib;
+		}
+	}
+	if (!k) {
+		q->rx_stalled = true;     /* netfront's refill will notify (req_event) */
+		return 0;
+	}
+	q->rxk_n = k;
+	return pvnet_cost(n, base);
+}
+
+/*
+ * A packet onto the RX ring (a response in a buffer netfront posted).  An
+ * ACK that finds no buffer replaces the newest unread ACK of its flow,
+ * exact because ACKs are cumulative; false when it cannot (it waits).
+ */
+static bool rx_put(struct pvnet_queue *q, const struct pvnet_pkt *p)
+{
+	struct ring *rx = &q->rx;
+
+	if (rx_free(rx) < p->slots) {
+		struct pvnet_pkt *last = &q->rxp[(rx->rsp_prod_pvt - 1) % rx->size];
+
+		if (p->kind != PVNET_ACK || last->kind != PVNET_ACK || last->flow != p->flow)
+			return false;
+		last->ack = p->ack;
+		last->wnd_end = p->wnd_end;
+		return true;
+	}
+	q->rxp[rx->rsp_prod_pvt % rx->size] = *p;
+	ring_queue_responses(rx, p->slots);
+	return true;
+}
+
+static void rxk_done(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+	unsigned put = 0;
+
+	(void)s;
+	if (q->rxk_sent) {
+		publish_sent(q->rxk_flow, &q->rxk_sent);
+		snd_update(q->rxk_flow);
+		return;
+	}
+	while (put < q->rxk_n && rx_put(q, pktq_at(&q->rxq, put))) {
+		const struct pvnet_pkt *p = pktq_at(&q->rxq, put);
+
+		/* the copied skb is freed: a dom0 sender's TSQ room (tcp_wfree) */
+		if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_DOM0) {
+			tcp_tx_freed(&p->flow->tcp, p->bytes);
+			snd_update(p->flow);
+		}
+		put++;
+	}
+	if (put < q->rxk_n)
+		q->rx_stalled = true;
+	pktq_drop(&q->rxq, put);
+	q->rxk_n = 0;
+	if (ring_push_responses(&q->rx))
+		evtchn_send(&q->rx_to_front);
+}
+
+/* ------------------------------------------------------------------------ */
+/* netfront: TX interrupt and RX NAPI poll (xennet_tx_interrupt, xennet_poll) */
+
+/*
+ * A batch first takes the TX completions and the ACKs at the RX ring's
+ * head (freeing skbs lets TSQ send again, ACKs free the send buffer and
+ * open the window), or the data packet at its head; with nothing waiting
+ * it sends the next segment TCP allows, one per batch as tcp_write_xmit
+ * hands skb after skb to xennet_start_xmit, all in the same softirq pass.
+ * Consumed RX slots are posted again at once (xennet_alloc_rx_buffers),
+ * which notifies a guest-rx thread waiting for them.
+ */
+static stime_t netfront_poll(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+	struct pvnet *n = q->net;
+	struct ring *rx = &q->rx;
+	unsigned ntx, nrx, acks = 0;
+	double base;
+
+	(void)s;
+	evtchn_test_and_clear(&q->tx_to_front);
+	evtchn_test_and_clear(&q->rx_to_front);
+	ntx = ring_unconsumed_responses(&q->tx);
+	nrx = ring_unconsumed_responses(rx);
+	if (!ntx && !nrx) {
+		/* the TX event index stays as the last xennet_tx_buf_gc set it */
+		if (ring_final_check_responses(rx)) {
+			nrx = ring_unconsumed_responses(rx);
+		} else if ((q->nf_sent = send_one(q, PVNET_GUEST, &q->nf_flow)) > 0) {
+			w->continues_pass = q->nf_polled > 0;
+			q->nf_polled++;
+			snd_update(q->nf_flow);
+			return pvnet_cost(n, n->c->tx_cost);
+		} else {
+			q->nf_polled = 0;
+			return 0;
+		}
+	}
+	q->nf_gc = tx_gc(q);
+	q->nf_data = false;
+	while (nrx > 0) {
+		const struct pvnet_pkt *p = &q->rxp[rx->rsp_cons % rx->size];
+
+		if (p->kind == PVNET_DATA) {
+			if (!acks) {
+				q->nf_pkt = *p;
+				q->nf_data = true;
+				ring_consume_responses(rx, p->slots);
+			}
+			break;
+		}
+		tcp_ack(&p->flow->tcp, p->ack, p->wnd_end);
+		p->flow->connected = true;     /* the first is the SYN-ACK */
+		ring_consume_responses(rx, 1);
+		nrx--;
+		acks++;
+	}
+	if (q->rx_stalled && (acks || q->nf_data)) {
+		q->rx_stalled = false;
+		evtchn_send(&q->rx_to_back);
+	}
+	q->nf_acks = acks;
+	w->continues_pass = q->nf_polled > 0 &&
+			    (!q->nf_data || q->nf_polled % (unsigned)n->c->napi_budget);
+	q->nf_polled++;
+	for (int i = 0; i < q->nflows; i++)
+		snd_update(q->flows[i]);
+	base = (double)q->nf_gc * n->c->gc_cost + (double)acks * n->c->ack_rx_cost;
+	if (q->nf_data)
+		base += per_byte(n, n->c->netfront_rx_cost, q->nf_pkt.bytes);
+	return pvnet_cost(n, base);
+}
+
+static void netfront_done(struct sim *s, struct worker *w)
+{
+	struct pvnet_queue *q = w->ctx;
+
+	(void)w;
+	if (q->nf_sent)
+		publish_sent(q->nf_flow, &q->nf_sent);
+	if (q->nf_gc || q->nf_acks) {
+		q->nf_gc = q->nf_acks = 0;
+		for (int i = 0; i < q->nflows; i++) {
+			struct pvnet_flow *f = q->flows[i];
+
+			if (f->snd_at == PVNET_GUEST && tcp_writeable(&f->tcp))
+				worker_kick(s, f->sender);
+		}
+	}
+	if (q->nf_data) {
+		struct pvnet_flow *f = q->nf_pkt.flow;
+
+		q->nf_data = false;
+		f->sock_bytes += q->nf_pkt.bytes;
+		worker_kick(s, f->receiver);
+	}
+	for (int i = 0; i < q->nflows; i++) {
+		if (q->flows[i]->ack_waits)
+			guest_send_ack(q->flows[i]);
+		snd_update(q->flows[i]);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* setting up */
+
+static int check_vcpu(const char *owner, const char *what, long long v,
+		      const struct domain *d, struct err *e)
+{
+	if (v >= d->nr_vcpus)
+		return err_set(e, "%s: %s=%lld but domain %s has %d vCPUs", owner, what, v,
+			       d->name, d->nr_vcpus);
+	return 0;
+}
+
+int pvnet_check(const struct pvnet_config *c, const char *owner, const struct domain *g,
+		const struct domain *d0, struct err *e)
+{
+	struct tcp_params tp = {
+		.segment = (uint64_t)c->segment, .rcvbuf = (uint64_t)c->rmem_max,
+		.adv_win_scale = (int)c->adv_win_scale,
+	};
+
+	if (c->slots_per_segment + 3 > c->ring_slots)
+		return err_set(e, "%s: ring_slots=%lld cannot take a segment of "
+			       "slots_per_segment=%lld and the %lld slots netfront keeps free",
+			       owner, c->ring_slots, c->slots_per_segment, 2LL);
+	if (c->wmem_max < 2 * (c->segment + c->skb_overhead))
+		return err_set(e, "%s: tcp_wmem_max=%lld holds less than two segments of "
+			       "segment=%lld", owner, c->wmem_max, c->segment);
+	if (tcp_rcv_window(&tp) < tp.segment)
+		return err_set(e, "%s: tcp_rmem_max=%lld with tcp_adv_win_scale=%lld gives a "
+			       "window below one segment", owner, c->rmem_max, c->adv_win_scale);
+	if (check_vcpu(owner, "guest_vcpu", c->guest_vcpu, g, e) < 0 ||
+	    check_vcpu(owner, "dom0_vcpu", c->dom0_vcpu, d0, e) < 0)
+		return -1;
+	return 0;
+}
+
+void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
+		struct rng *rng, double noise, double run_factor)
+{
+	memset(n, 0, sizeof(*n));
+	n->sim = s;
+	n->c = c;
+	n->rng = rng;
+	n->half_width = noise * sqrt(3.0);
+	n->run_factor = run_factor;
+	n->dom0 = guest_of(split_dom0(s));
+	n->tp = (struct tcp_params){
+		.segment = (uint64_t)c->segment, .skb_overhead = (uint64_t)c->skb_overhead,
+		.limit_output = (uint64_t)c->limit_output, .sndbuf = (uint64_t)c->wmem_max,
+		.rcvbuf = (uint64_t)c->rmem_max, .adv_win_scale = (int)c->adv_win_scale,
+	};
+}
+
+struct guest *pvnet_guest_of(const struct pvnet_flow *f, enum pvnet_where where)
+{
+	return where == PVNET_GUEST ? f->q->g : f->net->dom0;
+}
+
+/* An application's worker on its socket's side: pinned, or next to its interrupts. */
+static struct worker *app_worker(struct pvnet_flow *f, struct guest *g, enum pvnet_where where,
+				 const struct pvnet_app *a)
+{
+	long long irq = where == PVNET_GUEST ? f->net->c->guest_vcpu : f->net->c->dom0_vcpu;
+	int cpu = a->vcpu >= 0 ? (int)a->vcpu : (int)((irq + 1 + f->id) % g->nr_cpus);
+
+	return worker_create(g, a->name, TASK_NORMAL, cpu, a->vcpu >= 0, a->poll, a->done, f);
+}
+
+/*
+ * netfront's interrupt, netback's NAPI and dealloc thread of a new queue:
+ * the interrupts are bound to their event channels' vCPUs, the threads
+ * start next to them and go where dom0's kernel places them.
+ */
+static struct pvnet_queue *queue_new(struct pvnet *n, struct guest *g)
+{
+	const struct pvnet_config *c = n->c;
+	struct pvnet_queue *q = xcalloc(1, sizeof(*q));
+	struct guest *d0 = n->dom0;
+	char name[32];
+	int id = n->nqueues;
+
+	q->net = n;
+	q->g = g;
+	q->id = id;
+	ring_init(&q->tx, (unsigned)c->ring_slots);
+	ring_init(&q->rx, (unsigned)c->ring_slots);
+	q->txp = xcalloc((size_t)c->ring_slots, sizeof(*q->txp));
+	q->rxp = xcalloc((size_t)c->ring_slots, sizeof(*q->rxp));
+	snprintf(name, sizeof(name), "netfront-q%d", id);
+	q->netfront = worker_create(g, name, TASK_IRQ, (int)c->guest_vcpu, true,
+				    netfront_poll, netfront_done, q);
+	snprintf(name, sizeof(name), "netback-%d-q%d", g->dom->domid, id);
+	q->netback = worker_create(d0, name, TASK_IRQ, (int)c->dom0_vcpu, true,
+				   netback_poll, netback_done, q);
+	snprintf(name, sizeof(name), "vif%d.0-q%d-dealloc", g->dom->domid, id);
+	q->dealloc = worker_create(d0, name, TASK_NORMAL,
+				   (int)(c->dom0_vcpu + 3 + 4 * id) % d0->nr_cpus, false,
+				   dealloc_poll, dealloc_done, q);
+	q->netfront->softirq_time = q->netback->softirq_time = c->softirq_time;
+	q->netfront->softirq_restarts = (int)c->softirq_restarts;
+	q->netback->softirq_restarts = (int)c->softirq_restarts;
+	evtchn_init(&q->to_back, n->sim, q->netback, c->evtchn_latency);
+	evtchn_init(&q->tx_to_front, n->sim, q->netfront, c->evtchn_latency);
+	evtchn_init(&q->rx_to_front, n->sim, q->netfront, c->evtchn_latency);
+	n->queues = xreallocarray(n->queues, (size_t)n->nqueues + 1, sizeof(*n->queues));
+	n->queues[n->nqueues++] = q;
+	return q;
+}
+
+/* The guest-rx thread, once the queue's first flow has both its ends. */
+static void queue_rx_thread(struct pvnet_queue *q)
+{
+	struct pvnet *n = q->net;
+	struct guest *d0 = n->dom0;
+	char name[32];
+
+	snprintf(name, sizeof(name), "vif%d.0-q%d-guest-rx", q->g->dom->domid, q->id);
+	q->rxk = worker_create(d0, name, TASK_NORMAL,
+			       (int)(n->c->dom0_vcpu + 2 + 4 * q->id) % d0->nr_cpus, false,
+			       rxk_poll, rxk_done, q);
+	evtchn_init(&q->rx_to_back, n->sim, q->rxk, n->c->evtchn_latency);
+}
+
+/*
+ * A connection comes up: its sender's task, the queue it hashes onto (a
+ * new one: netfront, netback, the dealloc thread), its receiver's task,
+ * then the queue's guest-rx thread.
+ */
+struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_where snd_at,
+				  enum pvnet_where rcv_at, const struct pvnet_app *sender,
+				  const struct pvnet_app *receiver, void *app)
+{
+	struct pvnet_flow *f = xcalloc(1, sizeof(*f));
+	struct pvnet_queue *q;
+
+	f->net = n;
+	f->id = n->nflows;
+	f->snd_at = snd_at;
+	f->rcv_at = rcv_at;
+	f->app = app;
+	tcp_init(&f->tcp, &n->tp);
+	f->sender = app_worker(f, snd_at == PVNET_GUEST ? g : n->dom0, snd_at, sender);
+	q = f->q = queue_new(n, g);
+	f->receiver = app_worker(f, rcv_at == PVNET_GUEST ? g : n->dom0, rcv_at, receiver);
+	queue_rx_thread(q);
+	q->flows = xreallocarray(q->flows, (size_t)q->nflows + 1, sizeof(*q->flows));
+	q->flows[q->nflows++] = f;
+	f->snd_cat = snd_state(f);
+	n->flows = xreallocarray(n->flows, (size_t)n->nflows + 1, sizeof(*n->flows));
+	n->flows[n->nflows++] = f;
+	return f;
+}
+
+/*
+ * The handshake: the SYN reaches the other side one event channel's
+ * latency after the start and the SYN-ACK is queued then (the CPU both
+ * take is left out: microseconds, long before the measurement starts).
+ * A guest sender's SYN-ACK comes on the RX ring, so netfront's softirq
+ * wakes it from connect() and the guest kernel places it there (wake_affine
+ * towards the interrupt's vCPU), as on a real guest; a dom0 sender's comes
+ * from the guest's TX ring through netback's poll.
+ */
+static void syn_ack_fn(struct timer *t, void *arg)
+{
+	struct pvnet *n = arg;
+
+	(void)t;
+	for (int i = 0; i < n->nflows; i++) {
+		struct pvnet_flow *f = n->flows[i];
+		struct pvnet_pkt a = { .flow = f, .slots = 1, .kind = PVNET_ACK,
+				       .wnd_end = tcp_rcv_window(&f->tcp.p) };
+
+		if (f->snd_at == PVNET_GUEST) {
+			rx_put(f->q, &a);
+			if (ring_push_responses(&f->q->rx))
+				evtchn_send(&f->q->rx_to_front);
+		} else {
+			struct ring *tx = &f->q->tx;
+
+			f->q->txp[tx->req_prod_pvt % tx->size] = a;
+			ring_queue_requests(tx, 1);
+			tx_publish(f->q);
+		}
+	}
+}
+
+void pvnet_start(struct pvnet *n)
+{
+	timer_init(&n->syn_ack, syn_ack_fn, n);
+	timer_set(&n->sim->q, &n->syn_ack, n->c->evtchn_latency);
+}
+
+/* ------------------------------------------------------------------------ */
+/* accounting */
+
+void pvnet_time_start(struct pvnet *n)
+{
+	struct sim *s = n->sim;
+
+	for (int i = 0; i < n->nflows; i++) {
+		struct pvnet_flow *f = n->flows[i];
+
+		task_time_start(s, f->sender->task);
+		task_time_start(s, f->receiver->task);
+		memset(f->snd_ns, 0, sizeof(f->snd_ns));
+		f->snd_from = sim_now(s);
+		f->snd_cat = snd_state(f);
+	}
+	for (int i = 0; i < n->nqueues; i++) {
+		struct pvnet_queue *q = n->queues[i];
+
+		task_time_start(s, q->netfront->task);
+		task_time_start(s, q->netback->task);
+		task_time_start(s, q->dealloc->task);
+		task_time_start(s, q->rxk->task);
+	}
+}
+
+uint64_t pvnet_measured(const struct pvnet *n)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < n->nflows; i++)
+		b += n->flows[i]->measured;
+	return b;
+}
+
+enum stage { ST_SENDER, ST_RECEIVER, ST_NETBACK, ST_DEALLOC, ST_RXK, ST_NETFRONT };
+
+/* One stage of every flow's or every queue's task of that kind. */
+static void add_stage(struct pvnet *n, struct breakdown *b, enum stage st, const char *name,
+		      const char *const reasons[TASK_BLOCK_REASONS])
+{
+	bool per_flow = st == ST_SENDER || st == ST_RECEIVER;
+	int m = per_flow ? n->nflows : n->nqueues;
+	struct task **t = xcalloc((size_t)m, sizeof(*t));
+
+	for (int i = 0; i < m; i++) {
+		const struct pvnet_flow *f = per_flow ? n->flows[i] : NULL;
+		const struct pvnet_queue *q = per_flow ? NULL : n->queues[i];
+
+		t[i] = st == ST_SENDER ? f->sender->task : st == ST_RECEIVER ? f->receiver->task :
+		       st == ST_NETBACK ? q->netback->task : st == ST_DEALLOC ? q->dealloc->task :
+		       st == ST_RXK ? q->rxk->task : q->netfront->task;
+	}
+	breakdown_tasks(b, n->sim, name, t, m, reasons);
+	free(t);
+}
+
+void pvnet_breakdown(struct pvnet *n, struct breakdown *b, const char *sender,
+		     const char *const sender_reasons[TASK_BLOCK_REASONS],
+		     const char *receiver, const char *const receiver_reasons[TASK_BLOCK_REASONS])
+{
+	struct breakdown_stage *st;
+	bool guest_sends = n->flows[0]->snd_at == PVNET_GUEST;
+
+	add_stage(n, b, ST_SENDER, sender, sender_reasons);
+	if (guest_sends) {
+		/* data: netback delivers, the dealloc thread answers; ACKs: guest-rx, netfront */
+		add_stage(n, b, ST_NETBACK, "netback", NULL);
+		add_stage(n, b, ST_DEALLOC, "dealloc", NULL);
+		add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
+		add_stage(n, b, ST_RXK, "guest-rx", NULL);
+		add_stage(n, b, ST_NETFRONT, "netfront", NULL);
+	} else {
+		/* data: guest-rx copies, netfront delivers; ACKs: netback */
+		add_stage(n, b, ST_RXK, "guest-rx", NULL);
+		add_stage(n, b, ST_NETFRONT, "netfront", NULL);
+		add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
+		add_stage(n, b, ST_NETBACK, "netback", NULL);
+	}
+	st = breakdown_stage(b, "tcp-sender", pvnet_guest_of(n->flows[0], n->flows[0]->snd_at)->dom->name,
+			     n->nflows);
+	for (int i = 0; i < n->nflows; i++) {
+		snd_update(n->flows[i]);
+		for (int k = 0; k < SND_N; k++)
+			breakdown_part(st, pvnet_snd_name[k], n->flows[i]->snd_ns[k]);
+	}
+}
+
+void pvnet_free(struct pvnet *n)
+{
+	struct sim *s = n->sim;
+
+	if (!s)
+		return;
+	timer_stop(&s->q, &n->syn_ack);
+	for (int i = 0; i < n->nflows; i++) {
+		worker_free(n->flows[i]->sender);
+		worker_free(n->flows[i]->receiver);
+		free(n->flows[i]);
+	}
+	for (int i = 0; i < n->nqueues; i++) {
+		struct pvnet_queue *q = n->queues[i];
+
+		evtchn_close(&q->to_back);
+		evtchn_close(&q->tx_to_front);
+		evtchn_close(&q->rx_to_front);
+		evtchn_close(&q->rx_to_back);
+		worker_free(q->netfront);
+		worker_free(q->netback);
+		worker_free(q->dealloc);
+		worker_free(q->rxk);
+		free(q->txp);
+		free(q->rxp);
+		free(q->rxq.v);
+		free(q->flows);
+		free(q);
+	}
+	free(n->flows);
+	free(n->queues);
+	memset(n, 0, sizeof(*n));
+}
