@@ -383,55 +383,32 @@ static struct task *rq_pop(struct guest_vcpu *gv)
  * here, each with its source.
  */
 
-/* PELT (__update_load_avg): periods of 1024 us, y^32 = 1/2, full load 1024. */
-#define PELT_PERIOD_NS 1024000.0
-#define PELT_HALFLIFE 32.0
-#define PELT_FULL 1024.0
-
 /*
- * y^(dt / period).  Most intervals are a fraction of a period, where the
- * series to the cube is exact to 1e-6 and saves the exp() that would
- * otherwise take a tenth of an iperf run; past 30 half-lives the load is
- * settled.
+ * t's runnable load average (se.avg.load_avg, pelt.h) as of its last
+ * update: when it last became runnable or stopped being runnable, or the
+ * last guest tick since while it is runnable (entity_tick; Linux updates
+ * the running task there and the queued ones in their CPU's sum).  A
+ * sleeping task's is as of its sleep, as wake_affine reads a wakee's.
+ * Times its weight: for a task of an autogroup, what its group's entity
+ * contributes (task_h_load).
  */
-static double pelt_decay(stime_t dt)
+static double task_load(struct task *t, stime_t now)
 {
-	double x = (double)dt * (M_LN2 / PELT_HALFLIFE / PELT_PERIOD_NS);
+	double w = task_weight(t);
 
-	if (x < 0.03)
-		return 1 - x * (1 - x / 2 * (1 - x / 3));
-	if (x > 30 * M_LN2)
-		return 0;
-	return exp(-x);
+	if (t->load_on)
+		pelt_tick_updates(&t->load, now, t->g->p.tick);
+	return w == NICE_0_WEIGHT ? t->load.load_avg : t->load.load_avg * w / NICE_0_WEIGHT;
 }
 
-/* t's runnable fraction (0..1024) now, PELT's average of it. */
-static double task_runnable_avg(const struct task *t, stime_t now)
-{
-	double y = pelt_decay(now - t->load_at);
-
-	return t->load_avg * y + (t->load_on ? PELT_FULL * (1 - y) : 0);
-}
-
-/*
- * t's runnable load average now (se.avg.load_avg: the runnable average
- * times its weight; for a task of an autogroup, what its group's entity
- * contributes, task_h_load).
- */
-static double task_load(const struct task *t, stime_t now)
-{
-	double l = task_runnable_avg(t, now), w = task_weight(t);
-
-	return w == NICE_0_WEIGHT ? l : l * w / NICE_0_WEIGHT;
-}
-
-/* t becomes runnable (on) or stops being runnable: fold the time since into the average. */
+/* t becomes runnable (on, enqueue) or stops being runnable (dequeue): its average's update. */
 static void load_set(struct task *t, stime_t now, bool on)
 {
 	if (t->tg && on != t->load_on)
 		t->tg->nr_runnable += on ? 1 : -1;
-	t->load_avg = task_runnable_avg(t, now);
-	t->load_at = now;
+	if (t->load_on)
+		pelt_tick_updates(&t->load, now, t->g->p.tick);
+	pelt_update(&t->load, now, t->load_on);
 	t->load_on = on;
 }
 
@@ -442,7 +419,7 @@ static double cpu_load(const struct guest_vcpu *gv, stime_t now)
 
 	if (gv->curr && gv->curr->cls == TASK_NORMAL)
 		l += task_load(gv->curr, now);
-	for (const struct task *t = gv->rq; t; t = t->next)
+	for (struct task *t = gv->rq; t; t = t->next)
 		l += task_load(t, now);
 	return l;
 }
@@ -463,7 +440,7 @@ static bool cpu_idle(const struct guest_vcpu *gv)
  * lower a CPU's capacity (scale_rt_capacity sees no IRQ time).  Wakes
  * are taken as not WF_SYNC.
  */
-static bool wake_affine(const struct guest *g, const struct task *t, int this_cpu,
+static bool wake_affine(const struct guest *g, struct task *t, int this_cpu,
 			int prev_cpu, stime_t now)
 {
 	double this_load = cpu_load(g->cpus[this_cpu], now);
@@ -1224,9 +1201,7 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 	t->ctx = ctx;
 	t->state = TASK_SLEEPING;
 	t->waker_cpu = -1;
-	/* init_entity_runnable_average: a new task starts with a full load */
-	t->load_avg = PELT_FULL;
-	t->load_at = start;
+	pelt_init(&t->load, start);
 	t->last_ran = -SEC(1000);
 	timer_init(&t->sleep_timer, sleep_timer_fn, t);
 	timer_set(&g->sim->q, &t->sleep_timer, start);

@@ -26,7 +26,7 @@
  * waker's CPU, then select_idle_sibling), a CPU going idle pulls a waiting
  * task (idle_balance, when its average idle time is long enough), and a
  * CPU with tasks waiting makes idle CPUs pull at its next tick (nohz idle
- * balancing).  Load is PELT's runnable average.  Bound tasks never move.
+ * balancing).  Load is PELT's runnable average (pelt.h).  Bound tasks never move.
  *
  * Interrupt-class tasks (TASK_IRQ) model interrupt and softirq work (an
  * event-channel upcall, netback's NAPI poll): they are bound to one vCPU
@@ -40,6 +40,7 @@
 #include <stdbool.h>
 
 #include "sim/engine/sim.h"
+#include "workloads/pelt.h"
 
 struct task;
 typedef void (*task_step_fn)(struct sim *s, struct task *t);
@@ -95,9 +96,8 @@ struct task {
 	bool timer_irq;         /* its sleep ended, the vCPU has yet to take it */
 	/* placement (guest.c, after Linux 4.4 kernel/sched/fair.c) */
 	int waker_cpu;          /* guest CPU whose code woke it (-1: a timer, or none) */
-	double load_avg;        /* PELT runnable load, 0..1024, as of load_at */
-	stime_t load_at;
-	bool load_on;           /* runnable since load_at */
+	struct pelt_avg load;   /* its runnable load average (pelt.h) */
+	bool load_on;           /* runnable since load.last_update */
 	stime_t last_ran;       /* when it last ran (cache-hot test) */
 	stime_t enqueued_at;    /* when it last became runnable (rq->cfs_tasks order) */
 	struct task_group *tg;  /* its session's autogroup (NULL: the root group) */
