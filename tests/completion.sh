@@ -108,12 +108,15 @@ expect_only "schedsim --sched=credit2:runqueue=core:tickle_" tickle_ratelimit= t
 expect_only "schedsim --sched=null:" era= gran= offline_deassign=
 
 # Workloads and the other value lists.
-expect_only "schedsim --workload=" cpu-hog phases make-xen iperf kernbench
+expect_only "schedsim --workload=" cpu-hog phases make-xen iperf kernbench netperf
 expect_only "schedsim --workload=make-xen,ip" make-xen,iperf
 # a workload's parameters and an enum's values, as a scheduler's
 expect "schedsim --workload=iperf:dir" direction=
 expect_only "schedsim --workload=iperf:direction=" to-dom0 from-dom0
 expect_only "schedsim --workload=make-xen,iperf:direction=f" from-dom0
+expect_only "schedsim --workload=netperf:te" test=
+expect_only "schedsim --workload=netperf:test=TCP_" TCP_STREAM TCP_RR
+expect_only "schedsim --workload=iperf,netperf:size=64:fig" figure=
 expect_only "schedsim --dom0-load=off," off,off off,on
 expect_only "schedsim --format=" text json markdown csv
 expect_only "schedsim --plot-format=p" png pdf

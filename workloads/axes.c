@@ -150,17 +150,24 @@ static int host_cpus(const struct scenario *sc)
 	return host_spec_cpus(&sc->host);
 }
 
-/* iperf stops itself after warmup + time: the run must last that long. */
-static stime_t iperf_length(const struct workload_spec *w)
+/* A duration parameter of w: its value, or its workload's default. */
+static stime_t duration_param(const struct workload_spec *w, const char *key)
 {
-	stime_t warm = SEC(1), time = SEC(10), v;
-	const char *s;
+	const struct param_def *d = params_find(workload_find(w->type)->params, key);
+	const char *s = kvlist_get(&w->params, key);
+	stime_t v = 0;
 
-	if ((s = kvlist_get(&w->params, "warmup")) && parse_duration(s, &v, NULL) == 0)
-		warm = v;
-	if ((s = kvlist_get(&w->params, "time")) && parse_duration(s, &v, NULL) == 0)
-		time = v;
-	return time > 0 ? warm + time : 0;
+	if (!s || parse_duration(s, &v, NULL) < 0)
+		parse_duration(d->def, &v, NULL);
+	return v;
+}
+
+/* iperf and netperf stop themselves after warmup + time: the run must last that long. */
+static stime_t timed_length(const struct workload_spec *w)
+{
+	stime_t time = duration_param(w, "time");
+
+	return time > 0 ? duration_param(w, "warmup") + time : 0;
 }
 
 /* make-xen and kernbench end the run themselves; this is only a bound for a stuck build. */
@@ -222,7 +229,7 @@ static bool apply_workload(struct scenario *sc, const struct axis_spec *spec)
 		}
 	w = &d->workloads[k];
 	set_params(w, spec);
-	need = !strcmp(type, "iperf") ? iperf_length(w) :
+	need = !strcmp(type, "iperf") || !strcmp(type, "netperf") ? timed_length(w) :
 	       !strcmp(type, "make-xen") || !strcmp(type, "kernbench") ? MAKEXEN_RUN_LIMIT : 0;
 	if (need > sc->duration)
 		sc->duration = need;

@@ -10,6 +10,7 @@ extern const struct workload_ops iperf_ops;
 extern const struct workload_ops dom0load_ops;
 extern const struct workload_ops utilisation_ops;
 extern const struct workload_ops kernbench_ops;
+extern const struct workload_ops netperf_ops;
 
 static const struct workload_ops *const registry[] = {
 	&cpu_hog_ops,
@@ -19,6 +20,7 @@ static const struct workload_ops *const registry[] = {
 	&dom0load_ops,
 	&utilisation_ops,
 	&kernbench_ops,
+	&netperf_ops,
 	NULL
 };
 

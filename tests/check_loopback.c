@@ -1,0 +1,389 @@
+/*
+ * Sockets over lo (workloads/loopback.h) piece by piece: a datagram's
+ * truesize, UDP's drops and its memory given back by quarters, TCP's send
+ * buffer, window, Nagle and ACKs, the work each call costs; and netperf
+ * on lo against timings worked out by hand on a host where every vCPU has
+ * its own pCPU (the null scheduler, the ideal machine, free switches).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/testlib.h"
+#include "workloads/loopback.h"
+
+static const struct lo_costs costs = {
+	.send_call = 1000, .packet = 2000, .recv_call = 500, .copy = 0.5, .wake = 3000,
+	.ack = 700,
+};
+
+/* --- a datagram's memory --- */
+
+/*
+ * 64 bytes: 64 + 28 + 16 + 15 = 123, aligned 128, with the shared info
+ * 448, kmalloc-512, and struct sk_buff: 768.  8 KiB: 8251 -> 8256 + 320,
+ * past kmalloc's 8 KiB caches, an order-2 page block: 16384 + 256.
+ */
+START_TEST(udp_truesize_is_linuxs)
+{
+	ck_assert_uint_eq(lo_udp_truesize(64), 768);
+	ck_assert_uint_eq(lo_udp_truesize(1024), 2048 + 256);
+	ck_assert_uint_eq(lo_udp_truesize(8192), 16384 + 256);
+	ck_assert_uint_eq(lo_udp_truesize(16384), 32768 + 256);
+}
+END_TEST
+
+/* --- UDP --- */
+
+/*
+ * The default buffer (212992) takes datagrams while its memory is at most
+ * the buffer: 277 of 768 bytes fill 212736, the 278th is still charged, the
+ * rest of 300 are dropped.
+ */
+START_TEST(udp_drops_past_the_receive_buffer)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+
+	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = lo_peer(tx);
+	ck_assert_uint_eq(lo_send_room(tx, 64), UINT64_MAX);
+	ck_assert_uint_eq(lo_send_commit(tx, 300, 64), 22);
+	ck_assert_uint_eq(rx->drops, 22);
+	ck_assert_uint_eq(lo_recv_avail(rx), 278);
+	ck_assert_uint_eq(rx->rmem, 278 * 768);
+	/* full: everything is dropped until the reader gives memory back */
+	ck_assert_uint_eq(lo_send_commit(tx, 5, 64), 5);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * The reader gives memory back only when a quarter of the buffer (53248
+ * bytes, 70 datagrams of 768) is due: reading 60 frees nothing, 10 more
+ * free all 70.
+ */
+START_TEST(udp_memory_comes_back_by_quarters)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+	stime_t work;
+
+	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	lo_send_commit(tx, 100, 64);
+	work = lo_recv_claim(rx, 60, 64, false, &r);
+	/* 60 calls of 500 ns and 60 x 64 bytes at 0.5 ns */
+	ck_assert_int_eq(work, 60 * 500 + 60 * 32);
+	ck_assert_uint_eq(r.msgs, 60);
+	ck_assert_uint_eq(lo_recv_avail(rx), 40);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(rx->rmem, 100 * 768);
+	lo_recv_claim(rx, 10, 64, false, &r);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(rx->rmem, 30 * 768);
+	ck_assert_uint_eq(rx->deficit, 0);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/* A send's work: the calls, the copies, each datagram's trip through lo. */
+START_TEST(udp_send_work_counts_calls_copies_and_packets)
+{
+	struct lo_conn c;
+	struct lo_sock *tx;
+
+	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	ck_assert_int_eq(lo_send_work(tx, 10, 1000), 10 * (1000 + 2000 + 500));
+	/* a recv buffer smaller than the datagram truncates it */
+	lo_send_commit(tx, 2, 1000);
+	{
+		struct lo_rx r;
+
+		lo_recv_claim(&c.end[1], 5, 100, false, &r);
+		ck_assert_uint_eq(r.calls, 2);
+		ck_assert_uint_eq(r.bytes, 200);
+	}
+	lo_conn_free(&c);
+}
+END_TEST
+
+/* --- TCP --- */
+
+/*
+ * Minshall's Nagle: the first short write goes at once, the next ones wait
+ * while it is unacknowledged and go out as one segment when the reader's
+ * ACK comes, pushed in the reader's context (its debt: the ACK and the
+ * segment's trip through lo).
+ */
+START_TEST(tcp_short_writes_coalesce_until_the_ack)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+	stime_t work;
+
+	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	ck_assert_int_eq(lo_send_work(tx, 1, 100), 1000 + 50);
+	lo_send_commit(tx, 1, 100);
+	ck_assert_uint_eq(lo_recv_avail(rx), 100);
+	ck_assert_int_eq(tx->debt, 2000);
+	lo_send_commit(tx, 5, 100);
+	lo_send_commit(tx, 5, 100);
+	ck_assert_uint_eq(lo_recv_avail(rx), 100);
+	ck_assert_uint_eq(tx->sent, 1);
+	/* one call reads the 100 bytes and acknowledges them: a pure ACK */
+	work = lo_recv_claim(rx, 4, 4096, false, &r);
+	ck_assert_int_eq(work, 500 + 50 + 700);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->snd_una, 100);
+	ck_assert_uint_eq(tx->sent, 2);
+	ck_assert_uint_eq(lo_recv_avail(rx), 1000);
+	ck_assert_int_eq(rx->debt, 2000);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * An ACK owed rides on data sent back (a request answered): no pure ACK's
+ * work, and the writer's buffer is freed when that data goes.
+ */
+START_TEST(tcp_ack_rides_on_the_answer)
+{
+	struct lo_conn c;
+	struct lo_sock *cl, *sv;
+	struct lo_rx r;
+
+	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
+	cl = &c.end[0];
+	sv = &c.end[1];
+	lo_send_commit(cl, 1, 1);
+	ck_assert_int_eq(lo_recv_claim(sv, 1, 1, true, &r), 500 + 0);
+	lo_recv_commit(sv, &r, true);
+	ck_assert_uint_eq(cl->snd_una, 0);
+	ck_assert_uint_eq(sv->acks, 0);
+	lo_send_commit(sv, 1, 1);
+	ck_assert_uint_eq(cl->snd_una, 1);
+	ck_assert_uint_eq(sv->acks, 1);
+	ck_assert_uint_eq(lo_recv_avail(cl), 1);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * The writer may queue up to its send buffer (in truesize); what the
+ * window does not take waits; an ACK of data read opens both.
+ */
+START_TEST(tcp_send_buffer_and_window_hold_the_writer)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+
+	/* a 256 KiB receive buffer: a 128 KiB window; a 200000-byte send buffer */
+	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 262144, 200000);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	ck_assert_uint_eq(lo_send_room(tx, 10000), 21);
+	lo_send_commit(tx, 19, 10000);
+	/* two full segments fit the window, the third (a part one) would not */
+	ck_assert_uint_eq(lo_recv_avail(rx), 131072);
+	ck_assert_uint_eq(lo_send_room(tx, 10000), 1);
+	lo_send_commit(tx, 1, 10000);
+	ck_assert_uint_eq(lo_send_room(tx, 10000), 0);
+	lo_recv_claim(rx, 1000, 65536, false, &r);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->snd_una, 131072);
+	ck_assert_uint_eq(lo_recv_avail(rx), 200000 - 131072);
+	ck_assert(lo_send_room(tx, 10000) > 10);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/* --- netperf on a running machine --- */
+
+#define HOST "<host sockets=\"1\" cores-per-socket=\"4\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+
+/* netperf with attrs in an HVM domain (no extra kernel work), or of type. */
+static char *netperf_xml(const char *type, const char *attrs)
+{
+	static char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">" HOST
+		 "<domain name=\"d\" vcpus=\"4\" type=\"%s\"><workload type=\"netperf\""
+		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" copy_cost=\"0\""
+		 " %s/></domain></scenario>", type, attrs);
+	return buf;
+}
+
+static void run_netperf_in(const char *type, const char *attrs, struct run_result *r)
+{
+	struct run_options o = { true, NULL, false };
+
+	test_run(netperf_xml(type, attrs), "null", &o, r);
+	ck_assert_msg(r->check_error[0] == '\0', "invariant: %s", r->check_error);
+	ck_assert_msg(r->metric.valid, "no metric");
+}
+
+static void run_netperf(const char *attrs, struct run_result *r)
+{
+	run_netperf_in("hvm", attrs, r);
+}
+
+static double netperf_metric_in(const char *type, const char *attrs)
+{
+	struct run_result r;
+	double v;
+
+	run_netperf_in(type, attrs, &r);
+	v = r.metric.value;
+	run_result_free(&r);
+	return v;
+}
+
+static double netperf_metric(const char *attrs)
+{
+	return netperf_metric_in("hvm", attrs);
+}
+
+static void assert_near(double got, double want, double tol, const char *what)
+{
+	ck_assert_msg(got > want * (1 - tol) && got < want * (1 + tol), "%s %.4f, expected %.4f",
+		      what, got, want);
+}
+
+/*
+ * The sender alone bounds UDP_STREAM: 1 us of call and 1 us of packet per
+ * 1000-byte datagram is 4000 Mbit/s, whatever the receiver does.  With a
+ * wake-up of 2 us, each batch of 25 datagrams (50 us) finds the receiver
+ * asleep (it reads them in 25 us) and pays one wake-up: 52 us a batch.  In
+ * a PV domain each send's system call costs 640 ns more (kernel_ops.h):
+ * 1000 bytes in 2.64 us.
+ */
+START_TEST(netperf_udp_stream_is_the_senders_rate)
+{
+	const char *base = "time=\"200ms\" batch_time=\"50us\" size=\"1000\" send_cost=\"1us\" "
+			   "packet_cost=\"1us\" recv_cost=\"1us\"";
+	char a[512];
+
+	snprintf(a, sizeof(a), "%s wake_cost=\"0\"", base);
+	assert_near(netperf_metric(a), 4000, 0.002, "Mbit/s");
+	snprintf(a, sizeof(a), "%s wake_cost=\"2us\"", base);
+	assert_near(netperf_metric(a), 25 * 8000.0 / 52, 0.002, "Mbit/s with wake-ups");
+	snprintf(a, sizeof(a), "%s wake_cost=\"0\"", base);
+	assert_near(netperf_metric_in("pv", a), 8000 / 2.64, 0.002, "Mbit/s in PV");
+}
+END_TEST
+
+/*
+ * A receiver slower than the sender (10 us a datagram against 2) keeps up
+ * with a fifth: the sender's figure stays 4000 Mbit/s, the receiver's is
+ * 800, and the rest is dropped at its full buffer.
+ */
+START_TEST(netperf_udp_receiver_drops_what_it_cannot_take)
+{
+	const char *base = "time=\"200ms\" size=\"1000\" send_cost=\"1us\" packet_cost=\"1us\" recv_cost=\"10us\""
+			   " wake_cost=\"0\"";
+	char a[512];
+
+	snprintf(a, sizeof(a), "%s figure=\"send\"", base);
+	assert_near(netperf_metric(a), 4000, 0.002, "sent Mbit/s");
+	snprintf(a, sizeof(a), "%s figure=\"recv\"", base);
+	assert_near(netperf_metric(a), 800, 0.01, "received Mbit/s");
+}
+END_TEST
+
+/*
+ * TCP_RR is one transaction at a time: netperf reads the response (10 us)
+ * and sends the next request (10 us call, 10 us packet), netserver does the
+ * same: 60 us a transaction, 16667 a second, and every transaction 60 us.
+ * Each side sleeps for the other's answer: switching back to it (5 us)
+ * makes 70 us.
+ */
+START_TEST(netperf_tcp_rr_is_a_chain_of_calls)
+{
+	const char *base = "time=\"200ms\" test=\"TCP_RR\" send_cost=\"10us\" packet_cost=\"10us\" "
+			   "recv_cost=\"10us\" wake_cost=\"0\" switch_cost=\"0\"";
+	char a[512];
+
+	assert_near(netperf_metric(base), 1e6 / 60, 0.002, "transactions/s");
+	snprintf(a, sizeof(a), "time=\"200ms\" test=\"TCP_RR\" send_cost=\"10us\" "
+		 "packet_cost=\"10us\" recv_cost=\"10us\" wake_cost=\"0\" switch_cost=\"5us\"");
+	assert_near(netperf_metric(a), 1e6 / 70, 0.002, "transactions/s with switches");
+	snprintf(a, sizeof(a), "%s figure=\"p50\"", base);
+	/* the histogram knows a value within 1/16 of it, and gives its bucket's top */
+	assert_near(netperf_metric(a), 60, 0.07, "p50 us");
+	snprintf(a, sizeof(a), "%s figure=\"p99\" ", base);
+	assert_near(netperf_metric(a), 60, 0.07, "p99 us");
+}
+END_TEST
+
+/*
+ * A TCP receiver slower than its sender (10 us per 1000-byte read against
+ * 1 us a write; packets free, as the reader's ACKs push segments in its
+ * own context) sets the rate, 800 Mbit/s: TCP's window and the send
+ * buffer hold netperf, asleep on the buffer most of the time.
+ */
+START_TEST(netperf_tcp_stream_is_held_by_a_slow_reader)
+{
+	struct run_result r;
+	const struct breakdown_stage *st;
+	stime_t sndbuf = 0, total;
+
+	run_netperf("test=\"TCP_STREAM\" size=\"1000\" send_cost=\"1us\" packet_cost=\"0\" switch_cost=\"0\""
+		    " recv_cost=\"10us\" wake_cost=\"0\" ack_cost=\"0\" time=\"1s\"", &r);
+	assert_near(r.metric.value, 800, 0.003, "Mbit/s");
+	ck_assert(r.breakdown.valid);
+	st = &r.breakdown.stages[0];
+	ck_assert_str_eq(st->name, "netperf");
+	total = breakdown_stage_total(st);
+	for (int i = 0; i < st->nparts; i++)
+		if (!strcmp(st->parts[i].name, "blocked:sndbuf"))
+			sndbuf = st->parts[i].ns;
+	ck_assert_msg(sndbuf > total / 2, "blocked on the send buffer %lld of %lld",
+		      (long long)sndbuf, (long long)total);
+	ck_assert_int_eq(total, r.breakdown.to_ns - r.breakdown.from_ns);
+	run_result_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("loopback");
+	TCase *unit = tcase_create("sockets");
+	TCase *sim = tcase_create("netperf");
+
+	tcase_add_test(unit, udp_truesize_is_linuxs);
+	tcase_add_test(unit, udp_drops_past_the_receive_buffer);
+	tcase_add_test(unit, udp_memory_comes_back_by_quarters);
+	tcase_add_test(unit, udp_send_work_counts_calls_copies_and_packets);
+	tcase_add_test(unit, tcp_short_writes_coalesce_until_the_ack);
+	tcase_add_test(unit, tcp_ack_rides_on_the_answer);
+	tcase_add_test(unit, tcp_send_buffer_and_window_hold_the_writer);
+	suite_add_tcase(s, unit);
+	tcase_set_timeout(sim, 60);
+	tcase_add_test(sim, netperf_udp_stream_is_the_senders_rate);
+	tcase_add_test(sim, netperf_udp_receiver_drops_what_it_cannot_take);
+	tcase_add_test(sim, netperf_tcp_rr_is_a_chain_of_calls);
+	tcase_add_test(sim, netperf_tcp_stream_is_held_by_a_slow_reader);
+	suite_add_tcase(s, sim);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

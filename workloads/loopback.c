@@ -1,0 +1,374 @@
+/*
+ * Sockets over lo (loopback.h): the receive queues, UDP's drops and
+ * memory steps, TCP's send buffer, window, Nagle and ACKs, and the work
+ * each costs, after Linux 5.1's net/ipv4/udp.c, tcp.c, tcp_output.c,
+ * tcp_input.c, include/net/sock.h and drivers/net/loopback.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/kernel_ops.h"
+#include "workloads/loopback.h"
+
+/*
+ * skb sizes (include/linux/skbuff.h, net/core/skbuff.c, 5.1 on x86-64):
+ * SKB_DATA_ALIGN rounds to the 64-byte cache line; struct sk_buff (224
+ * bytes) and struct skb_shared_info (320) take 256 and 320 aligned.
+ */
+#define SKB_ALIGN(x) (((x) + 63) & ~(uint64_t)63)
+#define SKB_STRUCT 256
+#define SKB_SHINFO 320
+/* The link-layer room lo reserves (LL_RESERVED_SPACE: ETH_HLEN 14 aligned to 16). */
+#define LO_HH_LEN 16
+/* UDP and IPv4 headers. */
+#define UDP_IP_HDRS 28
+/*
+ * A TCP skb's truesize beyond its payload: tcp_sendmsg's skbs carry the
+ * payload in page fragments and only MAX_TCP_HEADER linear (select_size
+ * is 0 on a scatter-gather device such as lo), a fast-clone sk_buff and
+ * the shared info: about a kmalloc-1024 head and struct sk_buff.
+ */
+#define TCP_SKB_OVERHEAD (1024 + SKB_STRUCT)
+
+/*
+ * The size kmalloc gives (ksize): its caches of 8 bytes to 8 KiB
+ * (powers of two, and 96 and 192), then whole pages by order
+ * (kmalloc_large under SLUB).
+ */
+static uint64_t kmalloc_size(uint64_t n)
+{
+	uint64_t k = 8;
+
+	if (n > 64 && n <= 96)
+		return 96;
+	if (n > 128 && n <= 192)
+		return 192;
+	while (k < n)
+		k <<= 1;
+	return k;
+}
+
+/*
+ * __ip_append_data allocates a datagram's headers and payload linearly on
+ * a device without UDP GSO (sock_alloc_send_skb of fraglen + hh_len + 15),
+ * __alloc_skb adds the aligned shared info and takes what kmalloc gives
+ * (ksize), and SKB_TRUESIZE adds struct sk_buff: a 64-byte datagram is
+ * 768 bytes of receive memory, an 8 KiB one 16640.
+ */
+uint64_t lo_udp_truesize(uint64_t payload)
+{
+	uint64_t data = SKB_ALIGN(payload + UDP_IP_HDRS + LO_HH_LEN + 15) + SKB_SHINFO;
+
+	return kmalloc_size(data) + SKB_STRUCT;
+}
+
+static uint64_t umin(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* tcp_win_from_space with tcp_adv_win_scale 1: half the free buffer. */
+static uint64_t tcp_window(const struct lo_sock *s)
+{
+	uint64_t space = s->rmem < s->rcvbuf ? s->rcvbuf - s->rmem : 0;
+
+	return space - space / 2;
+}
+
+void lo_conn_init(struct lo_conn *c, enum lo_proto proto, const struct lo_costs *costs,
+		  struct domain *d, struct worker *owner0, struct worker *owner1,
+		  uint64_t rcvbuf, uint64_t sndbuf)
+{
+	memset(c, 0, sizeof(*c));
+	c->proto = proto;
+	c->c = costs;
+	c->dom = d;
+	for (int i = 0; i < 2; i++) {
+		struct lo_sock *s = &c->end[i];
+
+		s->conn = c;
+		s->owner = i ? owner1 : owner0;
+		s->rcvbuf = rcvbuf ? rcvbuf : proto == LO_UDP ? LO_UDP_RCVBUF : LO_TCP_RCVBUF;
+		s->sndbuf = sndbuf ? sndbuf : LO_TCP_SNDBUF;
+	}
+	for (int i = 0; i < 2; i++)
+		c->end[i].snd_wnd_end = tcp_window(&c->end[!i]);
+}
+
+void lo_conn_free(struct lo_conn *c)
+{
+	for (int i = 0; i < 2; i++) {
+		free(c->end[i].runs);
+		c->end[i].runs = NULL;
+	}
+}
+
+struct lo_sock *lo_peer(struct lo_sock *s)
+{
+	struct lo_conn *c = s->conn;
+
+	return s == &c->end[0] ? &c->end[1] : &c->end[0];
+}
+
+/* What n operations of kind op cost beyond bare metal in the connection's domain. */
+static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n)
+{
+	struct kernel_ops ops = { { 0 } };
+
+	if (!s->conn->dom)
+		return 0;
+	ops.n[op] = (double)n;
+	return kernel_ops_cost(s->conn->dom->type, &ops);
+}
+
+/*
+ * Kicks the owner of s, which data or room reached.  Waking a sleeper is
+ * the waker's work (try_to_wake_up, the IPI); switching to it (schedule,
+ * and a PV domain's context-switch multicall) is the sleeper's, in its
+ * next claim on s.
+ */
+static void wake_owner(struct lo_sock *s, struct lo_sock *waker)
+{
+	struct worker *w = s->owner;
+
+	if (!w)
+		return;
+	if (w->task->state == TASK_BLOCKED) {
+		waker->debt += s->conn->c->wake;
+		waker->wakes++;
+		s->debt += s->conn->c->switch_in + kops(s, KOP_CTXSW, 1);
+	}
+	worker_kick(s->conn->dom->guest->sim, w);
+}
+
+/* sk_wmem_queued: bytes written and not acknowledged, in truesize (one skb per MSS). */
+static uint64_t wmem_queued(const struct lo_sock *s)
+{
+	uint64_t b = s->write_seq - s->snd_una;
+
+	return b + (b + LO_TCP_MSS - 1) / LO_TCP_MSS * TCP_SKB_OVERHEAD;
+}
+
+uint64_t lo_send_room(struct lo_sock *s, uint64_t size)
+{
+	uint64_t q;
+
+	if (s->conn->proto == LO_UDP)
+		return UINT64_MAX;
+	/*
+	 * sk_stream_memory_free: tcp_sendmsg copies while the queue is under
+	 * the buffer, else it marks the socket SOCK_NOSPACE and waits
+	 */
+	q = wmem_queued(s);
+	if (q >= s->sndbuf) {
+		s->nospace = true;
+		return 0;
+	}
+	return (s->sndbuf - q) / (size ? size : 1) + 1;
+}
+
+stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
+{
+	const struct lo_costs *c = s->conn->c;
+	double w = (double)n * (double)c->send_call + (double)n * (double)size * c->copy;
+	stime_t debt = s->debt;
+
+	if (s->conn->proto == LO_UDP)
+		w += (double)n * (double)c->packet;
+	s->debt = 0;
+	return (stime_t)w + kops(s, KOP_SYSCALL, n) + debt;
+}
+
+/* UDP: n datagrams of size bytes reach the peer's queue, as far as its memory allows. */
+static uint64_t udp_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
+{
+	struct lo_sock *p = lo_peer(s);
+	uint64_t ts = lo_udp_truesize(size), k = 0;
+	struct lo_run *tail;
+
+	/* __udp_enqueue_schedule_skb: drop while rmem is above the buffer, else charge */
+	if (p->rmem <= p->rcvbuf)
+		k = umin(n, (p->rcvbuf - p->rmem) / ts + 1);
+	p->rmem += k * ts;
+	p->drops += n - k;
+	s->sent += n;
+	s->sent_bytes += n * size;
+	if (!k)
+		return n;
+	tail = p->nruns ? &p->runs[(p->run_head + p->nruns - 1) % p->run_cap] : NULL;
+	if (tail && tail->bytes == size) {
+		tail->n += k;
+	} else {
+		if (p->nruns == p->run_cap) {
+			unsigned cap = p->run_cap ? 2 * p->run_cap : 4;
+			struct lo_run *r = xcalloc(cap, sizeof(*r));
+
+			for (unsigned i = 0; i < p->nruns; i++)
+				r[i] = p->runs[(p->run_head + i) % p->run_cap];
+			free(p->runs);
+			p->runs = r;
+			p->run_cap = cap;
+			p->run_head = 0;
+		}
+		p->runs[(p->run_head + p->nruns++) % p->run_cap] = (struct lo_run){ k, (uint32_t)size };
+	}
+	p->queued += k;
+	p->received += k;
+	p->received_bytes += k * size;
+	wake_owner(p, s);
+	return n - k;
+}
+
+/*
+ * tcp_write_xmit from s, in the context whose debt is ctx's: segments of
+ * at most the MSS while the peer's window has room, a short one only when
+ * no earlier short one is unacknowledged (Minshall's Nagle).  Each goes
+ * through lo into the peer's queue.
+ */
+static void tcp_push(struct lo_sock *s, struct lo_sock *ctx)
+{
+	struct lo_sock *p = lo_peer(s);
+	uint64_t pushed = 0;
+
+	while (s->write_seq > s->snd_nxt) {
+		uint64_t seg = umin(s->write_seq - s->snd_nxt, LO_TCP_MSS);
+
+		if (s->snd_nxt >= s->snd_wnd_end)
+			break;
+		seg = umin(seg, s->snd_wnd_end - s->snd_nxt);
+		if (seg < LO_TCP_MSS && s->snd_sml > s->snd_una)
+			break;
+		s->snd_nxt += seg;
+		if (seg < LO_TCP_MSS)
+			s->snd_sml = s->snd_nxt;
+		p->rcv_nxt += seg;
+		p->rcv_segs++;
+		p->rmem += seg + TCP_SKB_OVERHEAD;
+		p->received_bytes += seg;
+		s->sent++;
+		ctx->debt += s->conn->c->packet;
+		pushed++;
+	}
+	if (pushed)
+		wake_owner(p, ctx);
+}
+
+/*
+ * tcp_ack at the writer w of what reader r has received, with r's window:
+ * the buffer it frees may wake w's owner, and what Nagle or the window held
+ * goes out now, in r's context (the ACK's softirq runs on r's CPU).
+ */
+static void tcp_ack(struct lo_sock *r)
+{
+	struct lo_sock *w = lo_peer(r);
+	uint64_t end = r->rcv_nxt + tcp_window(r);
+
+	r->ack_due = false;
+	r->acks++;
+	if (r->rcv_nxt > w->snd_una)
+		w->snd_una = r->rcv_nxt;
+	if (end > w->snd_wnd_end)
+		w->snd_wnd_end = end;
+	tcp_push(w, r);
+	/* sk_stream_write_space: a writer out of space, free space half of what is queued */
+	if (w->nospace && wmem_queued(w) <= w->sndbuf &&
+	    w->sndbuf - wmem_queued(w) >= wmem_queued(w) / 2) {
+		w->nospace = false;
+		wake_owner(w, r);
+	}
+}
+
+uint64_t lo_send_commit(struct lo_sock *s, uint64_t n, uint64_t size)
+{
+	if (s->conn->proto == LO_UDP)
+		return udp_deliver(s, n, size);
+	/* an ACK the task owed the peer rides on this data */
+	if (s->ack_due)
+		tcp_ack(s);
+	s->write_seq += n * size;
+	s->sent_bytes += n * size;
+	tcp_push(s, s);
+	return 0;
+}
+
+uint64_t lo_recv_avail(const struct lo_sock *s)
+{
+	return s->conn->proto == LO_UDP ? s->queued : s->rcv_nxt - s->copied;
+}
+
+/* Takes up to max datagrams off the queue, each read into a buffer of size bytes. */
+static void udp_take(struct lo_sock *s, uint64_t max, uint64_t size, struct lo_rx *rx)
+{
+	while (max > 0 && s->nruns) {
+		struct lo_run *r = &s->runs[s->run_head];
+		uint64_t k = umin(max, r->n);
+
+		rx->msgs += k;
+		rx->bytes += k * umin(r->bytes, size);
+		rx->truesize += (stime_t)(k * lo_udp_truesize(r->bytes));
+		r->n -= k;
+		max -= k;
+		if (!r->n) {
+			s->run_head = (s->run_head + 1) % s->run_cap;
+			s->nruns--;
+		}
+	}
+	s->queued -= rx->msgs;
+	rx->calls = rx->msgs;
+}
+
+stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool piggyback,
+		      struct lo_rx *rx)
+{
+	const struct lo_costs *c = s->conn->c;
+	stime_t debt = s->debt;
+	double w;
+
+	memset(rx, 0, sizeof(*rx));
+	if (s->conn->proto == LO_UDP) {
+		udp_take(s, max_calls, size, rx);
+	} else {
+		uint64_t avail = s->rcv_nxt - s->copied;
+
+		if (avail && size) {
+			rx->calls = umin(max_calls, (avail + size - 1) / size);
+			rx->bytes = umin(avail, rx->calls * size);
+			s->copied += rx->bytes;
+		}
+	}
+	if (!rx->calls)
+		return 0;
+	s->debt = 0;
+	w = (double)rx->calls * (double)c->recv_call + (double)rx->bytes * c->copy;
+	if (s->conn->proto == LO_TCP && !piggyback)
+		w += (double)c->ack;
+	return (stime_t)w + kops(s, KOP_SYSCALL, rx->calls) + debt;
+}
+
+void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback)
+{
+	if (!rx->calls)
+		return;
+	if (s->conn->proto == LO_UDP) {
+		/* udp_rmem_release: the memory goes back once a quarter of the buffer is due */
+		s->deficit += (uint64_t)rx->truesize;
+		if (s->deficit >= s->rcvbuf / 4) {
+			s->rmem -= umin(s->rmem, s->deficit);
+			s->deficit = 0;
+		}
+		return;
+	}
+	/* the segments read, in proportion to the bytes (their skbs are freed) */
+	{
+		uint64_t unread = s->rcv_nxt - s->copied + rx->bytes;
+		uint64_t segs = unread ? (s->rcv_segs * rx->bytes + unread - 1) / unread : 0;
+
+		segs = umin(segs, s->rcv_segs);
+		s->rcv_segs -= segs;
+		s->rmem -= umin(s->rmem, rx->bytes + segs * TCP_SKB_OVERHEAD);
+	}
+	s->ack_due = true;
+	if (!piggyback)
+		tcp_ack(s);
+}

@@ -1,0 +1,241 @@
+/*
+ * Sockets over the loopback device inside one guest, as Linux 5.1 (the
+ * kernel of the 2019 evaluation's dom0 and guests) carries them: a
+ * connected pair of UDP or TCP sockets whose two ends are read and written
+ * by tasks of the same domain (netperf against netserver, mutilate against
+ * memcached).
+ *
+ * What a send costs and where (net/ipv4/udp.c udp_sendmsg, tcp.c
+ * tcp_sendmsg_locked, ip_output.c, drivers/net/loopback.c loopback_xmit,
+ * net/core/dev.c netif_rx):
+ *   - the system call (and, in a PV domain, its trip through Xen:
+ *     workloads/kernel_ops.h), the socket layer and the protocol's output
+ *     with the copy of the payload from user space into the skb
+ *     (send_call, copy per byte);
+ *   - per packet, IP output and loopback_xmit, which orphans the skb (the
+ *     sender's socket is uncharged at once: a UDP sender on lo never waits
+ *     for its send buffer) and hands it to netif_rx: the skb goes on this
+ *     CPU's backlog and the NET_RX softirq runs when the sender's
+ *     rcu_read_unlock_bh re-enables bottom halves, still inside the
+ *     sendto() (process_backlog -> ip_rcv -> udp_rcv / tcp_v4_rcv), so
+ *     the receive processing up to the socket's queue is the sender's CPU
+ *     work too (packet);
+ *   - waking the task that sleeps on the receiving socket (sk_data_ready:
+ *     sock_def_readable -> try_to_wake_up, with the IPI to its CPU), on
+ *     the waker's account (wake), and switching to it on its CPU, on the
+ *     sleeper's (switch_in, and in a PV domain the context switch's
+ *     multicall: workloads/kernel_ops.h).
+ * What a receive costs (udp_recvmsg / tcp_recvmsg): the system call, the
+ * dequeue and the skb's release (recv_call) and the copy to user space
+ * (copy per byte).
+ *
+ * Socket buffers (net/ipv4/udp.c, include/net/sock.h, net/ipv4/tcp*.c):
+ *   - UDP: __udp_enqueue_schedule_skb drops a datagram when the socket's
+ *     receive memory (sk_rmem_alloc, in skb truesize) already exceeds
+ *     sk_rcvbuf (UDP_MIB_RCVBUFERRORS: the datagrams netperf's sender
+ *     counts and its receiver never sees); the reader gives the memory back
+ *     in steps of a quarter of the buffer (udp_rmem_release's
+ *     forward_deficit), so the queue holds between 3/4 and all of it;
+ *   - TCP: a byte stream.  The writer sleeps while its unacknowledged and
+ *     unsent bytes (sk_wmem_queued, in truesize) fill sk_sndbuf and is
+ *     woken once the free space is half of what is queued
+ *     (sk_stream_is_writeable); a segment goes out when the receiver's
+ *     window has room (tcp_snd_wnd_test) and Nagle allows: a segment
+ *     shorter than the MSS waits while an earlier short one is
+ *     unacknowledged (tcp_nagle_check with Minshall's rule, tcp_minshall_
+ *     check), so small writes coalesce while one is in flight.  Segments
+ *     are at most the loopback MSS (65483 bytes: MTU 65536).  The reader
+ *     acknowledges when it has read (tcp_cleanup_rbuf): the ACK rides on
+ *     data it sends back at once (a request answered, delayed-ACK
+ *     pingpong mode), else it is a pure ACK whose trip through lo and
+ *     tcp_ack at the writer's socket is the reader's work (ack); the ACK
+ *     frees the writer's buffer, wakes it, and pushes what Nagle or the
+ *     window held (tcp_data_snd_check from the ACK's softirq: the reader's
+ *     CPU work, delivered to its own queue).
+ *
+ * The interface is claim / commit, as the workloads' batches run
+ * (workloads/split.h's workers): a task claims a batch of sends or
+ * receives when it gets its CPU (lo_send_work, lo_recv_claim: the batch's
+ * work) and commits it when that work is done (lo_send_commit,
+ * lo_recv_commit): only then does the peer see the data or the room.  Work
+ * a task incurs in a commit (waking a sleeper, a pure ACK, segments an ACK
+ * pushed) is its socket's debt, added to that task's next claim on the
+ * socket.
+ *
+ * A socket's owner is the worker that reads it and writes it (netperf's
+ * client, a memcached worker thread); data, room and ACKs arriving kick it
+ * (worker_kick), which wakes it if it sleeps.
+ */
+#ifndef SCHEDSIM_LOOPBACK_H
+#define SCHEDSIM_LOOPBACK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/params.h"
+#include "workloads/split.h"
+
+enum lo_proto { LO_UDP, LO_TCP };
+
+/*
+ * The kernel's work on lo, ns at full speed on bare metal (a PV domain's
+ * system calls add workloads/kernel_ops.h's extra).  LO_PARAMS puts them
+ * in a workload's parameter table, with their defaults and sources.
+ */
+struct lo_costs {
+	stime_t send_call;   /* per send(): socket layer, protocol output, skb allocation */
+	stime_t packet;      /* per packet: IP output, loopback_xmit, NET_RX softirq input */
+	stime_t recv_call;   /* per recv(): socket layer, dequeue, skb release */
+	double copy;         /* per byte copied between user space and an skb, ns */
+	stime_t wake;        /* try_to_wake_up of a task sleeping on a socket, its IPI */
+	stime_t switch_in;   /* switching to that task on its CPU (schedule, switch_to) */
+	stime_t ack;         /* TCP: a pure ACK through lo and tcp_ack at the writer's socket */
+};
+
+/*
+ * Defaults (doc/workloads.md, "Loopback"): send_call, packet and copy are
+ * the calibration's (the 2019 HT column's netperf UDP cells); the others
+ * are first-principles estimates with their sources there.
+ */
+#define LO_SEND_CALL_DEFAULT "600ns"
+#define LO_PACKET_DEFAULT "700ns"
+#define LO_RECV_CALL_DEFAULT "500ns"
+#define LO_COPY_DEFAULT "0.1"
+#define LO_WAKE_DEFAULT "1us"
+#define LO_SWITCH_DEFAULT "500ns"
+#define LO_ACK_DEFAULT "1us"
+
+#define LO_PARAMS(off)                                                                   \
+	{ "send_cost", PARAM_DURATION, LO_SEND_CALL_DEFAULT, NULL, 0, 0,                   \
+	  "kernel CPU per send() on a socket beyond the system call's entry: socket "     \
+	  "layer, udp_sendmsg/tcp_sendmsg, skb allocation", off(send_call) },              \
+	{ "packet_cost", PARAM_DURATION, LO_PACKET_DEFAULT, NULL, 0, 0,                    \
+	  "kernel CPU per packet through lo, in the sender's context: IP output, "        \
+	  "loopback_xmit, netif_rx and the NET_RX softirq's IP and UDP/TCP input",        \
+	  off(packet) },                                                                   \
+	{ "recv_cost", PARAM_DURATION, LO_RECV_CALL_DEFAULT, NULL, 0, 0,                   \
+	  "kernel CPU per recv(): socket layer, dequeue, skb release", off(recv_call) },   \
+	{ "copy_cost", PARAM_DOUBLE, LO_COPY_DEFAULT, NULL, 0, 100,                        \
+	  "ns per byte copied between user space and an skb (copy_from_user into it, "    \
+	  "copy_to_user out of it)", off(copy) },                                          \
+	{ "wake_cost", PARAM_DURATION, LO_WAKE_DEFAULT, NULL, 0, 0,                        \
+	  "kernel CPU of waking a task that sleeps on a socket (try_to_wake_up, the "      \
+	  "IPI), on the waker", off(wake) },                                               \
+	{ "switch_cost", PARAM_DURATION, LO_SWITCH_DEFAULT, NULL, 0, 0,                    \
+	  "kernel CPU of switching to a task woken on a socket (schedule, switch_mm, "     \
+	  "switch_to), on the wakee", off(switch_in) },                                    \
+	{ "ack_cost", PARAM_DURATION, LO_ACK_DEFAULT, NULL, 0, 0,                          \
+	  "TCP: kernel CPU of a pure ACK through lo and its tcp_ack at the writer's "      \
+	  "socket, on the reader", off(ack) }
+
+/* The loopback device's MTU (drivers/net/loopback.c: 64 KiB) and TCP's MSS over it. */
+#define LO_MTU 65536
+#define LO_TCP_MSS 65483
+
+/*
+ * Linux's default socket buffers: net.core.rmem_default / wmem_default
+ * (212992: SK_RMEM_MAX, 256 skbs of 832 bytes, include/net/sock.h) for a
+ * UDP socket netperf does not size (-s/-S unset), and the TCP limits that
+ * autotuning grows a bulk receiver and sender to (tcp_rmem[2] 6 MiB,
+ * tcp_wmem[2] 4 MiB, net/ipv4/tcp.c tcp_init).
+ */
+#define LO_UDP_RCVBUF 212992
+#define LO_TCP_RCVBUF 6291456
+#define LO_TCP_SNDBUF 4194304
+
+struct lo_conn;
+
+/* A datagram run in a UDP receive queue: n datagrams of one size. */
+struct lo_run {
+	uint64_t n;
+	uint32_t bytes;
+};
+
+struct lo_sock {
+	struct lo_conn *conn;
+	struct worker *owner;          /* kicked when data, room or an ACK arrives */
+	/* receive side */
+	uint64_t rcvbuf, rmem;         /* sk_rcvbuf, sk_rmem_alloc (truesize) */
+	uint64_t deficit;              /* UDP: truesize read but not yet given back */
+	struct lo_run *runs;           /* UDP: the queue, a ring of runs */
+	unsigned nruns, run_head, run_cap;
+	uint64_t queued;               /* UDP: datagrams queued */
+	uint64_t rcv_nxt, copied;      /* TCP: bytes received, bytes read */
+	uint64_t rcv_segs;             /* TCP: segments queued unread (their truesize) */
+	bool ack_due;                  /* TCP: read since the last ACK */
+	/* send side (TCP) */
+	uint64_t sndbuf;
+	uint64_t write_seq, snd_nxt, snd_una, snd_sml, snd_wnd_end;
+	bool nospace;                  /* SOCK_NOSPACE: its writer waits for room */
+	/* counters */
+	uint64_t sent, sent_bytes, received, received_bytes, drops, acks, wakes;
+	stime_t debt;                  /* work incurred in commits, for the next claim */
+};
+
+struct lo_conn {
+	enum lo_proto proto;
+	const struct lo_costs *c;
+	struct domain *dom;            /* both ends run in its guest */
+	struct lo_sock end[2];
+};
+
+/*
+ * Connects two sockets of proto in domain d (its type prices the system
+ * calls and switches: workloads/kernel_ops.h), read and written by owner0
+ * and owner1; rcvbuf and sndbuf as setsockopt would set them (0: Linux's
+ * defaults above).  costs must outlive the connection.  A connection
+ * without a domain has bare metal's costs and no owners (the unit tests').
+ */
+void lo_conn_init(struct lo_conn *c, enum lo_proto proto, const struct lo_costs *costs,
+		  struct domain *d, struct worker *owner0, struct worker *owner1,
+		  uint64_t rcvbuf, uint64_t sndbuf);
+void lo_conn_free(struct lo_conn *c);
+/* The other end. */
+struct lo_sock *lo_peer(struct lo_sock *s);
+
+/*
+ * How many sends of size bytes s may make now without sleeping (UDP: no
+ * limit); 0 marks it out of space, so that the ACK that frees enough wakes
+ * its owner.
+ */
+uint64_t lo_send_room(struct lo_sock *s, uint64_t size);
+/*
+ * The work of n sends of size bytes from s (system calls, copies, and for
+ * UDP each datagram's trip through lo), plus s's debt, which it clears.
+ */
+stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size);
+/*
+ * The n sends are done: UDP delivers each datagram to the peer's queue or
+ * drops it; TCP queues the bytes and sends what the window and Nagle
+ * allow.  The peer's owner is kicked.  Returns the datagrams dropped.
+ */
+uint64_t lo_send_commit(struct lo_sock *s, uint64_t n, uint64_t size);
+
+/* UDP: datagrams queued; TCP: bytes received and not read. */
+uint64_t lo_recv_avail(const struct lo_sock *s);
+/* What a claim took: calls, datagrams (UDP) or bytes. */
+struct lo_rx {
+	uint64_t calls, msgs, bytes;
+	stime_t truesize;              /* UDP: the datagrams' memory, given back at commit */
+};
+/*
+ * Claims up to max_calls recv() calls of at most size bytes each (a
+ * datagram per call, truncated to size; TCP: up to size bytes of the
+ * stream per call), taking the data off the queue; returns their work,
+ * plus s's debt, which it clears (0 calls: none).  A TCP claim that reads
+ * acknowledges at its commit: add the ACK's work unless the task answers
+ * on this socket in the same batch (piggyback).
+ */
+stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool piggyback,
+		      struct lo_rx *rx);
+/*
+ * The claimed receive is done: the memory is given back (UDP: by
+ * forward_deficit's quarter steps), and TCP acknowledges (piggyback: the
+ * ACK goes with the next send on s, which the task makes in this batch).
+ */
+void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback);
+
+/* A datagram's skb truesize on lo (__ip_append_data, __alloc_skb, SKB_TRUESIZE). */
+uint64_t lo_udp_truesize(uint64_t payload);
+
+#endif
