@@ -15,11 +15,39 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static void workload_free(struct workload_spec *w)
+void replay_demand_free(struct replay_demand *d)
+{
+	for (int i = 0; i < d->nvcpus; i++)
+		free(d->vcpus[i].bursts);
+	free(d->vcpus);
+	memset(d, 0, sizeof(*d));
+}
+
+void replay_demand_copy(struct replay_demand *dst, const struct replay_demand *src)
+{
+	*dst = *src;
+	dst->vcpus = NULL;
+	if (!src->nvcpus)
+		return;
+	dst->vcpus = xcalloc((size_t)src->nvcpus, sizeof(*dst->vcpus));
+	for (int i = 0; i < src->nvcpus; i++) {
+		const struct replay_vcpu *sv = &src->vcpus[i];
+
+		dst->vcpus[i] = *sv;
+		dst->vcpus[i].bursts = NULL;
+		if (sv->n) {
+			dst->vcpus[i].bursts = xcalloc((size_t)sv->n, sizeof(*sv->bursts));
+			memcpy(dst->vcpus[i].bursts, sv->bursts, (size_t)sv->n * sizeof(*sv->bursts));
+		}
+	}
+}
+
+void scenario_free_workload(struct workload_spec *w)
 {
 	kvlist_free(&w->params);
 	free(w->phases);
 	free(w->util.pct);
+	replay_demand_free(&w->replay);
 }
 
 void scenario_free_domain(struct domain_spec *d)
@@ -35,7 +63,7 @@ void scenario_free_domain(struct domain_spec *d)
 	}
 	free(d->vcpu_over);
 	for (int i = 0; i < d->nworkloads; i++)
-		workload_free(&d->workloads[i]);
+		scenario_free_workload(&d->workloads[i]);
 	free(d->workloads);
 }
 
@@ -77,6 +105,7 @@ static void workload_copy(struct workload_spec *dst, const struct workload_spec 
 		dst->util.pct = xcalloc((size_t)src->util.n, sizeof(*dst->util.pct));
 		memcpy(dst->util.pct, src->util.pct, (size_t)src->util.n * sizeof(*dst->util.pct));
 	}
+	replay_demand_copy(&dst->replay, &src->replay);
 }
 
 static void domain_copy(struct domain_spec *dst, const struct domain_spec *src)

@@ -37,12 +37,41 @@ struct util_series {
 	int n;
 };
 
+/*
+ * A recorded domain's CPU demand, rebuilt from a host's xentrace by the
+ * loader (sim/input/xentrace_read.h): each vCPU's bursts in time order.  A
+ * burst runs from the vCPU leaving blocked (its wake) to its next block;
+ * it ran for 'run' of that time and waited (runnable, or offline while it
+ * had work) for the rest.  Times are ns from the trace's start.
+ */
+struct replay_burst {
+	stime_t wake;                 /* it left blocked */
+	stime_t end;                  /* it blocked again (the trace's end for the last) */
+	stime_t run;                  /* time it ran in between */
+	int switches;                 /* times it was switched in during the burst */
+};
+
+struct replay_vcpu {
+	struct replay_burst *bursts;
+	int n;
+	stime_t ran, waited, slept;   /* the recorded totals: running, runnable or offline
+					 with work, blocked (or offline without) */
+};
+
+struct replay_demand {
+	int domid;                    /* the recorded domain's id */
+	struct replay_vcpu *vcpus;    /* by recorded vCPU id (0 bursts: never seen) */
+	int nvcpus;
+	stime_t length;               /* the trace's length */
+};
+
 struct workload_spec {
 	char type[32];
 	struct kvlist params;         /* attributes other than type, each with its line */
 	struct phase_spec *phases;    /* <phase> children (the phases workload) */
 	int nphases;
 	struct util_series util;      /* the file= series (the utilisation workload) */
+	struct replay_demand replay;  /* the file= domain= demand (the xentrace workload) */
 	int line;
 };
 
@@ -164,6 +193,11 @@ struct scenario {
 #define SCENARIO_MAX_MINOR_FRAMES 64      /* Xen's ARINC653_MAX_DOMAINS_PER_SCHEDULE */
 #define SCENARIO_MAX_POOLS 256
 void scenario_free(struct scenario *sc);
+/* Frees and deep-copies a replay_demand (dst is overwritten). */
+void replay_demand_free(struct replay_demand *d);
+void replay_demand_copy(struct replay_demand *dst, const struct replay_demand *src);
+/* Frees what one workload spec owns (its parameters, phases, series, demand). */
+void scenario_free_workload(struct workload_spec *w);
 /* Frees what one domain owns (its lists, overrides, workloads). */
 void scenario_free_domain(struct domain_spec *d);
 /* Deep copy (experiments modify copies per configuration). */

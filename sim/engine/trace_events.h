@@ -25,6 +25,8 @@
 /* --- Event ids (Xen's public/trace.h) --- */
 
 #define TRC_GEN                 0x0001f000u
+#define TRC_LOST_RECORDS        (TRC_GEN + 1)   /* records a full buffer dropped */
+#define TRC_TRACE_WRAP_BUFFER   (TRC_GEN + 2)   /* padding up to a buffer's end */
 #define TRC_TRACE_CPU_CHANGE    (TRC_GEN + 3)
 #define TRC_SCHED_MIN           0x00021000u   /* runstate changes */
 #define TRC_SCHED_CLASS         0x00022000u   /* scheduler-specific */
