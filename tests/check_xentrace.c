@@ -213,20 +213,26 @@ START_TEST(pcpus_merge_by_tsc)
 }
 END_TEST
 
-/* A 2.5 GHz host's switches: infprev's ns against the TSC since the switch-in. */
-static void switches(struct tb *b, int n, int infprev_words)
+/*
+ * A 2.5 GHz host's switches: infprev's ns against the TSC since the
+ * switch-in, 100 us each, then runs of 'longer' ns (0: none), written as
+ * Xen writes them: the ns in 32 bits.
+ */
+static void switches(struct tb *b, int n, int infprev_words, const uint64_t *longer)
 {
 	uint64_t t = 1000;
 
 	tb_window(b, 0);
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n || (longer && longer[i - n]); i++) {
+		uint64_t ns = i < n ? 100000 : longer[i - n];
+
 		tb_rs(b, t, 1, 0, i ? BLOCKED : RUNNABLE, RUNNABLE);
 		tb_rs(b, t + 10, 1, 0, RUNNABLE, RUNNING);
-		t += 10 + 250000;    /* 100 us at 2.5 GHz */
+		t += 10 + ns * 5 / 2;
 		if (infprev_words == 3)
-			tb_rec(b, TRC_SCHED_SWITCH_INFPREV, t, 3, 1, 0, 100000);
+			tb_rec(b, TRC_SCHED_SWITCH_INFPREV, t, 3, 1, 0, (uint32_t)ns);
 		else
-			tb_rec(b, TRC_SCHED_SWITCH_INFPREV, t, 2, 1, 100000);
+			tb_rec(b, TRC_SCHED_SWITCH_INFPREV, t, 2, 1, (uint32_t)ns);
 		tb_rs(b, t, 1, 0, RUNNING, BLOCKED);
 		t += 500000;
 	}
@@ -235,11 +241,12 @@ static void switches(struct tb *b, int n, int infprev_words)
 
 START_TEST(tsc_frequency_from_switches)
 {
-	static struct tb b, old, few;
+	static struct tb b, old, few, wrap, fewshort;
+	static const uint64_t wrapped[] = { 1000000000, 5000000000, 9000000000, 0 };
 	struct xentrace_host h;
 	const char *msg;
 
-	switches(&b, 20, 3);
+	switches(&b, 20, 3, NULL);
 	msg = parse(&b, b.len, 0, &h);
 	ck_assert_msg(!msg, "%s", msg ? msg : "");
 	ck_assert(h.khz_measured);
@@ -249,12 +256,12 @@ START_TEST(tsc_frequency_from_switches)
 	ck_assert_int_eq(vcpu(&h, 1, 0)->n, 20);
 	xentrace_host_free(&h);
 	/* Xen 4.7's infprev (domid, ns) measures the same. */
-	switches(&old, 20, 2);
+	switches(&old, 20, 2, NULL);
 	ck_assert_ptr_null(parse(&old, old.len, 0, &h));
 	ck_assert_msg(fabs(h.cpu_khz - 2.5e6) < 1, "%f", h.cpu_khz);
 	xentrace_host_free(&h);
 	/* Too few to tell: say so, and what to do. */
-	switches(&few, 3, 3);
+	switches(&few, 3, 3, NULL);
 	msg = parse(&few, few.len, 0, &h);
 	ck_assert_ptr_nonnull(msg);
 	ck_assert_msg(strstr(msg, "t.xt: cannot tell the TSC's frequency") && strstr(msg, "cpu-khz="),
@@ -263,6 +270,24 @@ START_TEST(tsc_frequency_from_switches)
 	xentrace_host_free(&h);
 	msg = parse(&few, few.len, 5, &h);
 	ck_assert_str_eq(msg, "t.xt: a TSC of 5 kHz is outside 1000..1e+08");
+	/*
+	 * Runs of 5 s and 9 s (Xen writes 705 ms and 410 ms: their ns modulo
+	 * 2^32) are left out: summed in, they read 17.7 GHz; the 1 s run is
+	 * taken.
+	 */
+	switches(&wrap, 20, 3, wrapped);
+	msg = parse(&wrap, wrap.len, 0, &h);
+	ck_assert_msg(!msg, "%s", msg ? msg : "");
+	ck_assert_msg(fabs(h.cpu_khz - 2.5e6) < 1, "%f", h.cpu_khz);
+	ck_assert_int_eq(h.st.khz_samples, 23);
+	ck_assert_int_eq(vcpu(&h, 1, 0)->bursts[21].run, 5000000000);
+	xentrace_host_free(&h);
+	/* Only long runs: too few that cannot have wrapped. */
+	switches(&fewshort, 5, 3, wrapped);
+	msg = parse(&fewshort, fewshort.len, 0, &h);
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_msg(strstr(msg, "cannot tell the TSC's frequency: 8 switch records") &&
+		      strstr(msg, "5 of them under 2^22 TSC ticks"), "%s", msg);
 }
 END_TEST
 

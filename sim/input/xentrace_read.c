@@ -34,7 +34,8 @@
  * in, whose runstate change to running was recorded on the same pCPU, so
  * the TSC ticks between the two records over those ns, summed over every
  * switch, is the frequency.  (Both records are written a little after the
- * NOW() they belong to, by about the same amount.)
+ * NOW() they belong to, by about the same amount.)  Xen writes the ns in
+ * 32 bits: switches long enough to have wrapped are left out (measure_khz).
  */
 #include "sim/input/xentrace_read.h"
 
@@ -117,7 +118,8 @@ struct reader {
 	bool started;
 	uint64_t t0, tend;
 	size_t tend_at;              /* the offset of the record with the last TSC */
-	double khz_ticks, khz_ns;
+	/* switch_infprev samples by the TSC ticks they span, 2^b to 2^(b+1) - 1 */
+	struct { double ticks, ns; uint64_t n; } khz[64];
 	/* the first window cut by the file's end, and the first lost-records record */
 	int cut_cpu;
 	size_t cut_at, cut_declared, cut_present;
@@ -468,8 +470,12 @@ static int on_record(struct reader *r, struct cpu_stream *c)
 			uint32_t ns = le32(c->d + 4 * (c->nextra >= 3 ? 2 : 1));
 
 			if (ns > 0) {
-				r->khz_ticks += (double)(c->tsc - c->switch_in);
-				r->khz_ns += ns;
+				uint64_t ticks = c->tsc - c->switch_in;
+				int b = 63 - __builtin_clzll(ticks);
+
+				r->khz[b].ticks += (double)ticks;
+				r->khz[b].ns += ns;
+				r->khz[b].n++;
 				r->out->st.khz_samples++;
 			}
 		}
@@ -538,18 +544,49 @@ static stime_t to_ns(uint64_t ticks, double khz)
 	return (stime_t)llround((double)ticks * 1e6 / khz);
 }
 
+/*
+ * The TSC's frequency from the switch_infprev samples.  Xen writes the run
+ * time as a 32-bit word (TRACE_3D's arguments are uint32_t): a vCPU that
+ * ran 2^32 ns (4.29 s) or more without a switch, as the idle vCPU of a
+ * pCPU with nothing to do does, gives its run time modulo 2^32, and such
+ * samples took the sum's ns far below its ticks (a make-xen run's trace,
+ * with 8 idle vCPUs switched out after 4.9 to 17.5 s, read 1.29 GHz for
+ * its 1 GHz).  So the samples are summed by the
+ * ticks they span, in powers of two: those under 2^22 ticks cannot have
+ * wrapped at any frequency taken (2^32 ns at 1000 kHz is 4.29e6 ticks)
+ * and give a first estimate; the result sums every class whose ticks stay
+ * under half the wrap at that estimate (and at least those first ones).
+ */
+static int ratio_upto(const struct reader *r, double max_ticks, double *ticks, double *ns,
+		      uint64_t *n)
+{
+	*ticks = *ns = 0;
+	*n = 0;
+	for (int b = 0; b < 64 && ldexp(1, b + 1) <= max_ticks; b++) {
+		*ticks += r->khz[b].ticks;
+		*ns += r->khz[b].ns;
+		*n += r->khz[b].n;
+	}
+	return *n >= MIN_KHZ_SAMPLES && *ns >= MIN_KHZ_NS;
+}
+
 static int measure_khz(struct reader *r)
 {
 	struct xentrace_host *h = r->out;
+	double ticks, ns;
+	uint64_t n;
 
 	if (h->cpu_khz > 0)
 		return 0;
-	if (h->st.khz_samples < MIN_KHZ_SAMPLES || r->khz_ns < MIN_KHZ_NS)
+	if (!ratio_upto(r, ldexp(1, 22), &ticks, &ns, &n))
 		return err_set(r->e, "%s: cannot tell the TSC's frequency: %llu switch records with a run time "
-			       "(switch_infprev, recorded with xentrace -e 0x0002f000), too few; give it "
+			       "(switch_infprev, recorded with xentrace -e 0x0002f000), %llu of them "
+			       "under 2^22 TSC ticks, too few; give it "
 			       "(cpu-khz=, the 'Detected ... MHz processor' of xl dmesg times 1000)",
-			       r->name, (unsigned long long)h->st.khz_samples);
-	h->cpu_khz = r->khz_ticks / r->khz_ns * 1e6;
+			       r->name, (unsigned long long)h->st.khz_samples, (unsigned long long)n);
+	/* ticks / ns per ns is the estimate; half the wrap, 2^31 ns, in ticks */
+	ratio_upto(r, fmax(ldexp(1, 22), ticks / ns * ldexp(1, 31)), &ticks, &ns, &n);
+	h->cpu_khz = ticks / ns * 1e6;
 	h->khz_measured = true;
 	if (h->cpu_khz < XENTRACE_MIN_KHZ || h->cpu_khz > XENTRACE_MAX_KHZ)
 		return err_set(r->e, "%s: the switch records give a TSC of %.0f kHz, outside %g..%g: "
