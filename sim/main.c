@@ -32,6 +32,7 @@
 #include "sim/experiment/validate.h"
 #include "sim/input/host_topology.h"
 #include "sim/input/scenario_load.h"
+#include "sim/input/xentrace_replay.h"
 #include "sim/input/xlcfg.h"
 #include "sim/output/eval_report.h"
 #include "sim/output/json.h"
@@ -77,6 +78,9 @@ struct cli {
 	int ndomains;
 	const char *report;       /* --report=FILE.html */
 	const char *eval;         /* --eval=NAME: a named evaluation */
+	const char *replay;       /* schedsim replay FILE: the xentrace to replay */
+	const char *replay_mode;  /* --mode=open|closed */
+	const char *cpu_khz;      /* --cpu-khz: the recording host's TSC frequency */
 	char *command;            /* the command line, for the report */
 	struct sched_modules *modules;   /* loaded from --sched and the pools' sched= */
 };
@@ -130,6 +134,15 @@ static void usage(FILE *f)
 	      "                          --alpha)\n"
 	      "  schedsim report RESULT.json [--output=FILE.html] [--alpha=A]\n"
 	      "                          the HTML report of saved results (--format=json)\n"
+	      "  schedsim replay FILE [OPTION]...\n"
+	      "                          replay a Xen host's xentrace (xentrace -e 0x0002f000):\n"
+	      "                          each recorded domain's vCPU bursts, on the trace's\n"
+	      "                          pCPUs or --scenario's host, under --sched\n"
+	      "  --mode=open|closed      replay: each burst at its recorded wake (open, the\n"
+	      "                          default) or its recorded sleep after the previous one\n"
+	      "                          ended (closed)\n"
+	      "  --cpu-khz=KHZ           replay: the trace's TSC frequency (default: measured\n"
+	      "                          from its switch records)\n"
 	      "  schedsim validate [--only=EVAL[,EVAL...]] [--iterations=N] [--jobs=N]\n"
 	      "                          [--format=text|json] [--output=FILE] [--report=FILE.html]\n"
 	      "                          every published figure the project reproduces, real\n"
@@ -148,6 +161,68 @@ static int bad(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 	return EXIT_BADINPUT;
+}
+
+/* schedsim replay's options: checked before anything is read. */
+static int replay_options(const struct cli *cli)
+{
+	if (!cli->replay && (cli->replay_mode || cli->cpu_khz))
+		return bad("%s", "--mode and --cpu-khz are options of schedsim replay FILE");
+	if (!cli->replay)
+		return 0;
+	if (cli->replay_mode && strcmp(cli->replay_mode, "open") && strcmp(cli->replay_mode, "closed"))
+		return bad("replay: --mode: '%s' is not valid (valid: open, closed)", cli->replay_mode);
+	if (cli->cpu_khz) {
+		char *end;
+		double khz = strtod(cli->cpu_khz, &end);
+
+		if (end == cli->cpu_khz || *end || !(khz >= XENTRACE_MIN_KHZ && khz <= XENTRACE_MAX_KHZ))
+			return bad("replay: --cpu-khz: '%s' is not a frequency in kHz from 1000 to 1e8",
+				   cli->cpu_khz);
+	}
+	if (cli->eval)
+		return bad("%s", "replay: --eval runs its own scenarios, not a trace's");
+	if (cli->workload || cli->dom0_load)
+		return bad("%s", "replay: --workload and --dom0-load change the scenario's domains, "
+			   "which the trace gives (--domain=FILE.cfg adds one)");
+	return 0;
+}
+
+/*
+ * schedsim replay's scenario: --scenario's host and settings, or a host of
+ * the trace's pCPUs (one socket of single-thread cores: a xentrace records
+ * no topology), with the trace's domains and its length.
+ */
+static int replay_scenario(const struct cli *cli, struct scenario *sc, struct err *e)
+{
+	struct xentrace_host h;
+	double khz = cli->cpu_khz ? strtod(cli->cpu_khz, NULL) : 0;
+	int rc;
+
+	if (xentrace_load(cli->replay, khz, &h, e) < 0)
+		return -1;
+	for (int i = 0; i < h.nwarn; i++)
+		fprintf(stderr, "schedsim: warning: %s\n", h.warn[i]);
+	if (cli->scenario) {
+		rc = scenario_load_file(cli->scenario, sc, e);
+	} else {
+		char xml[256];
+		int n = snprintf(xml, sizeof(xml),
+				 "<scenario><host sockets=\"1\" cores-per-socket=\"%d\" "
+				 "threads-per-core=\"1\"/><domain name=\"dom0\"/></scenario>",
+				 h.npcpus);
+
+		rc = scenario_load_memory(xml, n, cli->replay, sc, e);   /* its domain is replaced */
+	}
+	if (rc == 0) {
+		sc->duration = h.length > 0 ? h.length : 1;
+		rc = xentrace_scenario(sc, &h, cli->replay,
+				       cli->replay_mode ? cli->replay_mode : "open", e);
+		if (rc < 0)
+			scenario_free(sc);
+	}
+	xentrace_host_free(&h);
+	return rc;
 }
 
 /* Splits a comma list, keeping commas inside {...} together. */
@@ -1020,6 +1095,8 @@ int main(int argc, char **argv)
 		{ "eval", required_argument, NULL, 'E' },
 		{ "list-evals", no_argument, NULL, 'K' },
 		{ "hw", required_argument, NULL, 'M' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "cpu-khz", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		TRACE_LONG_OPTIONS,
@@ -1063,6 +1140,13 @@ int main(int argc, char **argv)
 		free(command);
 		return status;
 	}
+	if (argc > 1 && !strcmp(argv[1], "replay")) {
+		if (argc < 3 || argv[2][0] == '-')
+			return bad("%s", "replay: give the xentrace file (schedsim replay FILE.trc "
+				   "[OPTION]...)");
+		cli.replay = argv[2];
+		optind = 3;
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -1087,6 +1171,8 @@ int main(int argc, char **argv)
 		case 'a': cli.alpha = optarg; break;
 		case 'R': cli.report = optarg; break;
 		case 'E': cli.eval = optarg; break;
+		case 'm': cli.replay_mode = optarg; break;
+		case 'k': cli.cpu_khz = optarg; break;
 		case 'K': eval_presets_list(stdout); return 0;
 		case 'M':
 			if (strcmp(optarg, "ideal") && strcmp(optarg, "model"))
@@ -1126,6 +1212,8 @@ int main(int argc, char **argv)
 		return bad("unexpected argument '%s' (see --help)", argv[optind]);
 	if (!valid_format(cli.format))
 		return bad("--format: '%s' is not valid (valid: text, json, markdown, csv)", cli.format);
+	if ((status = replay_options(&cli)))
+		return status;
 	if (cli.eval) {
 		char *command;
 
@@ -1138,7 +1226,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	/* Nothing chosen: the evaluation Xen scheduler work is judged by. */
-	if (!cli.sched && !cli.scenario && !cli.workload && !cli.dom0_load) {
+	if (!cli.sched && !cli.scenario && !cli.workload && !cli.dom0_load && !cli.replay) {
 		cli.sched = DEFAULT_EVAL_SCHEDS;
 		cli.workload = DEFAULT_EVAL_WORKLOADS;
 		cli.dom0_load = DEFAULT_EVAL_DOM0;
@@ -1166,21 +1254,23 @@ int main(int argc, char **argv)
 	if (shard_cli_partial(&shc) && (cli.host_map || cli.ndomains))
 		return bad("%s", "--host and --domain change the scenario, which a sweep's parts "
 			   "name only by file: write them into it (<host lscpu=...>, <domain xl=...>)");
-	if ((cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
-			  : scenario_load_default(&sc, &e)) < 0)
+	if (cli.replay ? replay_scenario(&cli, &sc, &e) < 0
+		       : (cli.scenario ? scenario_load_file(cli.scenario, &sc, &e)
+				       : scenario_load_default(&sc, &e)) < 0)
 		return bad("%s", e.msg);
 	if (cli.host_map && host_topology_option(&sc.host, cli.host_map, &e) < 0) {
 		scenario_free(&sc);
 		return bad("%s", e.msg);
 	}
 	/* The embedded dom0 has one vCPU per pCPU, as Xen gives dom0 by default. */
-	if (cli.host_map && !cli.scenario) {
+	if (cli.host_map && !cli.scenario && !cli.replay) {
 		int cpus = host_spec_cpus(&sc.host);
 
 		sc.doms[0].vcpus = cpus < SCENARIO_MAX_VCPUS ? cpus : SCENARIO_MAX_VCPUS;
 	}
 	for (i = 0; i < cli.ndomains; i++)
-		if (xlcfg_add_domain(&sc, cli.domains[i], i == 0 && !cli.scenario, &e) < 0) {
+		if (xlcfg_add_domain(&sc, cli.domains[i], i == 0 && !cli.scenario && !cli.replay,
+				     &e) < 0) {
 			scenario_free(&sc);
 			return bad("--domain: %s", e.msg);
 		}

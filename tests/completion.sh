@@ -77,8 +77,9 @@ expect "schedsim --sc" --scenario= --sched=
 expect_only "schedsim --dom" --domain= --dom0-load=
 expect "schedsim --li" --list-schedulers --list-workloads --list-host --list-runs
 expect "schedsim --" --check --report= --host= --plot-credit= --trace-window= --version
-expect_only "schedsim " compare merge report validate
-expect_only "schedsim re" report
+expect_only "schedsim " compare merge report validate replay
+expect_only "schedsim re" report replay
+expect_only "schedsim repl" replay
 expect_only "schedsim va" validate
 expect_only "schedsim validate --f" --format=
 expect_only "schedsim validate --format=" text json
@@ -126,6 +127,8 @@ expect_only "schedsim --host=sm" smt=
 expect_only "schedsim --host=smt=" on off
 expect_only "schedsim --hw=" model ideal
 expect_only "schedsim --hw=i" ideal
+expect_only "schedsim replay t.xt --mode=" open closed
+expect "schedsim replay t.xt --" --mode= --cpu-khz= --sched= --scenario=
 
 # Files: by kind, relative to the current directory.
 cd "$tmp"
@@ -139,6 +142,8 @@ expect_only "schedsim --plot=" sub
 expect "schedsim --report=" notes.txt r.json sub
 expect_only "schedsim compare r.json " r.json sub
 expect_only "schedsim report " r.json sub
+expect_only "schedsim replay " a.xml b.xml g.cfg host.lscpu notes.txt r.json sub
+expect_only "schedsim replay r.json --scenario=" a.xml b.xml sub
 # scheduler modules' files in --sched, after a '/' or a '.'
 touch rr.so credit2.c
 expect_only "schedsim --sched=credit2,./" credit2,./rr.so credit2,./sub/

@@ -20,7 +20,8 @@ CASES = [
     ("schedsim --workload=make-xen,ip", "schedsim --workload=make-xen,iperf"),
     ("schedsim --dom0-lo", "schedsim --dom0-load="),
     ("schedsim --list-w", "schedsim --list-workloads "),
-    ("schedsim rep", "schedsim report "),
+    ("schedsim repo", "schedsim report "),
+    ("schedsim repl", "schedsim replay "),
 ]
 
 

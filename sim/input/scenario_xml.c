@@ -43,6 +43,7 @@
 #include "sim/input/host_topology.h"
 #include "sim/input/textfile.h"
 #include "sim/input/utiltrace.h"
+#include "sim/input/xentrace_read.h"
 #include "sim/input/xlcfg.h"
 #include "sim/xalloc.h"
 
@@ -67,6 +68,10 @@ struct loader {
 	struct scenario *sc;
 	int total_vcpus;
 	char pool_names[400];      /* "p1, p2", for messages */
+	/* the last xentrace file read, kept for the next domain that replays it */
+	struct xentrace_host trace;
+	char *trace_path;
+	double trace_khz;
 };
 
 /* ---- errors ---- */
@@ -477,9 +482,52 @@ static int load_phase(struct loader *l, const xmlNode *n, struct workload_spec *
 }
 
 /*
+ * A xentrace workload's demand (file=, domain=, cpu_khz=): the trace is read
+ * once for all the domains that replay it one after the other.  Values that
+ * do not parse are left to the module's parameter check.
+ */
+static int xentrace_file(struct loader *l, struct workload_spec *w, const char *file)
+{
+	const char *dom_text = kvlist_get(&w->params, "domain");
+	const char *khz_text = kvlist_get(&w->params, "cpu_khz");
+	long long domid;
+	double khz = 0;
+	char *path, *end = NULL;
+	struct err e;
+
+	if (!dom_text || parse_int(dom_text, 0, XENTRACE_DOMID_LIMIT - 1, &domid, &e) < 0)
+		return 0;
+	if (khz_text) {
+		khz = strtod(khz_text, &end);
+		if (end == khz_text || *end || !(khz >= 0))
+			return 0;
+	}
+	path = textfile_relative(l->name, file);
+	if (!l->trace_path || strcmp(l->trace_path, path) || l->trace_khz != khz) {
+		xentrace_host_free(&l->trace);
+		free(l->trace_path);
+		l->trace_path = NULL;
+		if (xentrace_load(path, khz, &l->trace, &e) < 0) {
+			free(path);
+			return fail(l, w->line, "<workload type=\"xentrace\">: %s", e.msg);
+		}
+		l->trace_path = path;
+		l->trace_khz = khz;
+		for (int i = 0; i < l->trace.nwarn; i++)
+			fprintf(stderr, "schedsim: warning: %s\n", l->trace.warn[i]);
+	} else {
+		free(path);
+	}
+	if (xentrace_copy_domain(&l->trace, (int)domid, file, &w->replay, &e) < 0)
+		return fail(l, w->line, "<workload type=\"xentrace\">: %s", e.msg);
+	return 0;
+}
+
+/*
  * The files a workload replays, read here with the scenario so that their
  * errors name the file and line: a utilisation trace (file=, format=, vm=;
- * the module checks the parameters' values again as it sets up).
+ * the module checks the parameters' values again as it sets up), a
+ * xentrace (xentrace_file).
  */
 static int workload_files(struct loader *l, struct workload_spec *w)
 {
@@ -490,7 +538,11 @@ static int workload_files(struct loader *l, struct workload_spec *w)
 	char *path;
 	int rc;
 
-	if (strcmp(w->type, "utilisation") != 0 || !file || !file[0] || fmt < 0)
+	if (!file || !file[0])
+		return 0;
+	if (!strcmp(w->type, "xentrace"))
+		return xentrace_file(l, w, file);
+	if (strcmp(w->type, "utilisation") != 0 || fmt < 0)
 		return 0;
 	path = textfile_relative(l->name, file);
 	rc = utiltrace_load(path, (enum utiltrace_format)fmt, kvlist_get(&w->params, "vm"),
@@ -1205,6 +1257,8 @@ int scenario_load_memory(const char *xml, int len, const char *name,
 
 	xmlSetStructuredErrorFunc(old_sctx, old_serror);
 	xmlSetGenericErrorFunc(old_gctx, old_generic);
+	xentrace_host_free(&l.trace);
+	free(l.trace_path);
 	if (l.failed) {
 		scenario_free(sc);
 		return -1;
