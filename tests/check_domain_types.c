@@ -96,6 +96,13 @@ START_TEST(kernel_op_costs_by_type)
 	ck_assert_int_eq(kernel_ops_cost(DOMAIN_PV, &ops), (stime_t)(sum + 0.5));
 	ck_assert_int_eq(kernel_ops_cost(DOMAIN_HVM, &ops), 0);
 	ck_assert_int_eq(kernel_ops_cost(DOMAIN_NATIVE, &ops), 0);
+	/* a declared TLB refill is paid at each page-table switch: 2 per system call and
+	 * page fault, 1 per context switch, none for fork and exec; only in PV */
+	ops.tlb_refill_ns = 100;
+	ck_assert_int_eq(kernel_ops_cost(DOMAIN_PV, &ops),
+			 (stime_t)(sum + 100.0 * (2 * 1000 + 2 * 2000 + 10) + 0.5));
+	ck_assert_int_eq(kernel_ops_cost(DOMAIN_HVM, &ops), 0);
+	ck_assert_int_eq(kernel_ops_cost(DOMAIN_PVH, &ops), 0);
 }
 END_TEST
 

@@ -22,6 +22,7 @@
 #include "workloads/kernel_ops.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 #define T_ENTER 40.0
 #define T_TOGGLE 300.0
@@ -43,6 +44,9 @@
 #define PT_PAGES 12.0
 #define T_PIN_PAGE (512 * 5.0 + 100 * T_VALIDATE + T_ENTER)
 #define T_UNPIN_PAGE (100 * T_VALIDATE + T_ENTER)
+
+/* Page-table switches (toggle_guest_mode or NEW_BASEPTR) on each operation's PV path. */
+static const double pv_toggles[KOP_N] = { 2, 2, 0, 0, 1 };
 
 static const char *const op_names[KOP_N] = { "syscall", "page_fault", "fork", "exec", "ctxsw" };
 
@@ -88,18 +92,25 @@ const char *kernel_op_name(enum kernel_op op)
 	return op >= 0 && op < KOP_N ? op_names[op] : "?";
 }
 
+static bool is_pv(enum domain_type t)
+{
+	return t == DOMAIN_PV || t == DOMAIN_TYPE_DEFAULT;
+}
+
 double kernel_op_cost_ns(enum domain_type t, enum kernel_op op)
 {
-	return t == DOMAIN_PV || t == DOMAIN_TYPE_DEFAULT ? pv_cost(op) : 0;
+	return is_pv(t) ? pv_cost(op) : 0;
 }
 
 stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
 {
+	bool pv = is_pv(t);
 	double ns = 0;
 
 	for (int op = 0; op < KOP_N; op++)
 		if (ops->n[op] > 0)
-			ns += ops->n[op] * kernel_op_cost_ns(t, (enum kernel_op)op);
+			ns += ops->n[op] * (kernel_op_cost_ns(t, (enum kernel_op)op) +
+					    (pv ? pv_toggles[op] * ops->tlb_refill_ns : 0));
 	return (stime_t)llround(ns);
 }
 

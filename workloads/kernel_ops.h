@@ -24,6 +24,15 @@
  *     struct kernel_ops ops = { { [KOP_SYSCALL] = 2, [KOP_CTXSW] = 1 } };
  *     task_run(s, t, work + kernel_ops_cost(w->dom->type, &ops));
  *
+ * A 64-bit PV guest also loses its TLB at each page-table switch: Linux's
+ * PV kernel maps nothing global (xen_start_kernel clears _PAGE_GLOBAL) and
+ * with XPTI off Xen uses no PCID, so every toggle between the guest
+ * kernel's and user's tables flushes the step's translations, and its code
+ * walks them again.  How much that costs depends on how many pages the code
+ * touches between two entries: the workload declares it per toggle
+ * (tlb_refill_ns); kernel_ops_cost() multiplies it by the toggles of each
+ * operation's path.
+ *
  * The extra work is work like any other: it runs at the vCPU's speed (SMT,
  * memory) and waits when Xen deschedules the vCPU.  make-xen and iperf
  * declare none (their costs were calibrated with their domains as they are).
@@ -45,9 +54,14 @@ enum kernel_op {
 	KOP_N
 };
 
-/* How many of each operation a step makes (fractions allowed: a mean). */
+/*
+ * How many of each operation a step makes (fractions allowed: a mean), and
+ * what the step's code pays to refill its TLB after each switch of page
+ * tables a PV entry makes (ns of work; 0: nothing declared).
+ */
 struct kernel_ops {
 	double n[KOP_N];
+	double tlb_refill_ns;
 };
 
 /* "syscall", "page_fault", "fork", "exec", "ctxsw". */

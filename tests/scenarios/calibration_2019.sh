@@ -1,0 +1,41 @@
+#!/bin/sh
+# The 2019 core-scheduling evaluation's calibration holds: the cells of the
+# HT column and the bare-metal rows its parameters were set from, and those
+# the model is meant to reach, within 5 % of the real figures
+# (real-measurements.md sections 3 and 5; doc/validation.md, "The 2019
+# core-scheduling evaluation", Calibration).  schedsim validate runs the
+# cells (2 iterations).  The cells outside 5 % are listed here with the
+# mechanism the model lacks; they are not checked.
+. "${srcdir:-.}/tests/scenarios/lib.sh"
+SCHEDSIM_EXAMPLES="${srcdir:-.}/examples"
+export SCHEDSIM_EXAMPLES
+
+run_ok validate --only=2019-core-scheduling --iterations=2 --jobs=2 --format=json \
+	> "$tmp/v.json" || exit 1
+json_check "$tmp/v.json" '
+# (table, row, column) outside 5 %, and why:
+known = {
+    # -j4 in an 8-vCPU domain: Credit2 spreads the four busy vCPUs over idle
+    # cores; the real host lost 6 to 12 % there (placement, issue 33)
+    ("kernbench dom0", "-j4", "HT"), ("kernbench HVM-v8", "-j4", "HT"),
+    # over-commit inside the guest (8 and 16 jobs on 4 vCPUs) costs nothing
+    ("kernbench HVM-v4", "-j8", "HT"), ("kernbench HVM-v4", "-j16", "HT"),
+    # 16 busy vCPUs on 8 threads refill whole working sets before any work
+    # (hw.c; the cache-fill fix of the mechanisms branch brings them within 4.2 %)
+    ("kernbench HVMx2-v8", "-j8", "HT"), ("kernbench HVMx2-v8", "-j16", "HT"),
+    # bare metal with HT: the guest kernel places 2 or 4 jobs on siblings
+    # (no select_idle_core); and over-commit again at -j16 (within 5 % by chance)
+    ("kernbench BM", "-j2", "BM-HT"), ("kernbench BM", "-j4", "BM-HT"),
+}
+checked = 0
+for f in doc["figures"]:
+    key = (f["table"], f["row"], f["column"])
+    if key in known:
+        continue
+    assert abs(f["error"]) < 0.05, "%s %s %s: model %.2f, real %.2f (%+.1f %%)" % (
+        key + (f["model"], f["real"], 100 * f["error"]))
+    checked += 1
+assert checked >= 16, checked
+print("ok: %d cells within 5 %%" % checked)
+'
+finish
