@@ -68,6 +68,47 @@ run_ok --sched=credit2:era=2016-full --workload=iperf --dom0-load=on --iteration
   "$(jq -c '.tables[1].rows[1].cells[2].values' "$tmp/2016.json")" ] ||
 	fail "the preset's IPERF with dom0 load credit2:era=2016-full cell differs from the experiment's"
 
+# The 2019 preset: HT, noHT and csc in each configuration, the bare-metal
+# rows; noHT runs its configuration's -noht.xml (Xen's smt=0: 4 pCPUs, no
+# SMT loss, dom0 of 4 vCPUs, the guests' vCPUs as with HT), and its cells
+# are the experiment's of that file.
+grep -q '^    kernbench BM: make -j (-j2, -j4, -j8, -j16) x BM-HT, BM-noHT$' "$tmp/list" ||
+	fail "--list-evals: the 2019 preset's BM table is not as expected"
+for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
+	grep -q "^    kernbench $c: make -j (-j2, -j4, -j8, -j16) x HT, noHT, csc\$" "$tmp/list" ||
+		fail "--list-evals: the 2019 preset's $c table has not HT, noHT, csc: $(grep "kernbench $c:" "$tmp/list")"
+done
+run_ok --eval=2019-core-scheduling --iterations=1 --jobs=2 --format=json > "$tmp/2019.json" || exit 1
+json_check "$tmp/2019.json" '
+files = {"dom0": "dom0", "HVM-v8": "hvm-v8", "HVM-v4": "hvm-v4", "HVMx2-v8": "hvmx2-v8"}
+guests = {"dom0": [], "HVM-v8": [8], "HVM-v4": [4], "HVMx2-v8": [8, 8]}
+assert [t["config"] for t in doc["tables"]] == list(files) + ["BM"], doc["tables"]
+for t in doc["tables"][:4]:
+    assert t["columns"] == ["HT", "noHT", "csc"], t["columns"]
+    for r in t["rows"]:
+        for k, c in enumerate(r["cells"]):
+            noht = t["columns"][k] == "noHT"
+            f = files[t["config"]] + ("-noht.xml" if noht else ".xml")
+            assert c["scenario"].endswith("2019-core-scheduling/" + f), (t["config"], c["scenario"])
+            run = doc["runs"][c["first_run"]]
+            vcpus = [len(d["vcpus"]) for d in run["domains"]]
+            assert vcpus == [4 if noht else 8] + guests[t["config"]], (t["config"], vcpus)
+            pcpus = {p for d in run["domains"] for v in d["vcpus"] for p in v["pcpus"]}
+            smt = sum(v["lost_ns"]["smt"] for d in run["domains"] for v in d["vcpus"])
+            if noht:
+                assert pcpus <= {0, 1, 2, 3} and smt == 0, (t["config"], r["name"], pcpus, smt)
+            elif (t["columns"][k] == "HT" and t["config"] != "HVM-v4" and
+                  r["name"] in ("-j8", "-j16")):
+                assert max(pcpus) >= 4, (t["config"], r["name"], t["columns"][k], pcpus)
+assert doc["tables"][4]["columns"] == ["BM-HT", "BM-noHT"]
+'
+run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
+	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=kernbench:jobs=8 \
+	--iterations=1 --format=json > "$tmp/noht-by-hand.json" || exit 1
+[ "$(jq -c '.summary[0].values' "$tmp/noht-by-hand.json")" = \
+  "$(jq -c '.tables[1].rows[2].cells[1].values' "$tmp/2019.json")" ] ||
+	fail "the preset's HVM-v8 -j8 noHT cell differs from the experiment of hvm-v8-noht.xml"
+
 # The text form, with the HTML page and the plots of the same runs.
 plots=""
 command -v gnuplot > /dev/null 2>&1 && plots="--plot=$tmp/plots"

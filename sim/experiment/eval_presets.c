@@ -138,9 +138,11 @@ static const struct eval_preset preset_numa = {
  * real-measurements.md sections 3 and 5): MMTests in dom0, in one HVM
  * guest of 8 or 4 vCPUs, or in one of two 8-vCPU HVM guests beside the
  * other's noise, on 1 socket x 4 cores x 2 threads, under Credit2 of Xen
- * staging of July 2019 (8706d38479) with sched-gran=cpu (HT) or core
- * (csc); and the bare-metal rows.  The scenarios are the files of
- * examples/2019-core-scheduling, which say what is known and assumed.
+ * staging of July 2019 (8706d38479) with sched-gran=cpu (HT), with Xen's
+ * smt=0 (noHT: 4 pCPUs and a dom0 of 4 vCPUs, each configuration's
+ * -noht.xml file) or with sched-gran=core (csc); and the bare-metal rows.
+ * The scenarios are the files of examples/2019-core-scheduling, which say
+ * what is known and assumed.
  *
  * Credit2 of July 2019 is 4.17's but for the switches that landed after
  * it (doc/eras.md): the 2020-2021 credit reset (reset=skipped), the load
@@ -148,16 +150,21 @@ static const struct eval_preset preset_numa = {
  * pCPUs a runqueue (none then; 8 here either way).
  */
 #define CREDIT2_2019 "credit2:era=4.17:reset=skipped:load_continue=off"
+#define DIR2019 "2019-core-scheduling/"
 
-static const struct eval_axis cols_2019[] = {
-	{ .name = "HT", .sched = CREDIT2_2019 },
-	{ .name = "csc", .sched = CREDIT2_2019 ":gran=core" },
-};
+/* A configuration's columns: HT and csc run its file, noHT its -noht.xml. */
+#define COLS2019(noht_file) \
+	((const struct eval_axis[]){ \
+		{ .name = "HT", .sched = CREDIT2_2019 }, \
+		{ .name = "noHT", .sched = CREDIT2_2019, .scenario = DIR2019 noht_file }, \
+		{ .name = "csc", .sched = CREDIT2_2019 ":gran=core" }, \
+	})
+#define NCOLS2019 3
 
 /* Bare metal: Linux alone, each CPU its own (the null scheduler's 1:1). */
 static const struct eval_axis cols_2019_bm[] = {
-	{ .name = "BM-HT", .scenario = "2019-core-scheduling/bm-ht.xml" },
-	{ .name = "BM-noHT", .scenario = "2019-core-scheduling/bm-noht.xml" },
+	{ .name = "BM-HT", .scenario = DIR2019 "bm-ht.xml" },
+	{ .name = "BM-noHT", .scenario = DIR2019 "bm-noht.xml" },
 };
 
 /* MMTests' kernbench: KERNBENCH_MIN_THREADS=2 to 2 x NUMCPUS, powers of two. */
@@ -168,15 +175,16 @@ static const struct eval_axis rows_kernbench[] = {
 	{ .name = "-j16", .workload = "kernbench:jobs=16" },
 };
 
-#define T2019(bench, config, param, file, rows) \
-	{ bench, config, param, { .name = config, .scenario = "2019-core-scheduling/" file }, \
-	  cols_2019, N(cols_2019), rows, N(rows) }
+#define T2019(bench, config, param, file, noht_file, rows) \
+	{ bench, config, param, { .name = config, .scenario = DIR2019 file }, \
+	  COLS2019(noht_file), NCOLS2019, rows, N(rows) }
 
 static const struct eval_table tables_2019[] = {
-	T2019("kernbench", "dom0", "make -j", "dom0.xml", rows_kernbench),
-	T2019("kernbench", "HVM-v8", "make -j", "hvm-v8.xml", rows_kernbench),
-	T2019("kernbench", "HVM-v4", "make -j", "hvm-v4.xml", rows_kernbench),
-	T2019("kernbench", "HVMx2-v8", "make -j", "hvmx2-v8.xml", rows_kernbench),
+	T2019("kernbench", "dom0", "make -j", "dom0.xml", "dom0-noht.xml", rows_kernbench),
+	T2019("kernbench", "HVM-v8", "make -j", "hvm-v8.xml", "hvm-v8-noht.xml", rows_kernbench),
+	T2019("kernbench", "HVM-v4", "make -j", "hvm-v4.xml", "hvm-v4-noht.xml", rows_kernbench),
+	T2019("kernbench", "HVMx2-v8", "make -j", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
+	      rows_kernbench),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
 };
