@@ -30,7 +30,9 @@ known = {
 checked = 0
 for f in doc["figures"]:
     key = (f["table"], f["row"], f["column"])
-    if key in known:
+    # the noHT and csc columns are predictions, not calibration (their
+    # signs are in tests/validate/signs.txt, their errors in doc/validation.md)
+    if key in known or f["column"] in ("noHT", "csc"):
         continue
     assert abs(f["error"]) < 0.05, "%s %s %s: model %.2f, real %.2f (%+.1f %%)" % (
         key + (f["model"], f["real"], 100 * f["error"]))
