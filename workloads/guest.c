@@ -6,8 +6,8 @@
  * gets something).
  *
  * The current task of a guest CPU progresses only between vcpu_start and
- * vcpu_stop (from the moment the context switch and any cache refill are
- * done), at the speed the hardware model gives (sim/engine/hw.h).  One timer
+ * vcpu_stop (from the moment the context switch is done), at the speed the
+ * hardware model gives (sim/engine/hw.h).  One timer
  * per guest CPU fires when the current task's burst ends or its slice runs
  * out, whichever is first; it is re-armed whenever that changes, and when the
  * hardware says the speed changed (the work_sync hook: what ran until then is

@@ -20,10 +20,11 @@ static const struct param_def profile_params[] = {
 	  "slowdown); beside other code it follows from both (doc/hardware.md)",
 	  POFF(smt_speed) },
 	{ "working_set", PARAM_SIZE, NULL, NULL, 0, 1LL << 40,
-	  "bytes its tasks keep hot in the caches (refilled after a move)", POFF(working_set) },
+	  "bytes its tasks keep hot in the caches (touched again, and paid for, after a move or an eviction)", POFF(working_set) },
 	{ "mem_intensity", PARAM_DOUBLE, NULL, NULL, 0, 1,
 	  "share of its tasks' full-speed time spent waiting on memory (remote memory and "
-	  "the socket's memory traffic stretch it)", POFF(mem_intensity) },
+	  "the socket's memory traffic stretch it; with working_set, how fast a cold cache "
+	  "fills: 0 hides its misses)", POFF(mem_intensity) },
 	{ NULL }
 };
 

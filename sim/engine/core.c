@@ -11,7 +11,7 @@
  *   (with prev->is_running already false), followed by the end of a
  *   pending migration.  The context switch itself takes no pCPU time in
  *   this model, but the incoming vCPU's guest work starts
- *   context_switch_cost later, and later still when its caches are cold
+ *   context_switch_cost later, and slower while its caches are cold
  *   (sim/engine/hw.h).
  * - cpu_raise_softirq(): "tickling".  Raised on the pCPU whose code is
  *   running it takes effect right after the current event; raised on
@@ -221,8 +221,9 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	next->state_entry_time = now;
 	pc->curr = next;
 	pc->unit = next;
-	/* The hardware model: siblings' speed, next's cache refill. */
-	work_from = hw_switch(s->hw, pc->id, prev, next, now + switch_cost(s, prev, next));
+	/* The hardware model: siblings' speed, next's cache fill. */
+	work_from = now + switch_cost(s, prev, next);
+	hw_switch(s->hw, pc->id, prev, next, work_from);
 	if (!is_idle_vcpu(next)) {
 		next->st.context_switches++;
 		if (next->st.last_cpu >= 0 && next->st.last_cpu != pc->id)
@@ -307,8 +308,8 @@ static void thread_switch(struct sim *s, struct pcpu *pc, struct vcpu *vprev,
 	vprev->is_running = false;
 	vnext->is_running = true;
 	pc->curr = vnext;
-	/* The hardware model: siblings' speed, vnext's cache refill. */
-	work_from = hw_switch(s->hw, pc->id, vprev, vnext, work_from);
+	/* The hardware model: siblings' speed, vnext's cache fill. */
+	hw_switch(s->hw, pc->id, vprev, vnext, work_from);
 	if (is_idle_vcpu(vnext))
 		return;
 	vnext->st.context_switches++;
@@ -734,7 +735,6 @@ void sim_account_all(struct sim *s)
 			if (v->is_running && s->hooks.work_sync)
 				s->hooks.work_sync(s, v);
 		}
-	hw_account_all(s->hw);
 	if (s->tracer && s->tracer->stop)
 		s->tracer->stop(s->tracer, s);
 }

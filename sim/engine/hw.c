@@ -2,11 +2,12 @@
  * The hardware performance model (see hw.h for what it models and how the
  * core and the guest layer use it).  Per core it keeps how many threads run
  * a non-idle vCPU (SMT; what each runs is its vCPU's profile) and how many
- * bytes were brought into its private cache; per socket the bytes brought
- * into the last-level cache and the memory traffic of its threads; per pCPU
- * when it went idle (C-states); per node the free memory; per vCPU where
- * its cached lines are; per domain where its memory is; per pCPU what its
- * vCPU's speed was worked out with.  Everything is O(1) per context switch
+ * bytes were touched in its private cache; per socket the bytes touched in
+ * the last-level cache and the memory traffic of its threads; per pCPU
+ * when it went idle (C-states) and when its vCPU's cache fill ends; per
+ * node the free memory; per vCPU where its cached lines are and its fill;
+ * per domain where its memory is; per pCPU what its vCPU's speed was
+ * worked out with.  Everything is O(1) per context switch
  * and per rate query, except telling the other threads of a core that
  * what runs on it changed, and looking at a socket's threads when its
  * memory load changes.
@@ -43,6 +44,27 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
  * cannot say stale (hw_check holds it to that).
  */
 #define BAND_MARGIN 1e-9
+/*
+ * How a program's misses fall with the size of its cache: as size^-MISS_POWER
+ * (the power law of cache misses, 0.3 to 0.7 by program, 0.5 on average:
+ * Hartstein, Srinivasan, Puzak and Emma, "Cache miss behavior: is it
+ * sqrt(2)?", Computing Frontiers 2006).  By the footprint theory of
+ * locality (Xiang, Ding, Luo and Bao, "HOTL: a higher order theory of
+ * locality", ASPLOS 2013) the miss rate at cache size c is the slope of
+ * the program's footprint (the distinct bytes it touches in a window of
+ * its execution) where the footprint reaches c; a power law of misses is a
+ * footprint growing as t^FILL_SHARE, FILL_SHARE = 1 / (1 + MISS_POWER).
+ * So a program whose working set W is in its cache and which misses at
+ * rate r there touches W in the work FILL_SHARE x W / r (its fill time),
+ * and in that work it would miss FILL_SHARE x W bytes even with a warm
+ * cache: a cold cache costs it (1 - FILL_SHARE) x W of misses more.
+ */
+#define MISS_POWER 0.5
+#define FILL_SHARE (1.0 / (1.0 + MISS_POWER))
+/* Work (ns) left of a fill below which it is done (the fill's rounding). */
+#define FILL_DONE 0.5
+/* The touched-bytes counters' slopes are in bytes per ms of run time, exact sums. */
+#define TOUCH_UNIT 1e6
 
 const struct param_def hw_host_params[] = {
 	{ "hw", PARAM_ENUM, "model", "model|ideal", 0, 0,
@@ -164,11 +186,23 @@ struct hw_stretch_memo {
 	double stretch;
 };
 
+/*
+ * The bytes touched in a cache (a core's private one, a socket's LLC)
+ * since the run began: 'bytes' at time 'at', growing since by 'slope'
+ * bytes per TOUCH_UNIT ns, the sum of what its running threads touch.
+ */
+struct hw_touched {
+	double bytes;
+	stime_t at;
+	long long slope;
+};
+
 /* A profile's figures, worked out once per run (struct hw's table of them). */
 struct hw_figures {
 	const struct hw_profile *p;
 	double pressure;           /* on its core's pipeline */
 	long long demand;          /* MB/s of memory traffic at full speed */
+	double misses;             /* bytes it brings from memory per ns of work */
 	double alone;              /* memory time with its own traffic alone */
 	double per_alone;          /* its inverse */
 	double band_half;          /* of its views' bands (mem_band) */
@@ -208,8 +242,11 @@ struct hw {
 	 */
 	struct hw_figures **figures;
 	size_t figures_cap, nr_figures;
-	uint64_t *core_fill;       /* per core: bytes brought into its private cache */
-	uint64_t *llc_fill;        /* per socket: bytes brought into its LLC */
+	struct hw_touched *core_touched; /* per core: bytes touched in its private cache */
+	struct hw_touched *llc_touched;  /* per socket: bytes touched in its LLC */
+	long long *cpu_touch;      /* per pCPU: its vCPU's part of those slopes */
+	struct timer *fill_end;    /* per pCPU: its vCPU's cache fill ends */
+	struct hw_retold_arg *fill_end_arg;
 	stime_t *idle_since;       /* per pCPU: idle from, or awake from after a wake */
 	stime_t *exit_latency;     /* per pCPU: of the wake in progress, to charge */
 	struct cstate cst[MAX_CSTATES];
@@ -220,6 +257,7 @@ struct hw {
 
 static void retold_fire(struct timer *t, void *arg);
 static void mem_retold_fire(struct timer *t, void *arg);
+static void fill_end_fire(struct timer *t, void *arg);
 
 /* ------------------------------------------------------------ configuration */
 
@@ -349,8 +387,16 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 		hw->retold_arg[core].hw = hw;
 		timer_init(&hw->retold[core], retold_fire, &hw->retold_arg[core]);
 	}
-	hw->core_fill = xcalloc((size_t)hw->nr_cores, sizeof(*hw->core_fill));
-	hw->llc_fill = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->llc_fill));
+	hw->core_touched = xcalloc((size_t)hw->nr_cores, sizeof(*hw->core_touched));
+	hw->llc_touched = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->llc_touched));
+	hw->cpu_touch = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->cpu_touch));
+	hw->fill_end = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->fill_end));
+	hw->fill_end_arg = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->fill_end_arg));
+	for (int cpu = 0; cpu < s->topo.nr_cpus; cpu++) {
+		hw->fill_end_arg[cpu].hw = hw;
+		hw->fill_end_arg[cpu].at = cpu;
+		timer_init(&hw->fill_end[cpu], fill_end_fire, &hw->fill_end_arg[cpu]);
+	}
 	hw->cpu_demand = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->cpu_demand));
 	hw->socket_demand = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_demand));
 	hw->socket_stretch = xcalloc((size_t)hw->nr_sockets, sizeof(*hw->socket_stretch));
@@ -429,8 +475,11 @@ void hw_free(struct hw *hw)
 	free(hw->quiet);
 	free(hw->mem_retold);
 	free(hw->mem_retold_arg);
-	free(hw->core_fill);
-	free(hw->llc_fill);
+	free(hw->core_touched);
+	free(hw->llc_touched);
+	free(hw->cpu_touch);
+	free(hw->fill_end);
+	free(hw->fill_end_arg);
 	free(hw->idle_since);
 	free(hw->exit_latency);
 	free(hw->free_mb);
@@ -719,6 +768,7 @@ static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profil
 	f->p = p;
 	f->pressure = smt_pressure(p);
 	f->demand = mem_demand(hw, p);
+	f->misses = p->mem_intensity * hw->c.mem_gbps;
 	f->alone = mem_stretch(hw, load_of(hw, f->demand));
 	f->per_alone = 1.0 / f->alone;
 	f->band_half = p->mem_intensity > 0 ?
@@ -776,28 +826,53 @@ static double smt_extra(struct hw *hw, int cpu, double own)
 	return smt;
 }
 
+static void fill_track(struct hw *hw, struct vcpu *v, int cpu, const struct hw_figures *f,
+		       const struct hw_rate *r);
+
+/* Full speed: nothing lost. */
+static void rate_full(struct hw_rate *r)
+{
+	r->rate = r->per_rate = 1.0;
+	r->smt_share = 0;
+	r->membw_share = 0;
+	r->cache_share = 0;
+}
+
+/* The fill of v's cache done by now (at the speed it was last given). */
+static void fill_fold(struct hw_vcpu *h, stime_t now)
+{
+	if (now <= h->fill_from)
+		return;
+	if (h->fill_left > 0) {
+		h->fill_left -= (double)(now - h->fill_from) * h->fill_rate;
+		if (h->fill_left < FILL_DONE)
+			h->fill_left = 0;
+	}
+	h->fill_from = now;
+}
+
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
 {
 	struct sim *s;
 	const struct hw_figures *f;
 	const double *remote;
 	struct hw_mem_view mem;
-	double smt = 0, numa = 0, membw, stretch, lost;
+	double smt = 0, numa = 0, membw, stretch, cache, lost;
 	int cpu, socket;
+	bool running;
 
 	if (!hw) {
-		r->rate = r->per_rate = 1.0;
-		r->smt_share = 0;
-		r->membw_share = 0;
+		rate_full(r);
 		return;
 	}
 	s = hw->s;
 	if (!p)
 		p = &default_profile;
 	cpu = v->processor;
+	running = s->pcpus[cpu].curr == v;
 	/* f stays valid: a sibling's look-up below changes its own entry, not f */
 	f = vcpu_figures(hw, v, p);
-	if (v->hw.prof != p && v->is_running && s->pcpus[cpu].curr == v) {
+	if (v->hw.prof != p && v->is_running && running) {
 		v->hw.prof = p;
 		profile_changed(hw, cpu);
 		set_demand(hw, cpu, f->demand, false);
@@ -812,39 +887,112 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	stretch = hw->socket_stretch[socket];
 	mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
 	mem.told = membw = mem_extra(&mem, stretch);
-	if (s->pcpus[cpu].curr == v) {
+	if (running) {
 		hw->mem_view[cpu] = mem;        /* what v's speed is now worked out with */
 		band_set(hw, cpu, socket, mem_band(stretch, f->alone, f->band_half));
+		fill_fold(&v->hw, sim_now(s));
 	}
-	lost = smt + membw + numa;
+	cache = v->hw.fill_left > 0 ? v->hw.fill_extra : 0;
+	lost = smt + membw + numa + cache;
 	if (lost <= 0) {
-		r->rate = r->per_rate = 1.0;
-		r->smt_share = 0;
-		r->membw_share = 0;
-		return;
+		rate_full(r);
+	} else {
+		r->per_rate = 1.0 + lost;
+		r->rate = 1.0 / r->per_rate;
+		/* x / x is 1 and 0 / x is 0 exactly: a single effect needs no division */
+		r->smt_share = smt == 0 ? 0 : smt == lost ? 1 : smt / lost;
+		r->membw_share = membw == 0 ? 0 : membw == lost ? 1 : membw / lost;
+		r->cache_share = cache == 0 ? 0 : cache == lost ? 1 : cache / lost;
 	}
-	r->per_rate = 1.0 + lost;
-	r->rate = 1.0 / r->per_rate;
-	/* x / x is 1 and 0 / x is 0 exactly: a single effect needs no division */
-	r->smt_share = smt == 0 ? 0 : smt == lost ? 1 : smt / lost;
-	r->membw_share = membw == 0 ? 0 : membw == lost ? 1 : membw / lost;
+	if (running)
+		fill_track(hw, v, cpu, f, r);
 }
 
 /* ---------------------------------------------------------------- caches */
 
+/* A cache's touched bytes at 'now'. */
+static double touched_at(const struct hw_touched *c, stime_t now)
+{
+	return c->bytes + (double)c->slope * (double)(now - c->at) / TOUCH_UNIT;
+}
+
+static void touched_slope(struct hw_touched *c, stime_t now, long long by)
+{
+	c->bytes = touched_at(c, now);
+	c->at = now;
+	c->slope += by;
+}
+
 /*
- * Bytes of 'resident' that survive 'fills' bytes brought in by others into
+ * pCPU cpu's vCPU now touches 'per_ns' bytes of its caches per ns it runs:
+ * its core's and its socket's counters grow by that much more or less.
+ */
+static void set_touch(struct hw *hw, int cpu, double per_ns)
+{
+	long long t = (long long)(per_ns * TOUCH_UNIT + 0.5), by = t - hw->cpu_touch[cpu];
+	stime_t now = sim_now(hw->s);
+
+	if (!by)
+		return;
+	touched_slope(&hw->core_touched[hw->s->topo.cpu_core[cpu]], now, by);
+	touched_slope(&hw->llc_touched[hw->s->topo.cpu_socket[cpu]], now, by);
+	hw->cpu_touch[cpu] = t;
+}
+
+/*
+ * Running vCPU v was given speed r: its fill goes on at that speed, and
+ * ends (a change of speed: the vCPU hears it) after the work left of it;
+ * meanwhile v touches its working set at the fill's rate, and after it at
+ * the rate its profile f brings new lines from memory.
+ */
+static void fill_track(struct hw *hw, struct vcpu *v, int cpu, const struct hw_figures *f,
+		       const struct hw_rate *r)
+{
+	struct hw_vcpu *h = &v->hw;
+	struct timer *t = &hw->fill_end[cpu];
+
+	h->fill_rate = r->rate;
+	if (h->fill_left > 0) {
+		stime_t from = h->fill_from > sim_now(hw->s) ? h->fill_from : sim_now(hw->s);
+
+		timer_set(&hw->s->q, t, from + hw_time_for(r, (stime_t)ceil(h->fill_left)));
+		set_touch(hw, cpu, h->fill_touch * r->rate);
+	} else {
+		if (timer_pending(t))
+			timer_stop(&hw->s->q, t);
+		set_touch(hw, cpu, f->misses * r->rate);
+	}
+}
+
+/* pCPU cpu's vCPU has touched its whole working set: it speeds up. */
+static void fill_end_fire(struct timer *t, void *arg)
+{
+	struct hw_retold_arg *a = arg;
+	struct hw *hw = a->hw;
+	struct sim *s = hw->s;
+	struct vcpu *v = s->pcpus[a->at].curr;
+
+	(void)t;
+	fill_fold(&v->hw, sim_now(s));
+	v->hw.fill_left = 0;
+	set_touch(hw, a->at, vcpu_figures(hw, v, profile_of(v))->misses * v->hw.fill_rate);
+	if (s->hooks.work_sync)
+		s->hooks.work_sync(s, v);
+}
+
+/*
+ * Bytes of 'resident' that survive 'touched' bytes that others touched in
  * a cache of 'size' bytes, least recently used first: the room the owner's
  * lines did not take goes first.
  */
-static long long survive(long long resident, uint64_t fills, long long size)
+static long long survive(long long resident, double touched, long long size)
 {
-	long long room = size - resident, evicted;
+	double room = size > resident ? (double)(size - resident) : 0, evicted;
 
-	if (fills <= (uint64_t)(room > 0 ? room : 0))
+	if (touched <= room)
 		return resident;
-	evicted = (long long)(fills - (uint64_t)(room > 0 ? room : 0));
-	return evicted >= resident ? 0 : resident - evicted;
+	evicted = touched - room;
+	return evicted >= (double)resident ? 0 : resident - (long long)evicted;
 }
 
 static long long min_ll(long long a, long long b)
@@ -852,22 +1000,34 @@ static long long min_ll(long long a, long long b)
 	return a < b ? a : b;
 }
 
-/* v starts on cpu at work_from: its refill time; the caches take its lines. */
-static stime_t cache_enter(struct hw *hw, struct vcpu *v, int cpu, stime_t work_from)
+/*
+ * v starts on cpu, its work at work_from: the part of its working set that
+ * is cold there, and the fill in which its work touches the working set
+ * again.  The cold lines cost what refilling them at the host's bandwidths
+ * takes, but a warm cache misses FILL_SHARE of the bytes a fill touches
+ * too (the full-speed time holds those), so the fill's extra time is the
+ * rest, spread over the fill's work: a run cut short pays for the part it
+ * touched.
+ */
+static void cache_enter(struct hw *hw, struct vcpu *v, int cpu, stime_t work_from)
 {
 	struct hw_vcpu *h = &v->hw;
-	const struct hw_profile *p = h->prof ? h->prof : &default_profile;
+	const struct hw_profile *p = profile_of(v);
+	double misses = vcpu_figures(hw, v, p)->misses;
 	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
 	long long want_core = min_ll(p->working_set, hw->c.l2_size);
 	long long want_llc = min_ll(p->working_set, hw->c.llc_size);
 	long long warm_core = 0, warm_llc = 0, from_mem, from_llc;
+	stime_t now = sim_now(hw->s);
 	double ns, mem_stretch = 1;
 
 	if (h->warm_core == core)
-		warm_core = survive(h->core_bytes, hw->core_fill[core] - h->core_mark,
+		warm_core = survive(h->core_bytes,
+				    touched_at(&hw->core_touched[core], now) - h->core_mark,
 				    hw->c.l2_size);
 	if (h->warm_socket == socket)
-		warm_llc = survive(h->llc_bytes, hw->llc_fill[socket] - h->llc_mark,
+		warm_llc = survive(h->llc_bytes,
+				   touched_at(&hw->llc_touched[socket], now) - h->llc_mark,
 				   hw->c.llc_size);
 	h->cold_core = want_core - min_ll(warm_core, want_core);
 	h->cold_llc = want_llc - min_ll(warm_llc, want_llc);
@@ -878,70 +1038,46 @@ static stime_t cache_enter(struct hw *hw, struct vcpu *v, int cpu, stime_t work_
 		mem_stretch += v->dom->hw.remote[hw->s->topo.cpu_node[cpu]] * hw->remote_extra;
 	ns = (double)from_llc * hw->llc_ns_per_byte +
 	     (double)from_mem * hw->mem_ns_per_byte * mem_stretch;
-	hw->core_fill[core] += (uint64_t)h->cold_core;
-	hw->llc_fill[socket] += (uint64_t)h->cold_llc;
 	h->warm_core = core;
 	h->warm_socket = socket;
 	h->core_bytes = want_core;
 	h->llc_bytes = want_llc;
-	h->refill_from = work_from;
-	h->refill_ns = (stime_t)(ns + 0.5);
-	h->refill_charged = 0;
-	return h->refill_ns;
+	h->fill_from = work_from;
+	h->fill_rate = 0;
+	if (misses > 0 && want_llc > 0) {
+		h->fill_work = FILL_SHARE * (double)want_llc / misses;
+		h->fill_left = h->fill_work;
+		h->fill_extra = (1 - FILL_SHARE) * ns / h->fill_work;
+		h->fill_touch = (double)want_llc / h->fill_work;
+	} else {
+		h->fill_work = h->fill_left = h->fill_extra = h->fill_touch = 0;
+	}
 }
 
-/* Charges the part of v's refill done by now; returns that part. */
-static stime_t charge_refill(struct vcpu *v, stime_t now)
-{
-	struct hw_vcpu *h = &v->hw;
-	stime_t spent = now - h->refill_from;
-
-	if (spent < 0)
-		spent = 0;
-	if (spent > h->refill_ns)
-		spent = h->refill_ns;
-	v->st.hw.lost_ns[HW_LOST_CACHE] += spent - h->refill_charged;
-	h->refill_charged = spent;
-	return spent;
-}
-
-/* v leaves cpu at now: the refill it did is charged; what it did not do stays cold. */
+/* v leaves cpu at now: what its fill did not touch stays cold; it touches nothing more. */
 static void cache_leave(struct hw *hw, struct vcpu *v, int cpu, stime_t now)
 {
 	struct hw_vcpu *h = &v->hw;
 	int core = hw->s->topo.cpu_core[cpu], socket = hw->s->topo.cpu_socket[cpu];
 
-	if (h->refill_ns > 0) {
-		stime_t spent = charge_refill(v, now);
+	fill_fold(h, now);
+	if (h->fill_left > 0) {
+		double undone = h->fill_left / h->fill_work;
 
-		if (spent < h->refill_ns) {
-			double undone = 1.0 - (double)spent / (double)h->refill_ns;
-
-			h->core_bytes -= (long long)(undone * (double)h->cold_core);
-			h->llc_bytes -= (long long)(undone * (double)h->cold_llc);
-		}
-		h->refill_ns = 0;
+		h->core_bytes -= (long long)(undone * (double)h->cold_core);
+		h->llc_bytes -= (long long)(undone * (double)h->cold_llc);
+		h->fill_left = 0;
 	}
-	h->core_mark = hw->core_fill[core];
-	h->llc_mark = hw->llc_fill[socket];
-}
-
-void hw_account_all(struct hw *hw)
-{
-	if (!hw)
-		return;
-	for (int cpu = 0; cpu < hw->s->nr_cpus; cpu++) {
-		struct vcpu *v = hw->s->pcpus[cpu].curr;
-
-		if (!is_idle_vcpu(v) && v->hw.refill_ns > 0)
-			charge_refill(v, sim_now(hw->s));
-	}
+	timer_stop(&hw->s->q, &hw->fill_end[cpu]);
+	set_touch(hw, cpu, 0);
+	h->core_mark = touched_at(&hw->core_touched[core], now);
+	h->llc_mark = touched_at(&hw->llc_touched[socket], now);
 }
 
 /* ------------------------------------------------------------ the switch */
 
-stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
-			stime_t work_from)
+void hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+		     stime_t work_from)
 {
 	bool was_busy = !is_idle_vcpu(prev), busy = !is_idle_vcpu(next);
 	stime_t now = sim_now(hw->s);
@@ -964,13 +1100,13 @@ stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *
 	if (!busy) {
 		hw->idle_since[cpu] = now;
 		hw->exit_latency[cpu] = 0;
-		return work_from;
+		return;
 	}
 	/* Woken from a C-state for this vCPU: the exit latency delayed it. */
 	if (!was_busy && hw->exit_latency[cpu] && hw->idle_since[cpu] == now)
 		next->st.hw.lost_ns[HW_LOST_CSTATE] += hw->exit_latency[cpu];
 	hw->exit_latency[cpu] = 0;
-	return work_from + cache_enter(hw, next, cpu, work_from);
+	cache_enter(hw, next, cpu, work_from);
 }
 
 /* ----------------------------------------------------------- idle states */
@@ -1117,6 +1253,46 @@ static bool band_holds(const struct hw *hw, int cpu, char *msg, size_t len)
 	return true;
 }
 
+/*
+ * The touched-bytes slopes: an idle pCPU has no part in them, and no fill
+ * ends on it; a core's and a socket's slopes are the sums of their threads'
+ * parts.
+ */
+static bool touch_holds(const struct hw *hw, char *msg, size_t len)
+{
+	const struct topology *t = &hw->s->topo;
+	long long *core = xcalloc((size_t)hw->nr_cores, sizeof(*core));
+	long long *socket = xcalloc((size_t)hw->nr_sockets, sizeof(*socket));
+	bool ok = true;
+
+	for (int cpu = 0; cpu < t->nr_cpus && ok; cpu++) {
+		core[t->cpu_core[cpu]] += hw->cpu_touch[cpu];
+		socket[t->cpu_socket[cpu]] += hw->cpu_touch[cpu];
+		if (is_idle_vcpu(hw->s->pcpus[cpu].curr) &&
+		    (hw->cpu_touch[cpu] || timer_pending(&hw->fill_end[cpu]))) {
+			snprintf(msg, len, "hw: idle pCPU %d touches %lld bytes per ms of its caches%s",
+				 cpu, hw->cpu_touch[cpu], timer_pending(&hw->fill_end[cpu]) ?
+				 ", and a cache fill ends on it" : "");
+			ok = false;
+		}
+	}
+	for (int c = 0; c < hw->nr_cores && ok; c++)
+		if (core[c] != hw->core_touched[c].slope) {
+			snprintf(msg, len, "hw: core %d's threads touch %lld bytes per ms of its cache, "
+				 "the model counts %lld", c, core[c], hw->core_touched[c].slope);
+			ok = false;
+		}
+	for (int k = 0; k < hw->nr_sockets && ok; k++)
+		if (socket[k] != hw->llc_touched[k].slope) {
+			snprintf(msg, len, "hw: socket %d's threads touch %lld bytes per ms of its LLC, "
+				 "the model counts %lld", k, socket[k], hw->llc_touched[k].slope);
+			ok = false;
+		}
+	free(core);
+	free(socket);
+	return ok;
+}
+
 bool hw_check(struct hw *hw, char *msg, size_t len)
 {
 	if (!hw)
@@ -1157,5 +1333,5 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 		}
 	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
 		ok = band_holds(hw, cpu, msg, len);
-	return ok;
+	return ok && touch_holds(hw, msg, len);
 }

@@ -22,11 +22,16 @@
  *    at full speed, streaming at memory-bandwidth); the queueing delay
  *    as the socket's demand nears socket-memory-bandwidth, or the
  *    bandwidth itself beyond it, stretches each thread's memory time.
- *  - Caches: a vCPU whose working set is not warm where it starts first
- *    refills it: private-cache lines from the socket's last-level cache,
- *    the rest from memory, at the host's refill bandwidths.  Its work
- *    starts that much later in its run.  Lines survive while the vCPU is
- *    away until the bytes that others brought into that core's (socket's)
+ *  - Caches: a vCPU whose working set is not warm where it starts
+ *    refills it as its work touches the lines, not before: for the work
+ *    in which a program touches its working set once (its fill time,
+ *    from the footprint theory of locality and the power law of cache
+ *    misses), each unit of work takes longer by the extra misses that
+ *    the cold lines cost beyond those a warm cache has too (private-cache
+ *    lines from the socket's last-level cache, the rest from memory, at
+ *    the host's refill bandwidths).  A run cut short has touched, and
+ *    paid for, only part of them.  Lines survive while the vCPU is away
+ *    until the bytes that the others touched in that core's (socket's)
  *    cache exceed the room its own lines left there (LRU); moving to
  *    another core or socket leaves them behind.
  *  - NUMA: each domain's memory lives on nodes (sim/engine/numa_place.h for
@@ -38,18 +43,19 @@
  *    whose target residency its idle time reached, so wake-to-run latency
  *    includes it, as in Xen's mwait_idle / acpi_processor_idle.
  *
- * The stretches add: a unit of work takes 1 + s + b + m ns of run time, s
- * from SMT, b from memory bandwidth and m from NUMA, and the time lost is
- * split between them in that proportion.  With mode "ideal" every vCPU runs at full speed, memory is
+ * The stretches add: a unit of work takes 1 + s + b + m + c ns of run
+ * time, s from SMT, b from memory bandwidth, m from NUMA and c from a cold
+ * cache while it fills, and the time lost is split between them in that
+ * proportion.  With mode "ideal" every vCPU runs at full speed, memory is
  * uniform and pCPUs wake at once: the machine of the first schedsim.
  *
  * The data flow is one way: the core tells hw when a pCPU switches
  * vCPUs (hw_switch) and when it raises a softirq on a pCPU
  * (hw_wake_delay); the guest layer asks for the speed of the vCPU running
  * a task (hw_rate) and is told through the work_sync hook of struct
- * sim_hooks when it changes while the vCPU runs (by its socket's memory
- * load: once that has moved its time per unit of work by more than 1 % of
- * its full-speed time).
+ * sim_hooks when it changes while the vCPU runs (a sibling thread, its
+ * socket's memory load, once that has moved its time per unit of work by
+ * more than 1 % of its full-speed time, or the end of its cache's fill).
  */
 #ifndef SCHEDSIM_HW_H
 #define SCHEDSIM_HW_H
@@ -91,10 +97,18 @@ struct hw_vcpu {
 	const struct hw_figures *figures; /* what hw.c worked out of a profile, last asked */
 	int warm_core, warm_socket;     /* -1: its lines are nowhere */
 	long long core_bytes, llc_bytes;/* resident there when it left */
-	uint64_t core_mark, llc_mark;   /* the caches' fill counters when it left */
-	long long cold_core, cold_llc;  /* refilled in this run */
-	stime_t refill_from, refill_ns; /* this run's refill */
-	stime_t refill_charged;         /* of it, charged as lost so far */
+	double core_mark, llc_mark;     /* the caches' touched-bytes counters when it left */
+	long long cold_core, cold_llc;  /* cold where this run started */
+	/*
+	 * This run's fill: its work in which the task touches its working set
+	 * once, the part of it not done yet, the extra run time per unit of
+	 * work meanwhile (the cold lines' misses), and the bytes touched per
+	 * unit of work meanwhile.  The fill progresses from fill_from at
+	 * fill_rate (work per ns run, as hw_rate last gave it; 0: not asked).
+	 */
+	double fill_work, fill_left, fill_extra, fill_touch;
+	stime_t fill_from;
+	double fill_rate;
 };
 
 /* Per domain: its memory. */
@@ -109,7 +123,8 @@ struct hw_rate {
 	double rate;                    /* work per ns run (1: full speed) */
 	double per_rate;                /* ns run per unit of work: 1 + the time lost */
 	double smt_share;               /* share of the lost time due to SMT, */
-	double membw_share;             /* to the socket's memory traffic; NUMA the rest */
+	double membw_share;             /* to the socket's memory traffic, */
+	double cache_share;             /* to a cold cache's fill; NUMA the rest */
 };
 
 enum hw_mode { HW_MODEL, HW_IDEAL };
@@ -155,15 +170,16 @@ const struct hw_profile *hw_default_profile(void);
 /*
  * pCPU cpu switches from prev to next (either may be its idle vCPU),
  * after prev's guest layer has been told it stops and before next's is
- * told it starts.  Returns when next's work can start: work_from plus its
- * cache refill.  Siblings whose speed changes hear it through the hook.
+ * told it starts; next's work starts at work_from, its cache's fill with
+ * it.  Siblings whose speed changes hear it through the hook.
  */
-stime_t hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
-			stime_t work_from);
-static inline stime_t hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
-				stime_t work_from)
+void hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+		     stime_t work_from);
+static inline void hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *next,
+			     stime_t work_from)
 {
-	return hw ? hw_model_switch(hw, cpu, prev, next, work_from) : work_from;
+	if (hw)
+		hw_model_switch(hw, cpu, prev, next, work_from);
 }
 /*
  * SCHEDULE_SOFTIRQ reaches pCPU cpu at time at: how much later it runs
@@ -174,9 +190,6 @@ static inline stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
 {
 	return hw ? hw_model_wake_delay(hw, cpu, at) : 0;
 }
-/* The run's accounting closes now: running vCPUs' refills are charged so far. */
-void hw_account_all(struct hw *hw);
-
 /* ---- the guest layer (workloads/guest.c) ---- */
 
 /* The speed of running vCPU v doing a task of profile p (NULL: the default). */
@@ -185,7 +198,7 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 /* Work done in d ns run at rate r; the time lost is charged to st. */
 static inline stime_t hw_charge(struct hw_stats *st, const struct hw_rate *r, stime_t d)
 {
-	stime_t work, lost, smt, membw;
+	stime_t work, lost, smt, membw, cache;
 
 	if (r->rate == 1.0) {
 		st->work_ns += d;
@@ -197,10 +210,14 @@ static inline stime_t hw_charge(struct hw_stats *st, const struct hw_rate *r, st
 	membw = (stime_t)((double)lost * r->membw_share + 0.5);
 	if (membw > lost - smt)
 		membw = lost - smt;
+	cache = (stime_t)((double)lost * r->cache_share + 0.5);
+	if (cache > lost - smt - membw)
+		cache = lost - smt - membw;
 	st->work_ns += work;
 	st->lost_ns[HW_LOST_SMT] += smt;
 	st->lost_ns[HW_LOST_MEMBW] += membw;
-	st->lost_ns[HW_LOST_NUMA] += lost - smt - membw;
+	st->lost_ns[HW_LOST_CACHE] += cache;
+	st->lost_ns[HW_LOST_NUMA] += lost - smt - membw - cache;
 	return work;
 }
 

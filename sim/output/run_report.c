@@ -216,7 +216,7 @@ static void hardware_line(FILE *f, const char *name, const char *vcpu, stime_t r
 
 /*
  * Work done against run time, and where the rest went (sim/engine/hw.h): run
- * time lost to busy SMT siblings, cache refills, remote memory and the
+ * time lost to busy SMT siblings, cache fills, remote memory and the
  * socket's memory traffic, and the
  * wake-to-run time added by C-state exits.
  */
