@@ -102,7 +102,9 @@ static void usage(FILE *f)
 	      "  --domain=FILE.cfg       add the domain of an xl configuration file (repeatable;\n"
 	      "                          with the embedded scenario they replace its guest)\n"
 	      "  --duration=T            simulated time (ns, us, ms, s), overrides the scenario's\n"
-	      "  --seed=N                base seed, overrides the scenario's\n"
+	      "  --seed=N                seed (0..2^64-1), overrides the scenario's; in an\n"
+	      "                          experiment the base of the iterations' seeds: rerun\n"
+	      "                          one alone with its JSON seed and no --iterations\n"
 	      "  --format=FMT            text (default) or json; for experiments also\n"
 	      "                          markdown or csv\n"
 	      "  --output=FILE           write the report to FILE (atomically) instead of stdout\n"
@@ -1021,10 +1023,9 @@ static int eval_main(const struct cli *cli, const struct trace_cli *tc, const st
 		o.jobs = (int)v;
 	}
 	if (cli->seed) {
-		if (parse_int(cli->seed, 0, INT64_MAX, &v, &e) < 0)
+		if (parse_seed(cli->seed, &o.seed, &e) < 0)
 			return bad("--seed: %s", e.msg);
 		o.has_seed = true;
-		o.seed = (uint64_t)v;
 	}
 	if (cli->report) {      /* now, not after the runs: a file we cannot write fails at once */
 		FILE *out = open_output(cli->report, tmp, sizeof(tmp));
@@ -1285,13 +1286,10 @@ int main(int argc, char **argv)
 	if (cli.hw)
 		kvlist_set(&sc.host.hw, "hw", cli.hw, 0);
 	if (cli.seed) {
-		long long seed;
-
-		if (parse_int(cli.seed, 0, INT64_MAX, &seed, &e) < 0) {
+		if (parse_seed(cli.seed, &sc.seed, &e) < 0) {
 			scenario_free(&sc);
 			return bad("--seed: %s", e.msg);
 		}
-		sc.seed = (uint64_t)seed;
 	}
 	/* A single run with one host, workload and dom0-load value: apply it here. */
 	if (!experiment && (cli.workload || cli.dom0_load || cli.host) &&

@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -197,6 +198,27 @@ int parse_int(const char *s, long long min, long long max, long long *out, struc
 	if (errno == ERANGE || v < min || v > max)
 		return err_set(e, "'%s' is out of range %lld..%lld", s, min, max);
 	*out = v;
+	return 0;
+}
+
+int parse_seed(const char *s, uint64_t *out, struct err *e)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return err_set(e, "empty value (expected an integer)");
+	if (*s == '-' && isdigit((unsigned char)s[1]))
+		return err_set(e, "'%s' is out of range 0..%" PRIu64, s, UINT64_MAX);
+	if (!isdigit((unsigned char)*s))     /* strtoull would take "+1", " 1" and "-1" */
+		return err_set(e, "'%s' is not an integer", s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end)
+		return err_set(e, "'%s' is not an integer", s);
+	if (errno == ERANGE)
+		return err_set(e, "'%s' is out of range 0..%" PRIu64, s, UINT64_MAX);
+	*out = (uint64_t)v;
 	return 0;
 }
 

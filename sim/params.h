@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sim/err.h"
@@ -95,6 +96,8 @@ int parse_size(const char *s, long long *out, struct err *e);
 char *format_size(long long bytes, char *buf, size_t len);
 /* A decimal integer in [min, max]. */
 int parse_int(const char *s, long long min, long long max, long long *out, struct err *e);
+/* A decimal integer in [0, 2^64-1] (a seed): no sign, no blanks, nothing after. */
+int parse_seed(const char *s, uint64_t *out, struct err *e);
 int parse_bool(const char *s, bool *out, struct err *e);
 /* Formats a duration with the largest exact unit ("30ms", "1500us"). */
 char *format_duration(stime_t t, char *buf, size_t len);
