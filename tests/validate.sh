@@ -30,6 +30,13 @@ assert s["right"] == sum(c["right"] for c in doc["comparisons"]), s
 for c in doc["comparisons"]:
     assert c["real_sign"] in (-1, 1) and c["model_sign"] in (-1, 0, 1), c
     assert c["right"] == (c["real_sign"] == c["model_sign"]), c
+    # the 2012 NUMA orders set a floor of 30 iterations (published.c): they
+    # run 30 times whatever --iterations says below it; the others run 2
+    if c["id"].startswith("2012-numa-placement "):
+        assert c["iterations"] == 30 and c["iterations_floor"] == 30, c
+    else:
+        assert c["iterations"] == 2 and c["iterations_floor"] is None, c
+assert sum(c["iterations_floor"] == 30 for c in doc["comparisons"]) == 2, doc["comparisons"]
 '
 python3 "${srcdir:-.}/tests/report/html_check.py" --page "$tmp/v.html" || fail "the --report page"
 [ "$(grep -c '<tr><td.*>\(right\|wrong\)</td>' "$tmp/v.html")" -eq "$(jq '.comparisons | length' "$tmp/v.json")" ] ||
@@ -41,6 +48,14 @@ run_ok validate --only=2016-credit2-series --iterations=1 > "$tmp/v.txt" || exit
 grep -q '^right  2016-credit2-series MAKEXEN credit1:era=2016: with dom0 load vs no dom0 load  *+  *+ ' "$tmp/v.txt" ||
 	fail "validate text: no loaded against unloaded make-xen sign"
 grep -q '^2 of 2 signs right; 4 figures' "$tmp/v.txt" || fail "validate text: no summary line"
+grep -q 'floor' "$tmp/v.txt" && fail "validate --only=2016-credit2-series: a floor it has not: $(cat "$tmp/v.txt")"
+
+# An order's floor, said in the text: the 2012 NUMA orders at 30 iterations.
+run_ok validate --only=2012-numa-placement --iterations=1 > "$tmp/numa.txt" || exit 1
+[ "$(grep -c "^right  2012-numa-placement make-xen -j4 VM#1 credit1: .*  iterations: 30 (the entry's floor 30)$" "$tmp/numa.txt")" -eq 2 ] ||
+	fail "validate --only=2012-numa-placement: not two orders run to their floor: $(cat "$tmp/numa.txt")"
+grep -q '^schedsim .* 1 iteration per cell (0 cells, 0 runs); 30 for the orders whose entry sets that floor (3 cells, 90 runs)$' "$tmp/numa.txt" ||
+	fail "validate --only=2012-numa-placement: the header does not give the floor: $(head -1 "$tmp/numa.txt")"
 
 expect_error "--only: 'nosuch' is not a named evaluation" validate --only=nosuch
 expect_error "validate: --format: 'csv' is not valid" validate --format=csv

@@ -88,19 +88,35 @@ static bool named(const char *const *only, int nonly, const char *preset)
 	return false;
 }
 
-/* The cells validate runs: those of a published figure or order. */
-static bool wanted(const void *ctx, const struct eval_preset *p, int table, int row, int col)
+/* The cells validate runs: those of a published figure or order, in ev or floor_ev. */
+static bool wanted_in(const struct validation *v, bool floored, const struct eval_preset *p,
+		      int table, int row, int col)
 {
-	const struct validation *v = ctx;
-
 	for (int i = 0; i < v->nfigs; i++) {
 		const struct validation_figure *f = &v->figs[i];
 
-		if (f->preset == p && f->table == table && f->col == col &&
+		if (f->floored == floored && f->preset == p && f->table == table && f->col == col &&
 		    (f->row == row || f->per_row == row))
 			return true;
 	}
 	return false;
+}
+
+static bool wanted(const void *ctx, const struct eval_preset *p, int table, int row, int col)
+{
+	return wanted_in(ctx, false, p, table, row, col);
+}
+
+static bool wanted_floor(const void *ctx, const struct eval_preset *p, int table, int row,
+			 int col)
+{
+	return wanted_in(ctx, true, p, table, row, col);
+}
+
+static const struct evaluation *fig_ev(const struct validation *v,
+				       const struct validation_figure *f)
+{
+	return f->floored ? &v->floor_ev : &v->ev;
 }
 
 int validate_prepare(struct validation *v, const char *const *only, int nonly,
@@ -133,12 +149,21 @@ int validate_prepare(struct validation *v, const char *const *only, int nonly,
 		v->figs = xreallocarray(v->figs, (size_t)v->nfigs + 1, sizeof(*v->figs));
 		v->figs[v->nfigs++] = f;
 	}
-	/* An order's two cells are figures without a value (pub NULL, real NaN). */
+	/*
+	 * An order's two cells are figures without a value (pub NULL, real
+	 * NaN); in floor_ev when the order's floor is above the iterations.
+	 */
 	po = published_orders(&n);
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < 2 && named(only, nonly, po[i].preset); k++) {
 			struct validation_figure f = { .per_row = -1, .cell = -1, .per_cell = -1,
 						       .real = NAN };
+
+			if (po[i].min_iterations > o->iterations) {
+				f.floored = true;
+				if (po[i].min_iterations > v->floor_iterations)
+					v->floor_iterations = po[i].min_iterations;
+			}
 
 			locate(po[i].preset, po[i].table, k ? po[i].row_b : po[i].row_a, po[i].col,
 			       &f.preset, &f.table, &f.row, &f.col, e);
@@ -146,38 +171,49 @@ int validate_prepare(struct validation *v, const char *const *only, int nonly,
 			v->figs[v->nfigs++] = f;
 		}
 	eval_init(&v->ev, o);
-	for (int i = 0; i < np; i++) {
-		bool used = false;
+	{
+		struct eval_options fo = *o;
 
-		for (int k = 0; k < v->nfigs; k++)
-			used = used || v->figs[k].preset == all[i];
+		fo.iterations = v->floor_iterations;
+		eval_init(&v->floor_ev, &fo);
+	}
+	for (int i = 0; i < np; i++) {
+		bool used = false, used_floor = false;
+
+		for (int k = 0; k < v->nfigs; k++) {
+			used = used || (v->figs[k].preset == all[i] && !v->figs[k].floored);
+			used_floor = used_floor || (v->figs[k].preset == all[i] && v->figs[k].floored);
+		}
 		if (used && eval_add(&v->ev, all[i], wanted, v, e) < 0)
+			return -1;
+		if (used_floor && eval_add(&v->floor_ev, all[i], wanted_floor, v, e) < 0)
 			return -1;
 	}
 	for (int k = 0; k < v->nfigs; k++) {
 		struct validation_figure *f = &v->figs[k];
+		const struct evaluation *ev = fig_ev(v, f);
 
-		f->cell = eval_find(&v->ev, f->preset, f->table, f->row, f->col);
+		f->cell = eval_find(ev, f->preset, f->table, f->row, f->col);
 		if (f->per_row >= 0)
-			f->per_cell = eval_find(&v->ev, f->preset, f->table, f->per_row, f->col);
+			f->per_cell = eval_find(ev, f->preset, f->table, f->per_row, f->col);
 	}
 	return 0;
 }
 
 /* ------------------------------------------------------------ figures */
 
-static double cell_center(const struct validation *v, int k, int *n, double **values)
+static double cell_center(const struct evaluation *ev, int k, int *n, double **values)
 {
-	const struct eval_cell *c = &v->ev.cells[k];
-	double *x = xcalloc((size_t)v->ev.iterations + 1, sizeof(*x));
+	const struct eval_cell *c = &ev->cells[k];
+	double *x = xcalloc((size_t)ev->iterations + 1, sizeof(*x));
 	bool higher = false;
 	double center;
 	int m = 0;
 
-	for (int i = 0; i < v->ev.iterations; i++) {
+	for (int i = 0; i < ev->iterations; i++) {
 		struct metric met;
 
-		if (eval_figure(c, &v->ev.runs[k * v->ev.iterations + i], &met)) {
+		if (eval_figure(c, &ev->runs[k * ev->iterations + i], &met)) {
 			x[m++] = met.value;
 			higher = met.higher_better;
 		}
@@ -203,7 +239,7 @@ static void add_cmp(struct validation *v, const char *kind, int a, int b, const 
 {
 	const struct validation_figure *fa = &v->figs[a], *fb = &v->figs[b];
 	struct validation_comparison k = { .a = a, .b = b, .cell_a = fa->cell, .cell_b = fb->cell,
-					   .p = NAN };
+					   .p = NAN, .iterations = fig_ev(v, fa)->iterations };
 	double prec = fa->pub && fb->pub ? fmax(fa->pub->precision, fb->pub->precision) : 0;
 	va_list ap;
 
@@ -224,8 +260,8 @@ static void add_cmp(struct validation *v, const char *kind, int a, int b, const 
 		int nx, ny;
 		struct mwu_result mw;
 
-		cell_center(v, fa->cell, &nx, &x);
-		cell_center(v, fb->cell, &ny, &y);
+		cell_center(fig_ev(v, fa), fa->cell, &nx, &x);
+		cell_center(fig_ev(v, fb), fb->cell, &ny, &y);
 		if (nx && ny)
 			k.p = stats_mann_whitney(x, nx, y, ny, &mw);
 		free(x);
@@ -324,6 +360,8 @@ static void comparisons(struct validation *v)
 				tname(f, tn, sizeof(tn)), tb->cols[f->col].name,
 				tb->rows[f->row].name, tb->rows[v->figs[k + 1].row].name);
 			if (v->ncmps > before) {
+				if (f->floored)
+					v->cmps[before].floor = po[i].min_iterations;
 				v->cmps[before].real_sign = po[i].sign;
 				v->cmps[before].right = v->cmps[before].model_sign == po[i].sign;
 			}
@@ -336,6 +374,8 @@ int validate_run(struct validation *v, double alpha, struct err *e)
 {
 	int rc = eval_run(&v->ev, e);
 
+	if (rc == EXP_OK && v->floor_ev.ncells)
+		rc = eval_run(&v->floor_ev, e);
 	if (rc != EXP_OK)
 		return rc;
 	v->alpha = alpha;
@@ -345,11 +385,11 @@ int validate_run(struct validation *v, double alpha, struct err *e)
 		f->model = NAN;
 		if (f->cell < 0)
 			continue;
-		f->model = cell_center(v, f->cell, &f->n, NULL);
+		f->model = cell_center(fig_ev(v, f), f->cell, &f->n, NULL);
 		if (f->per_cell >= 0) {
 			int n;
 
-			f->model /= cell_center(v, f->per_cell, &n, NULL);
+			f->model /= cell_center(fig_ev(v, f), f->per_cell, &n, NULL);
 		}
 		f->error = f->pub && f->real != 0 ? f->model / f->real - 1 : NAN;
 	}
@@ -360,6 +400,7 @@ int validate_run(struct validation *v, double alpha, struct err *e)
 void validate_free(struct validation *v)
 {
 	eval_free(&v->ev);
+	eval_free(&v->floor_ev);
 	free(v->figs);
 	free(v->cmps);
 	memset(v, 0, sizeof(*v));

@@ -40,11 +40,17 @@ struct published_figure {
 	const char *source;
 };
 
-/* An order published without figures: the sign of (row_a - row_b) in a column. */
+/*
+ * An order published without figures: the sign of (row_a - row_b) in a
+ * column.  min_iterations: 0, or the iterations the model needs for a
+ * stable sign (a measurement, cited where it is set); validate runs the
+ * order's cells that many times when --iterations is lower.
+ */
 struct published_order {
 	const char *preset, *table, *col, *row_a, *row_b;
 	int sign;
 	const char *source;
+	int min_iterations;
 };
 
 const struct published_figure *published_figures(int *n);
@@ -58,6 +64,7 @@ struct validation_figure {
 	double real, model;             /* model: Amean or Hmean, or their ratio */
 	int n;                          /* iterations with a figure */
 	double error;                   /* model / real - 1 */
+	bool floored;                   /* in floor_ev: an order's cell run to its floor */
 };
 
 struct validation_comparison {
@@ -68,6 +75,8 @@ struct validation_comparison {
 	int real_sign, model_sign;      /* -1, 0, +1 */
 	bool right;
 	double p;                       /* the U test of the two model cells; NaN for ratios */
+	int iterations;                 /* per cell, as run */
+	int floor;                      /* an order's min_iterations when it raised them, else 0 */
 };
 
 struct validation {
@@ -77,6 +86,12 @@ struct validation {
 	struct validation_comparison *cmps;
 	int ncmps;
 	double alpha;
+	/*
+	 * The cells of the orders whose min_iterations is above --iterations,
+	 * run apart at the highest such floor (floor_iterations; 0: none).
+	 */
+	struct evaluation floor_ev;
+	int floor_iterations;
 };
 
 /*

@@ -81,8 +81,12 @@ void validate_report_text(FILE *f, const struct validation *v)
 	int wid = 0;
 
 	fprintf(f, "schedsim %s validate: the published figures against the model's, %d "
-		"iteration%s per cell (%d cells, %d runs)\n\n", PACKAGE_VERSION, v->ev.iterations,
+		"iteration%s per cell (%d cells, %d runs)", PACKAGE_VERSION, v->ev.iterations,
 		v->ev.iterations == 1 ? "" : "s", v->ev.ncells, v->ev.nruns);
+	if (v->floor_ev.ncells)
+		fprintf(f, "; %d for the orders whose entry sets that floor (%d cells, %d runs)",
+			v->floor_iterations, v->floor_ev.ncells, v->floor_ev.nruns);
+	fprintf(f, "\n\n");
 	for (int i = 0; i < v->nfigs; i++) {
 		const struct validation_figure *fg = &v->figs[i];
 		int l[4];
@@ -130,8 +134,11 @@ void validate_report_text(FILE *f, const struct validation *v)
 			snprintf(p, sizeof(p), "-");
 		else
 			snprintf(p, sizeof(p), "%.3f", k->p);
-		fprintf(f, "%-5s  %-*s  %4s  %5s  %5s\n", k->right ? "right" : "WRONG", wid, k->id,
+		fprintf(f, "%-5s  %-*s  %4s  %5s  %5s", k->right ? "right" : "WRONG", wid, k->id,
 			sign_text(k->real_sign), sign_text(k->model_sign), p);
+		if (k->floor)
+			fprintf(f, "  iterations: %d (the entry's floor %d)", k->iterations, k->floor);
+		fprintf(f, "\n");
 	}
 	summarize(v, &s);
 	fprintf(f, "\n%d of %d signs right; %d figures: %d within 5 %%, %d within 10 %%, median "
@@ -192,6 +199,11 @@ void validate_report_json(FILE *out, const struct validation *v)
 		json_int(&j, "model_sign", k->model_sign);
 		json_bool(&j, "right", k->right);
 		num(&j, "p", k->p);
+		json_int(&j, "iterations", k->iterations);
+		if (k->floor)
+			json_int(&j, "iterations_floor", k->floor);
+		else
+			json_null(&j, "iterations_floor");
 		json_object_end(&j);
 	}
 	json_array_end(&j);
@@ -229,6 +241,10 @@ void validate_report_html(FILE *f, const struct validation *v, const char *comma
 		"right; %d figures: %d within 5 %%, %d within 10 %%</td></tr>\n"
 		"<tr><th>schedsim</th><td>%s</td></tr>\n</table>\n", v->ev.iterations, v->ev.ncells,
 		v->ev.nruns, s.right, s.cmps, s.figs, s.within5, s.within10, PACKAGE_VERSION);
+	if (v->floor_ev.ncells)
+		fprintf(f, "<p class=\"note\">The orders whose entry sets a floor above that ran "
+			"%d iterations per cell (%d cells, %d runs).</p>\n", v->floor_iterations,
+			v->floor_ev.ncells, v->floor_ev.nruns);
 	fputs("<h2>Figures</h2>\n<table class=\"stats\">\n<tr><th>evaluation</th><th>table</th>"
 	      "<th>row</th><th>column</th><th>real</th><th>model</th><th>error</th><th>n</th>"
 	      "<th>published</th></tr>\n", f);
@@ -269,6 +285,8 @@ void validate_report_html(FILE *f, const struct validation *v, const char *comma
 		fprintf(f, "<tr><td%s>%s</td><td>", k->right ? "" : " class=\"err\"",
 			k->right ? "right" : "wrong");
 		text(f, k->id);
+		if (k->floor)
+			fprintf(f, " (iterations: %d, the entry's floor %d)", k->iterations, k->floor);
 		fprintf(f, "</td><td>%s</td><td>%s</td><td class=\"num\">", sign_text(k->real_sign),
 			sign_text(k->model_sign));
 		if (isnan(k->p))
