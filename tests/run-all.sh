@@ -2,7 +2,9 @@
 # The whole test suite: unit and scenario tests (make check) in this build,
 # then make distcheck, which builds the release tarball in a separate
 # directory with AddressSanitizer and UndefinedBehaviorSanitizer
-# (--enable-sanitizers) and runs every test again there.  That second
+# (--enable-sanitizers) and runs every test again there (the statistical
+# calibration tests run their commands at 2 iterations there, for memory
+# errors, and skip: their figures are checked in the first run).  That second
 # build also compiles Xen's own schedulers and so runs the differential
 # tests against them: of every tree in ../shared/xen-src (or
 # $SCHEDSIM_XEN_TREES) when present, else of Debian's source package
