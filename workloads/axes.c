@@ -136,9 +136,7 @@ static struct domain_spec *add_domain(struct scenario *sc, const char *name, int
 {
 	struct domain_spec *d;
 
-	sc->doms = xreallocarray(sc->doms, sc->ndoms + 1, sizeof(*d));
-	d = &sc->doms[sc->ndoms++];
-	memset(d, 0, sizeof(*d));
+	d = scenario_domain_add(sc);
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->vcpus = vcpus;
 	d->weight = 256;

@@ -79,6 +79,7 @@ void scenario_free(struct scenario *sc)
 	free(sc->doms);
 	sc->doms = NULL;
 	sc->ndoms = 0;
+	sc->capdoms = 0;
 	for (int i = 0; i < sc->npools; i++) {
 		free(sc->pools[i].cpus);
 		free(sc->pools[i].sched);
@@ -144,6 +145,7 @@ void scenario_copy(struct scenario *dst, const struct scenario *src)
 	}
 	kvlist_copy(&dst->host.hw, &src->host.hw);
 	dst->doms = NULL;
+	dst->capdoms = src->ndoms;
 	if (src->ndoms)
 		dst->doms = xcalloc((size_t)src->ndoms, sizeof(*dst->doms));
 	for (int i = 0; i < src->ndoms; i++)
@@ -228,6 +230,21 @@ int host_spec_cpus(const struct host_spec *h)
 	if (h->cpu_map)
 		return h->ncpus_map;
 	return h->sockets * h->cores_per_socket * (host_spec_smt(h) ? h->threads_per_core : 1);
+}
+
+struct domain_spec *scenario_domain_add(struct scenario *sc)
+{
+	struct domain_spec *d;
+
+	if (sc->ndoms >= sc->capdoms) {
+		int cap = sc->ndoms < 4 ? 4 : 2 * sc->ndoms;
+
+		sc->doms = xreallocarray(sc->doms, (size_t)cap, sizeof(*sc->doms));
+		sc->capdoms = cap;
+	}
+	d = &sc->doms[sc->ndoms++];
+	memset(d, 0, sizeof(*d));
+	return d;
 }
 
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name)

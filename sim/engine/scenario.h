@@ -173,6 +173,7 @@ struct scenario {
 	struct host_spec host;
 	struct domain_spec *doms;
 	int ndoms;
+	int capdoms;                  /* doms' allocated length */
 	struct pool_spec *pools;      /* besides Pool-0 */
 	int npools;
 	struct arinc653_spec arinc653;
@@ -202,6 +203,12 @@ void scenario_free_workload(struct workload_spec *w);
 void scenario_free_domain(struct domain_spec *d);
 /* Deep copy (experiments modify copies per configuration). */
 void scenario_copy(struct scenario *dst, const struct scenario *src);
+/*
+ * Appends a zeroed domain to sc->doms and returns it; the array grows by
+ * doubling, so a file of thousands of domains loads in linear time.
+ * Pointers to earlier domains are invalid after the call.
+ */
+struct domain_spec *scenario_domain_add(struct scenario *sc);
 /* Finds a domain by name, or NULL. */
 struct domain_spec *scenario_domain(struct scenario *sc, const char *name);
 /* Finds a <pool> by name, or NULL (Pool-0 is none). */

@@ -752,9 +752,7 @@ static int load_domain(struct loader *l, const xmlNode *n)
 
 	if (sc->ndoms == SCENARIO_MAX_DOMAINS)
 		return fail(l, line_of(n), "more than %d domains", SCENARIO_MAX_DOMAINS);
-	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
-	d = &sc->doms[sc->ndoms++];
-	memset(d, 0, sizeof(*d));
+	d = scenario_domain_add(sc);
 	d->vcpus = 1;
 	d->weight = 256;
 	d->cap = 0;

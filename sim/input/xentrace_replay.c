@@ -25,6 +25,7 @@ int xentrace_scenario(struct scenario *sc, const struct xentrace_host *h, const 
 	free(sc->doms);
 	sc->doms = xcalloc((size_t)h->ndoms, sizeof(*sc->doms));
 	sc->ndoms = h->ndoms;
+	sc->capdoms = h->ndoms;
 	snprintf(khz, sizeof(khz), "%.17g", h->cpu_khz);
 	for (int k = 0; k < h->ndoms; k++) {
 		const struct replay_demand *rd = &h->doms[k];

@@ -844,8 +844,7 @@ int xlcfg_add_domain(struct scenario *sc, const char *path, bool replace_guests,
 		goto fail;
 	}
 	d.source = xstrdup(path);
-	sc->doms = xreallocarray(sc->doms, (size_t)sc->ndoms + 1, sizeof(*sc->doms));
-	sc->doms[sc->ndoms++] = d;
+	*scenario_domain_add(sc) = d;
 	xlcfg_free(&c);
 	return 0;
 fail:
