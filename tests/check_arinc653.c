@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/arinc653.h"
 #include "sim/engine/scenario.h"
 #include "sim/experiment/build.h"
@@ -344,11 +345,5 @@ static Suite *arinc653_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(arinc653_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(arinc653_suite());
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/engine/scenario.h"
 #include "sim/experiment/build.h"
@@ -859,8 +860,6 @@ int main(void)
 {
 	Suite *s = suite_create("core");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, null_three_hogs_on_two_pcpus);
@@ -883,9 +882,5 @@ int main(void)
 	tcase_add_test(tc, timer_wake_waits_for_its_vcpu);
 	tcase_add_test(tc, a_new_domains_vcpu0_starts_where_its_tree_put_it);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

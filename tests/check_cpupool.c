@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/engine/cpupool.h"
 #include "sim/experiment/build.h"
@@ -211,8 +212,6 @@ int main(void)
 {
 	Suite *s = suite_create("cpupool");
 	TCase *tc = tcase_create("cpupool");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, gran_cpu_units_are_the_vcpus);
@@ -221,9 +220,5 @@ int main(void)
 	tcase_add_test(tc, pools_keep_their_domains);
 	tcase_add_test(tc, pool_errors);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/credit1.c"
 #include "sim/experiment/build.h"
 #include "sim/input/scenario_load.h"
@@ -1672,11 +1673,5 @@ static Suite *credit1_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(credit1_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(credit1_suite());
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/credit2.h"
 #include "sim/experiment/build.h"
 #include "sim/input/scenario_load.h"
@@ -1789,11 +1790,5 @@ static Suite *credit2_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(credit2_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(credit2_suite());
 }

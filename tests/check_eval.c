@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "sim/experiment/evaluation.h"
 #include "sim/experiment/experiment.h"
 #include "sim/experiment/validate.h"
@@ -194,11 +195,5 @@ static Suite *eval_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(eval_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(eval_suite());
 }

@@ -2,6 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 
+#include "tests/run_suite.h"
 #include "sim/engine/evq.h"
 #include "sim/engine/rng.h"
 
@@ -298,8 +299,6 @@ int main(void)
 {
 	Suite *s = suite_create("evq");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, equal_times_fire_in_arming_order);
 	tcase_add_test(tc, cancel_and_rearm);
@@ -308,9 +307,5 @@ int main(void)
 	tcase_add_test(tc, ring_and_heap_keep_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

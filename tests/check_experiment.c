@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "sim/experiment/experiment.h"
 #include "sim/xalloc.h"
 
@@ -460,11 +461,5 @@ static Suite *experiment_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(experiment_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(experiment_suite());
 }

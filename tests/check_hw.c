@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/engine/hw.h"
 #include "sim/engine/numa_place.h"
@@ -882,8 +883,6 @@ int main(void)
 {
 	Suite *su = suite_create("hw");
 	TCase *t = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(t, config_defaults_and_errors);
 	tcase_add_test(t, smt_sibling_slows_and_tells);
@@ -905,9 +904,5 @@ int main(void)
 	tcase_add_test(t, memory_errors_name_the_domain);
 	tcase_add_test(t, node_lists);
 	suite_add_tcase(su, t);
-	sr = srunner_create(su);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return test_run_suite(su);
 }

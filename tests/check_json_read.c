@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "sim/input/json_read.h"
 
 static int parse(const char *s, struct jval *v, struct err *e)
@@ -108,11 +109,5 @@ static Suite *json_read_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(json_read_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(json_read_suite());
 }

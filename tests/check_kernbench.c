@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tests/run_suite.h"
 #include "tests/testlib.h"
 #include "workloads/kernel_ops.h"
 
@@ -132,11 +133,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(suite());
 }

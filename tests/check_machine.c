@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "sim/engine/cpumask.h"
 #include "sim/engine/topology.h"
 
@@ -303,8 +304,6 @@ int main(void)
 {
 	Suite *s = suite_create("machine");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, cpumask_ops_4096);
 	tcase_add_test(tc, cpumask_cycle_single_bit_returns_itself);
@@ -314,9 +313,5 @@ int main(void)
 	tcase_add_test(tc, topology_impossible_shapes);
 	tcase_add_test(tc, cpulist_xl_syntax);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/null.c"
 #include "sim/experiment/build.h"
 #include "sim/input/scenario_load.h"
@@ -104,11 +105,5 @@ static Suite *null_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(null_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(null_suite());
 }

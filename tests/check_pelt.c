@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tests/run_suite.h"
 #include "workloads/pelt.h"
 
 /* y = 2^(-1/32) */
@@ -233,8 +234,6 @@ int main(void)
 {
 	Suite *s = suite_create("pelt");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, tables_follow_their_definition);
 	tcase_add_test(tc, load_max_is_the_full_sum);
@@ -248,9 +247,5 @@ int main(void)
 	tcase_add_test(tc, tick_updates_are_updates_at_each_tick);
 	tcase_add_test(tc, half_life_and_full_load);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

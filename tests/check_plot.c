@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/engine/scenario.h"
 #include "sim/experiment/run.h"
@@ -399,11 +400,5 @@ static Suite *plot_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(plot_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(plot_suite());
 }

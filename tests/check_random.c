@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/engine/cpumask.h"
 #include "sim/engine/dist.h"
@@ -591,17 +592,11 @@ int main(void)
 {
 	Suite *s = suite_create("random");
 	TCase *tc = tcase_create("random");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, drawing_helpers_keep_their_promises);
 	tcase_add_test(tc, generator_is_reproducible);
 	tcase_add_test(tc, random_scenarios);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }

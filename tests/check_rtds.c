@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/rtds.h"
 #include "sim/engine/scenario.h"
 #include "sim/experiment/build.h"
@@ -711,11 +712,5 @@ static Suite *rtds_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(rtds_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(rtds_suite());
 }

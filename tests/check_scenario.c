@@ -16,6 +16,7 @@
 
 #include <libxml/xmlerror.h>
 
+#include "tests/run_suite.h"
 #include "sim/input/scenario_load.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -608,11 +609,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(suite());
 }

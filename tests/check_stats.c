@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tests/run_suite.h"
 #include "sim/experiment/stats.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -209,11 +210,5 @@ static Suite *stats_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(stats_suite());
 }

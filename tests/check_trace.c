@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/run_suite.h"
 #include "schedulers/sched.h"
 #include "sim/experiment/build.h"
 #include "sim/experiment/run.h"
@@ -473,8 +474,6 @@ int main(void)
 {
 	Suite *s = suite_create("trace");
 	TCase *tc = tcase_create("trace");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, xentrace_story_matches_the_run);
@@ -484,9 +483,5 @@ int main(void)
 	tcase_add_test(tc, helpers_through_the_writer);
 	tcase_add_test(tc, cli_options);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_run_suite(s);
 }
