@@ -22,7 +22,7 @@ static const char small_host[] =
 
 static void try_run(const struct sched_spec *spec)
 {
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct scenario sc;
 	struct run_result r;
 	struct err e = { "" };

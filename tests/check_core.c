@@ -17,8 +17,8 @@
 #include "workloads/guest.h"
 
 /* Runs under the invariant checker, or without it. */
-static const struct run_options checked = { true, NULL, false };
-static const struct run_options unchecked = { false, NULL, false };
+static const struct run_options checked = { .check = true };
+static const struct run_options unchecked = { .check = false };
 
 static const char three_hogs[] =
 	"<scenario duration=\"2s\" seed=\"5\">"

@@ -76,8 +76,8 @@ END_TEST
 /* Only PV costs more than bare metal, each PV operation something, and the sum is linear. */
 START_TEST(kernel_op_costs_by_type)
 {
-	struct kernel_ops ops = { { [KOP_SYSCALL] = 1000, [KOP_PAGE_FAULT] = 2000,
-				    [KOP_FORK] = 3, [KOP_EXEC] = 3, [KOP_CTXSW] = 10 } };
+	struct kernel_ops ops = { .n = { [KOP_SYSCALL] = 1000, [KOP_PAGE_FAULT] = 2000,
+					 [KOP_FORK] = 3, [KOP_EXEC] = 3, [KOP_CTXSW] = 10 } };
 	double sum = 0;
 
 	for (int op = 0; op < KOP_N; op++) {
@@ -159,7 +159,7 @@ START_TEST(native_vcpus_are_the_cpus)
 		"<domain name=\"bm\" vcpus=\"4\" type=\"native\">"
 		"<workload type=\"phases\" tasks=\"4\"><phase run=\"1ms\" sleep=\"9ms\"/></workload>"
 		"</domain></scenario>";
-	struct run_options o = { true, NULL, false, NULL };
+	struct run_options o = { .check = true };
 	struct run_result r;
 
 	test_run(xml, "credit2", &o, &r);

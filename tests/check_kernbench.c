@@ -26,7 +26,7 @@ static const char *kb_xml(const char *type, int vcpus, const char *params)
 
 static double elapsed(const char *xml)
 {
-	struct run_options o = { true, NULL, false, NULL };
+	struct run_options o = { .check = true };
 	struct run_result r;
 	double v;
 

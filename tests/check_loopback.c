@@ -226,7 +226,7 @@ static char *netperf_xml(const char *type, const char *attrs)
 
 static void run_netperf_in(const char *type, const char *attrs, struct run_result *r)
 {
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 
 	test_run(netperf_xml(type, attrs), "null", &o, r);
 	ck_assert_msg(r->check_error[0] == '\0', "invariant: %s", r->check_error);

@@ -196,7 +196,7 @@ static void run(const char *xml, const char *sched, stime_t from, stime_t to, st
 		const struct plot_vcpu *sel, int nsel, bool rec, struct run_result *r,
 		char **tl, char **cr)
 {
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct plot_recorder *p = NULL;
 	size_t l1, l2;
 	FILE *f1 = NULL, *f2 = NULL;

@@ -412,7 +412,7 @@ static void without_hard(struct scenario *sc)
 static void run_one(const struct gen *g, const struct scenario *in, const char *name,
 		    bool twice, int *idle_runs)
 {
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct sched_spec spec;
 	struct run_result r, r2;
 	struct err e = { "" };

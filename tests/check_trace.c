@@ -33,7 +33,7 @@ static const char scenario_xml[] =
 
 static void run(const char *sched, struct tracer *t, struct run_result *r)
 {
-	struct run_options o = { true, t, false };
+	struct run_options o = { .check = true, .tracer = t };
 
 	test_run(scenario_xml, sched, &o, r);
 	ck_assert_str_eq(r->check_error, "");

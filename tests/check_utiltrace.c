@@ -226,7 +226,7 @@ START_TEST(a_shared_pcpu_shows_the_shortfall)
 		"full.series\" interval=\"1s\"/></domain>";
 	struct scenario sc;
 	struct sched_spec spec;
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct run_result r;
 	struct err e = { "" };
 

@@ -243,7 +243,7 @@ END_TEST
 /* Runs xml under sched; returns the run's metric (which must be valid). */
 static double metric_of(const char *xml, const char *sched)
 {
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct run_result r;
 	double v;
 
@@ -950,7 +950,7 @@ END_TEST
 static void check_breakdown(const char *workload, const char *sched, int nstages)
 {
 	char xml[1024];
-	struct run_options o = { true, NULL, false };
+	struct run_options o = { .check = true };
 	struct run_result r;
 	const struct breakdown *b = &r.breakdown;
 

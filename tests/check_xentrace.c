@@ -453,7 +453,7 @@ static void traced_run(const char *xml, const char *sched, const char *path,
 		       struct run_result *r)
 {
 	struct err e = { "" };
-	struct run_options o = { false, NULL, true, NULL };
+	struct run_options o = { .check = false, .keep_histograms = true };
 
 	if (path) {
 		o.tracer = trace_xentrace_open(path, 0, -1, &e);

@@ -466,7 +466,8 @@ static int usage(const char *why)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { XEN_DIFF_PAIRS, NULL, NULL, 16, 200, 1, 10, false, 0, 0 };
+	struct opts o = { .pairs_file = XEN_DIFF_PAIRS, .seed = 16, .count = 200, .jobs = 1,
+			  .show = 10 };
 	struct pair *pairs = NULL, adhoc;
 	struct err e = { "" };
 	const char *pair_arg = NULL;
