@@ -3,8 +3,9 @@
 # then make distcheck, which builds the release tarball in a separate
 # directory with AddressSanitizer and UndefinedBehaviorSanitizer
 # (--enable-sanitizers) and runs every test again there (the statistical
-# calibration tests run their commands at 2 iterations there, for memory
-# errors, and skip: their figures are checked in the first run).  That second
+# calibration tests' commands run there once, at 2 iterations, for memory
+# errors, and those tests skip: their figures are checked in the first
+# run; tests/scenarios/lib.sh says which test runs which).  That second
 # build also compiles Xen's own schedulers and so runs the differential
 # tests against them: of every tree in ../shared/xen-src (or
 # $SCHEDSIM_XEN_TREES) when present, else of Debian's source package

@@ -8,11 +8,9 @@
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 
-iterations=15
-sanitized && iterations=2
+sanitizer_covered_by tests/scenarios/credit2_bound.sh
 run_ok --sched=credit1:era=2016 --workload=make-xen,iperf --dom0-load=off,on \
-	--iterations=$iterations --format=json > "$tmp/c1.json" || finish
-sanitized && sanitizer_finish
+	--iterations=15 --format=json > "$tmp/c1.json" || finish
 json_check "$tmp/c1.json" "
 real = {('make-xen', 'off'): 28.353, ('make-xen', 'on'): 43.955, ('iperf', 'off'): 11.793}
 got = {(s['workload'], s['dom0_load']): s for s in doc['summary']}

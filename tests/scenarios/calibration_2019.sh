@@ -7,6 +7,7 @@
 # cells (2 iterations).  The cells outside 5 % are listed here with the
 # mechanism the model lacks; they are not checked.
 . "${srcdir:-.}/tests/scenarios/lib.sh"
+sanitizer_covered_by tests/validate.sh
 SCHEDSIM_EXAMPLES="${srcdir:-.}/examples"
 export SCHEDSIM_EXAMPLES
 

@@ -16,12 +16,10 @@
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 
-iterations=15
-sanitized && iterations=2
+sanitizer_covered_by tests/scenarios/credit2_bound.sh
 run_ok --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full \
-	--workload=iperf --dom0-load=off,on --iterations=$iterations --format=json > "$tmp/i.json" ||
-	{ sanitized && sanitizer_finish; finish; }
-sanitized && sanitizer_finish
+	--workload=iperf --dom0-load=off,on --iterations=15 --format=json > "$tmp/i.json" ||
+	finish
 json_check "$tmp/i.json" "
 got = {(s['label'], s['dom0_load']): s['mean'] for s in doc['summary']}
 bad = []
