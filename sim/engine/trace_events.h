@@ -22,6 +22,19 @@
 
 #include "sim/engine/sim.h"
 
+/*
+ * --- A record's first word (Xen's public/trace.h, struct t_rec) ---
+ * The event in bits 0-27, the count of 32-bit extra words after it in bits
+ * 28-30, bit 31 set when a 64-bit TSC follows the word.  The writer
+ * (sim/output/trace_xentrace.c) and the reader (sim/input/xentrace_read.c)
+ * both use these.
+ */
+#define TRC_HDR_EVENT(h)   ((uint32_t)(h) & 0x0fffffffu)
+#define TRC_HDR_EXTRA(h)   (((uint32_t)(h) >> 28) & 7u)
+#define TRC_HDR_HAS_TSC(h) ((uint32_t)(h) >> 31)
+#define TRC_HDR(event, extra, has_tsc) \
+	(TRC_HDR_EVENT(event) | (uint32_t)(extra) << 28 | (uint32_t)(has_tsc) << 31)
+
 /* --- Event ids (Xen's public/trace.h) --- */
 
 #define TRC_GEN                 0x0001f000u

@@ -53,7 +53,7 @@
 #include "sim/engine/trace_events.h"
 #include "sim/xalloc.h"
 
-#define CPU_CHANGE_HEADER (TRC_TRACE_CPU_CHANGE | 2u << 28)
+#define CPU_CHANGE_HEADER TRC_HDR(TRC_TRACE_CPU_CHANGE, 2, 0)
 #define WINDOW_HEADER_BYTES 12
 #define MIN_KHZ_SAMPLES 10
 #define MIN_KHZ_NS 1000000.0          /* run time the measurement needs: 1 ms */
@@ -231,17 +231,17 @@ static int cursor_next(struct reader *r, struct cpu_stream *c)
 			goto out;
 		}
 		h = le32(data + pos);
-		size = 4 + (h >> 31) * 8 + 4 * ((h >> 28) & 7u);
+		size = 4 + TRC_HDR_HAS_TSC(h) * 8 + 4 * TRC_HDR_EXTRA(h);
 		if (pos + size > end) {
 			rc = c->wi == c->n - 1 && end == r->len ? 0    /* cut by the file's end: warned */
 				: err_set(r->e, "%s:%zu: a record of %zu bytes (event 0x%07x) runs past the end of its window of pCPU %d (a corrupt header?)",
-					  r->name, pos, size, h & 0x0fffffffu, (int)(c - r->cpus));
+					  r->name, pos, size, TRC_HDR_EVENT(h), (int)(c - r->cpus));
 			goto out;
 		}
 		records++;
-		ev = h & 0x0fffffffu;
+		ev = TRC_HDR_EVENT(h);
 		if (of_interest(ev)) {
-			if (h >> 31)
+			if (TRC_HDR_HAS_TSC(h))
 				break;
 			r->out->st.no_tsc++;
 		}
@@ -259,7 +259,7 @@ static int cursor_next(struct reader *r, struct cpu_stream *c)
 	}
 	c->at = pos;
 	c->ev = ev;
-	c->nextra = (int)((h >> 28) & 7u);
+	c->nextra = (int)TRC_HDR_EXTRA(h);
 	c->d = data + pos + 12;
 	pos += size;
 	rc = 1;

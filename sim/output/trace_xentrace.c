@@ -75,7 +75,7 @@ static void flush_window(struct xentrace *x)
 
 	if (!x->len)
 		return;
-	hdr[0] = TRC_TRACE_CPU_CHANGE | 2u << 28;
+	hdr[0] = TRC_HDR(TRC_TRACE_CPU_CHANGE, 2, 0);
 	hdr[1] = (uint32_t)x->buf_cpu;
 	hdr[2] = (uint32_t)x->len * 4;
 	write_words(x, hdr, 3);
@@ -98,7 +98,7 @@ static void put_record(struct xentrace *x, int cpu, stime_t now, uint32_t event,
 		flush_window(x);
 		x->buf_cpu = cpu;
 	}
-	x->buf[x->len++] = (event & 0x0fffffffu) | (uint32_t)n << 28 | 1u << 31;
+	x->buf[x->len++] = TRC_HDR(event, n, 1);
 	x->buf[x->len++] = (uint32_t)tsc;
 	x->buf[x->len++] = (uint32_t)(tsc >> 32);
 	for (i = 0; i < n; i++)
