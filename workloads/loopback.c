@@ -111,14 +111,24 @@ struct lo_sock *lo_peer(struct lo_sock *s)
 	return s == &c->end[0] ? &c->end[1] : &c->end[0];
 }
 
-/* What n operations of kind op cost beyond bare metal in the connection's domain. */
-static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n)
+/*
+ * What n operations of kind op cost beyond bare metal in the connection's
+ * domain, each call copying bytes: in a PV domain the TLB refill after
+ * each page-table switch (tlb_refill), and once a call the pages its copy
+ * touches, the user buffer's and the skb's (2 x bytes / 4 KiB pages of
+ * tlb_page each), spread over the call's switches.
+ */
+static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint64_t bytes)
 {
-	struct kernel_ops ops = { { 0 } };
+	const struct lo_costs *c = s->conn->c;
+	struct kernel_ops ops = { .tlb_refill_ns = 0 };
+	double toggles = op == KOP_CTXSW ? 1 : 2;
 
 	if (!s->conn->dom)
 		return 0;
 	ops.n[op] = (double)n;
+	ops.tlb_refill_ns = (double)c->tlb_refill +
+			    (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
 	return kernel_ops_cost(s->conn->dom->type, &ops);
 }
 
@@ -137,7 +147,7 @@ static void wake_owner(struct lo_sock *s, struct lo_sock *waker)
 	if (w->task->state == TASK_BLOCKED) {
 		waker->debt += s->conn->c->wake;
 		waker->wakes++;
-		s->debt += s->conn->c->switch_in + kops(s, KOP_CTXSW, 1);
+		s->debt += s->conn->c->switch_in + kops(s, KOP_CTXSW, 1, 0);
 	}
 	worker_kick(s->conn->dom->guest->sim, w);
 }
@@ -177,7 +187,7 @@ stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 	if (s->conn->proto == LO_UDP)
 		w += (double)n * (double)c->packet;
 	s->debt = 0;
-	return (stime_t)w + kops(s, KOP_SYSCALL, n) + debt;
+	return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
 }
 
 /* UDP: n datagrams of size bytes reach the peer's queue, as far as its memory allows. */
@@ -343,7 +353,7 @@ stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool
 	w = (double)rx->calls * (double)c->recv_call + (double)rx->bytes * c->copy;
 	if (s->conn->proto == LO_TCP && !piggyback)
 		w += (double)c->ack;
-	return (stime_t)w + kops(s, KOP_SYSCALL, rx->calls) + debt;
+	return (stime_t)w + kops(s, KOP_SYSCALL, rx->calls, rx->bytes / rx->calls) + debt;
 }
 
 void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback)

@@ -90,20 +90,31 @@ struct lo_costs {
 	stime_t wake;        /* try_to_wake_up of a task sleeping on a socket, its IPI */
 	stime_t switch_in;   /* switching to that task on its CPU (schedule, switch_to) */
 	stime_t ack;         /* TCP: a pure ACK through lo and tcp_ack at the writer's socket */
+	/*
+	 * PV only (kernel_ops.h): the TLB refill after each page-table switch
+	 * of a system call or context switch (the call's code and data), and
+	 * per 4 KiB page its copy touches (user buffer and skb), refilled once
+	 * a call after the entry's switch.  0 in HVM, PVH and on bare metal.
+	 */
+	stime_t tlb_refill;
+	stime_t tlb_page;
 };
 
 /*
- * Defaults (doc/workloads.md, "Loopback"): send_call, packet and copy are
- * the calibration's (the 2019 HT column's netperf UDP cells); the others
- * are first-principles estimates with their sources there.
+ * Defaults (doc/workloads.md, "Sockets over lo"): send_call, packet and
+ * copy are the calibration's on the 2019 HT column's netperf UDP cells of
+ * HVMx2-v8, tlb_refill and tlb_page on its dom0 cells; the others are
+ * first-principles estimates with their sources there.
  */
-#define LO_SEND_CALL_DEFAULT "600ns"
-#define LO_PACKET_DEFAULT "700ns"
+#define LO_SEND_CALL_DEFAULT "380ns"
+#define LO_PACKET_DEFAULT "450ns"
 #define LO_RECV_CALL_DEFAULT "500ns"
-#define LO_COPY_DEFAULT "0.1"
+#define LO_COPY_DEFAULT "0.0553"
 #define LO_WAKE_DEFAULT "1us"
 #define LO_SWITCH_DEFAULT "500ns"
 #define LO_ACK_DEFAULT "1us"
+#define LO_TLB_REFILL_DEFAULT "407ns"
+#define LO_TLB_PAGE_DEFAULT "86ns"
 
 #define LO_PARAMS(off)                                                                   \
 	{ "send_cost", PARAM_DURATION, LO_SEND_CALL_DEFAULT, NULL, 0, 0,                   \
@@ -126,7 +137,14 @@ struct lo_costs {
 	  "switch_to), on the wakee", off(switch_in) },                                    \
 	{ "ack_cost", PARAM_DURATION, LO_ACK_DEFAULT, NULL, 0, 0,                          \
 	  "TCP: kernel CPU of a pure ACK through lo and its tcp_ack at the writer's "      \
-	  "socket, on the reader", off(ack) }
+	  "socket, on the reader", off(ack) },                                            \
+	{ "tlb_refill", PARAM_DURATION, LO_TLB_REFILL_DEFAULT, NULL, 0, 0,                 \
+	  "PV only: work refilling the TLB after each page-table switch of a system "    \
+	  "call or context switch (calibrated on the 2019 dom0 netperf cells)",          \
+	  off(tlb_refill) },                                                               \
+	{ "tlb_page", PARAM_DURATION, LO_TLB_PAGE_DEFAULT, NULL, 0, 0,                     \
+	  "PV only: TLB refill per 4 KiB page a call copies (user buffer and skb), once " \
+	  "a call (calibrated on the 2019 dom0 netperf cells)", off(tlb_page) }
 
 /* The loopback device's MTU (drivers/net/loopback.c: 64 KiB) and TCP's MSS over it. */
 #define LO_MTU 65536

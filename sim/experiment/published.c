@@ -48,6 +48,14 @@ static const struct published_figure figures[] = {
 	{ P2019, "kernbench HVMx2-v8", "-j4", "HT", 196.18, NULL, 0, S2019 },
 	{ P2019, "kernbench HVMx2-v8", "-j8", "HT", 153.27, NULL, 0, S2019 },
 	{ P2019, "kernbench HVMx2-v8", "-j16", "HT", 156.59, NULL, 0, S2019 },
+	{ P2019, "netperf-udp dom0", "send-64", "HT", 220.23, NULL, 0, S2019 },
+	{ P2019, "netperf-udp dom0", "send-256", "HT", 863.81, NULL, 0, S2019 },
+	{ P2019, "netperf-udp dom0", "send-2048", "HT", 6542.13, NULL, 0, S2019 },
+	{ P2019, "netperf-udp dom0", "send-8192", "HT", 20999.88, NULL, 0, S2019 },
+	{ P2019, "netperf-udp HVMx2-v8", "send-64", "HT", 359.65, NULL, 0, S2019 },
+	{ P2019, "netperf-udp HVMx2-v8", "send-256", "HT", 1376.16, NULL, 0, S2019 },
+	{ P2019, "netperf-udp HVMx2-v8", "send-2048", "HT", 10212.34, NULL, 0, S2019 },
+	{ P2019, "netperf-udp HVMx2-v8", "send-8192", "HT", 30442.79, NULL, 0, S2019 },
 	/*
 	 * The noHT (smt=0, 4 pCPUs, dom0 4 vCPUs) and csc (sched-gran=core)
 	 * columns, added after the model's predictions of them were committed
