@@ -66,6 +66,7 @@ struct xt_task {
 	const struct replay_vcpu *v;
 	int next;             /* the burst due next, or running */
 	bool running;
+	bool done;            /* every burst replayed (its task has exited) */
 	stime_t last_end;     /* when the replay's previous burst ended */
 };
 
@@ -109,6 +110,9 @@ static void xt_step(struct sim *s, struct task *t)
 		ut->next++;
 	}
 	if (ut->next >= ut->v->n) {
+		ut->done = true;
+		if (ut->last_end < now)
+			ut->last_end = now;
 		task_exit(s, t);
 		return;
 	}
@@ -184,6 +188,41 @@ static bool xt_demand(struct workload *w, stime_t *ns)
 	return true;
 }
 
+/*
+ * finish_time: when the domain's last replayed burst ended, once every
+ * burst of every vCPU has been replayed (none valid before).  The replay
+ * cannot know the recorded guest's own figure of merit (a build's time, a
+ * stream's throughput); for a recording that ends when its work is done
+ * (make-xen), this is the replay's prediction of that end.
+ */
+static void xt_metric(struct workload *w, struct metric *m)
+{
+	const struct xt_priv *p = w->priv;
+	stime_t end = 0;
+	bool any = false;
+
+	if (!p)
+		return;
+	for (int i = 0; i < p->ntasks; i++) {
+		const struct xt_task *ut = &p->tasks[i];
+
+		if (!ut->v->n)
+			continue;
+		if (!ut->done)
+			return;
+		any = true;
+		if (ut->last_end > end)
+			end = ut->last_end;
+	}
+	if (!any)
+		return;
+	m->valid = true;
+	snprintf(m->name, sizeof(m->name), "finish_time");
+	snprintf(m->unit, sizeof(m->unit), "s");
+	m->value = (double)end / 1e9;
+	m->higher_better = false;
+}
+
 static void xt_destroy(struct workload *w)
 {
 	struct xt_priv *p = w->priv;
@@ -197,11 +236,12 @@ static void xt_destroy(struct workload *w)
 const struct workload_ops xentrace_ops = {
 	.name = "xentrace",
 	.summary = "a recorded domain's vCPU demand replayed from a Xen host's xentrace "
-		   "(file=, domain=)",
+		   "(file=, domain=); metric finish_time (s, when its last burst ended)",
 	.params = xt_params,
 	.config_size = sizeof(struct xt_config),
 	.setup = xt_setup,
 	.demand = xt_demand,
+	.metric = xt_metric,
 	.hw = { 1, 0, 0 },
 	.hw_source = "a trace's run time is CPU time as the recording host measured it, so the "
 		     "replay asks for CPU time: no hardware effect stretches it",
