@@ -155,6 +155,51 @@ START_TEST(bursts_waits_and_sleeps)
 END_TEST
 
 /*
+ * Who woke a burst: d1v0 runs on pCPU 0 and blocks three times.  Woken by
+ * a wake record on pCPU 0 (its own timer), then on pCPU 1 (an event from a
+ * vCPU there: the burst's waker is 1), then with no wake record, its change
+ * out of blocked written on pCPU 1.  Its first burst, running when the
+ * trace starts, has no waker.
+ */
+START_TEST(a_burst_s_waker_is_the_wake_record_s_pcpu)
+{
+	static struct tb b;
+	struct xentrace_host h;
+	const struct replay_vcpu *v;
+	const char *msg;
+
+	tb_window(&b, 0);
+	tb_rs(&b, 1000, 1, 0, RUNNABLE, RUNNING);
+	tb_rs(&b, 2000, 1, 0, RUNNING, BLOCKED);
+	tb_rec(&b, TRC_SCHED_WAKE, 3000, 2, 1, 0);
+	tb_rs(&b, 3000, 1, 0, BLOCKED, RUNNABLE);
+	tb_rs(&b, 3500, 1, 0, RUNNABLE, RUNNING);
+	tb_rs(&b, 4000, 1, 0, RUNNING, BLOCKED);
+	tb_rs(&b, 5500, 1, 0, RUNNABLE, RUNNING);
+	tb_rs(&b, 6000, 1, 0, RUNNING, BLOCKED);
+	tb_rs(&b, 7500, 1, 0, RUNNABLE, RUNNING);
+	tb_rs(&b, 8000, 1, 0, RUNNING, BLOCKED);
+	tb_close(&b);
+	tb_window(&b, 1);
+	tb_rec(&b, TRC_SCHED_WAKE, 5000, 2, 1, 0);
+	tb_rs(&b, 5000, 1, 0, BLOCKED, RUNNABLE);
+	tb_rs(&b, 7000, 1, 0, BLOCKED, RUNNABLE);
+	tb_rs(&b, 9000, 32767, 1, RUNNING, RUNNING);
+	tb_close(&b);
+	msg = parse(&b, b.len, 1e6, &h);
+	ck_assert_msg(!msg, "%s", msg ? msg : "");
+	v = vcpu(&h, 1, 0);
+	ck_assert_int_eq(v->n, 4);
+	ck_assert_int_eq(v->bursts[0].waker, -1);
+	ck_assert_int_eq(v->bursts[1].waker, -1);
+	ck_assert_int_eq(v->bursts[2].waker, 1);
+	ck_assert_int_eq(v->bursts[2].wake, 4000);
+	ck_assert_int_eq(v->bursts[3].waker, 1);
+	xentrace_host_free(&h);
+}
+END_TEST
+
+/*
  * Two pCPUs, the later one's window first in the file: d2v1 is woken on
  * pCPU 1 and runs on pCPU 0, is preempted there (a burst with a wait in
  * it), parked offline and run again (offline with work is waiting), and is
@@ -504,6 +549,7 @@ static Suite *suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, bursts_waits_and_sleeps);
+	tcase_add_test(tc, a_burst_s_waker_is_the_wake_record_s_pcpu);
 	tcase_add_test(tc, pcpus_merge_by_tsc);
 	tcase_add_test(tc, tsc_frequency_from_switches);
 	tcase_add_test(tc, lost_records_and_damage_are_warned);

@@ -24,7 +24,8 @@
  * during the burst: the recorded run time holds the recording host's,
  * and the replay's host charges its own (struct sim's
  * context_switch_cost, <host context-switch=...>) each time the replayed
- * vCPU is switched in.
+ * vCPU is switched in.  For the same reason the replayed vCPUs start with
+ * the replay's profile in their caches, so that no first run pays a fill.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -64,6 +65,8 @@ static const struct param_def xt_params[] = {
 struct xt_task {
 	struct workload *w;
 	const struct replay_vcpu *v;
+	struct task *t;
+	struct timer wake;    /* a burst woken from another pCPU: when it is due */
 	int next;             /* the burst due next, or running */
 	bool running;
 	bool done;            /* every burst replayed (its task has exited) */
@@ -118,11 +121,36 @@ static void xt_step(struct sim *s, struct task *t)
 	}
 	at = due(ut, p->mode, ut->next);
 	if (at > now) {
-		task_sleep(s, t, at - now);
+		if (ut->v->bursts[ut->next].waker >= 0) {
+			task_block(s, t);
+			timer_set(&s->q, &ut->wake, at);
+		} else {
+			task_sleep(s, t, at - now);
+		}
 		return;
 	}
 	ut->running = true;
 	task_run(s, t, burst_work(s, &ut->v->bursts[ut->next]));
+}
+
+/*
+ * A burst the recording woke from another pCPU than the vCPU's own (an
+ * event channel from a vCPU there: a netback's notification) is woken from
+ * that pCPU in the replay too, as split.c's evtchn_fire wakes its target
+ * from the sender's: the scheduler's tickle of the vCPU's pCPU is then an
+ * IPI, as it was (sim/engine/core.c, cpu_raise_softirq), where a wake by
+ * the vCPU's own timer is local.  A pCPU the replay's host lacks wakes it
+ * from no pCPU's code.
+ */
+static void xt_wake_fire(struct timer *tm, void *arg)
+{
+	struct xt_task *ut = arg;
+	struct sim *s = ut->w->sim;
+	int cpu = ut->v->bursts[ut->next].waker;
+
+	(void)tm;
+	s->this_cpu = cpu < s->topo.nr_cpus ? cpu : -1;
+	task_wake(s, ut->t);
 }
 
 static int xt_setup(struct workload *w, struct err *e)
@@ -157,8 +185,17 @@ static int xt_setup(struct workload *w, struct err *e)
 		if (!v->n)
 			continue;
 		snprintf(name, sizeof(name), "xt%d", i);
-		task_create(guest_of(w->dom), name, TASK_NORMAL, i, true, xt_step, ut,
-			    v->bursts[0].wake);
+		timer_init(&ut->wake, xt_wake_fire, ut);
+		ut->t = task_create(guest_of(w->dom), name, TASK_NORMAL, i, true, xt_step, ut,
+				    v->bursts[0].wake);
+		/*
+		 * The vCPU's caches hold the replay's profile from the start (no
+		 * working set): a vCPU that never ran is otherwise taken to hold the
+		 * default profile's lines (sim/engine/hw.c, profile_of) and its first
+		 * switch-in pays a cache fill of them, on top of the recorded first
+		 * burst's run time, which already holds the recording's fill.
+		 */
+		w->dom->vcpus[i]->hw.prof = &w->prof;
 	}
 	return 0;
 }

@@ -49,6 +49,12 @@ struct replay_burst {
 	stime_t end;                  /* it blocked again (the trace's end for the last) */
 	stime_t run;                  /* time it ran in between */
 	int switches;                 /* times it was switched in during the burst */
+	/*
+	 * The pCPU whose code woke it, when not the one it last ran on: a wake
+	 * from another pCPU (an event channel from a vCPU running there); -1
+	 * for its own (its timer), or not known.
+	 */
+	int waker;
 };
 
 struct replay_vcpu {

@@ -89,6 +89,8 @@ struct vstate {
 	bool woken;         /* unseen, but a wake record was seen */
 	uint64_t wake_tsc;
 	uint64_t since;     /* TSC of the last change */
+	int last_cpu;       /* the pCPU of its last change to or from running (-1: none yet) */
+	int wake_cpu;       /* the pCPU of a wake record since it blocked (-1: none) */
 	struct replay_burst cur;   /* in TSC ticks from the trace's start */
 	uint64_t ran, waited, slept;
 	struct replay_burst *bursts;
@@ -334,8 +336,11 @@ static struct vstate *vcpu_of(struct reader *r, const struct cpu_stream *c, unsi
 		}
 		d->v = xreallocarray(d->v, (size_t)n, sizeof(*d->v));
 		memset(d->v + d->nv, 0, (size_t)(n - d->nv) * sizeof(*d->v));
-		for (int i = d->nv; i < n; i++)
+		for (int i = d->nv; i < n; i++) {
 			d->v[i].state = UNSEEN;
+			d->v[i].last_cpu = -1;
+			d->v[i].wake_cpu = -1;
+		}
 		r->total_vcpus += n - d->nv;
 		d->nv = n;
 	}
@@ -379,7 +384,14 @@ static void account(struct vstate *v, uint64_t t)
 	v->since = t;
 }
 
-static void change(struct reader *r, struct vstate *v, unsigned new, uint64_t t)
+/*
+ * v changes to state new at TSC t, recorded on pCPU cpu (-1: not from a
+ * record).  Xen writes a record into the buffer of the pCPU whose code
+ * makes it: vcpu_wake's wake record into the waker's, so a burst whose
+ * wake record (or, without one, whose change out of blocked) is on another
+ * pCPU than the one the vCPU last ran on was woken from there.
+ */
+static void change(struct reader *r, struct vstate *v, unsigned new, uint64_t t, int cpu)
 {
 	account(v, t);
 	if (new == v->state)
@@ -389,11 +401,17 @@ static void change(struct reader *r, struct vstate *v, unsigned new, uint64_t t)
 		r->out->st.bursts++;
 	}
 	if ((new == RUNSTATE_RUNNABLE || new == RUNSTATE_RUNNING) && !v->in_burst) {
+		int waker = v->wake_cpu >= 0 ? v->wake_cpu : cpu;
+
 		v->in_burst = true;
-		v->cur = (struct replay_burst){ (stime_t)(t - r->t0), 0, 0, 0 };
+		v->cur = (struct replay_burst){ (stime_t)(t - r->t0), 0, 0, 0,
+			waker >= 0 && v->last_cpu >= 0 && waker != v->last_cpu ? waker : -1 };
 	}
+	v->wake_cpu = -1;
 	if (new == RUNSTATE_RUNNING)
 		v->cur.switches++;
+	if (cpu >= 0 && (new == RUNSTATE_RUNNING || v->state == RUNSTATE_RUNNING))
+		v->last_cpu = cpu;
 	v->state = (uint8_t)new;
 }
 
@@ -403,13 +421,13 @@ static void first_sight(struct reader *r, struct vstate *v, unsigned old)
 	v->since = r->t0;
 	if (old == RUNSTATE_RUNNABLE && v->woken) {
 		v->state = RUNSTATE_BLOCKED;
-		change(r, v, RUNSTATE_RUNNABLE, v->wake_tsc);
+		change(r, v, RUNSTATE_RUNNABLE, v->wake_tsc, -1);
 		return;
 	}
 	v->state = (uint8_t)old;
 	v->in_burst = old == RUNSTATE_RUNNING || old == RUNSTATE_RUNNABLE;
 	if (v->in_burst)
-		v->cur = (struct replay_burst){ 0, 0, 0, old == RUNSTATE_RUNNING };
+		v->cur = (struct replay_burst){ 0, 0, 0, old == RUNSTATE_RUNNING, -1 };
 }
 
 static int on_runstate(struct reader *r, struct cpu_stream *c)
@@ -436,7 +454,7 @@ static int on_runstate(struct reader *r, struct cpu_stream *c)
 		first_sight(r, v, old);
 	else if (v->state != old)
 		r->out->st.inconsistent++;
-	change(r, v, new, c->tsc);
+	change(r, v, new, c->tsc, (int)(c - r->cpus));
 	return 0;
 }
 
@@ -457,6 +475,8 @@ static int on_record(struct reader *r, struct cpu_stream *c)
 			v->woken = true;
 			v->wake_tsc = c->tsc;
 		}
+		if (!v->in_burst)
+			v->wake_cpu = (int)(c - r->cpus);
 		return 0;
 	case TRC_SCHED_DOM_ADD:
 		r->out->st.domains_added++;

@@ -8,7 +8,8 @@
 # trip: tests/scenarios/xentrace_roundtrip.xml traced under credit1 and
 # credit2 and replayed under the same scheduler, open and closed, gives
 # every vCPU and every domain its recorded run time within 1 % and the
-# trace's length (doc/traces.md).
+# trace's length (doc/traces.md); xentrace.xml's, replayed on its own host,
+# every vCPU its wake-ups and wake-to-run p50 and p99 within 10 %.
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 sc="${srcdir:-.}/tests/scenarios/xentrace.xml"
 run_ok --sched=credit2 --scenario="$sc" --duration=500ms --trace="$tmp/host.xt" > /dev/null
@@ -60,6 +61,28 @@ for sched in credit1 credit2; do
 			'[.domains[] | .rep != null and (.rep - .rec | fabs) <= 0.01 * .rec] | all' \
 			'[.domains[] | select(.rep == null or (.rep - .rec | fabs) > 0.01 * .rec)]'
 		expect "round trip $sched $mode: no invariant broken" '.check_error == null' '.check_error'
+	done
+done
+
+# the wake-to-run round trip: tests/scenarios/xentrace.xml (2 s) traced and
+# replayed under the same scheduler on its own host (--scenario: a xentrace
+# records no topology) gives every vCPU with 10 or more wake-ups its
+# wake-ups, p50 and p99 within 10 % (measured: the same, doc/traces.md)
+for sched in credit1 credit2; do
+	run_ok --sched=$sched --scenario="$sc" --format=json --trace="$tmp/lat.xt" > "$tmp/rec.json" ||
+		continue
+	for mode in open closed; do
+		run_ok replay "$tmp/lat.xt" --sched=$sched --mode=$mode --scenario="$sc" --format=json \
+			> "$tmp/rep.json" || continue
+		jq -n --slurpfile a "$tmp/rec.json" --slurpfile b "$tmp/rep.json" '
+			def lat(r): [r.runs[0].domains[] | .domid as $d | .vcpus[] | select(.wakeups >= 10) |
+				     {key: "d\($d)v\(.id)", value: [.wakeups, .wake_latency_ns.p50, .wake_latency_ns.p99]}] | from_entries;
+			lat($a[0]) as $r | lat($b[0]) as $p |
+			[$r | keys[] | {k: ., rec: $r[.], rep: $p[.]}]' > "$tmp/report.json"
+		expect "latency round trip $sched $mode: wake-ups, p50 and p99 of every vCPU within 10 %" \
+			'length > 0 and ([.[] | . as $v | $v.rep != null and
+			  ([0, 1, 2] | map(($v.rep[.] - $v.rec[.]) | fabs <= 0.1 * $v.rec[.]) | all)] | all)' \
+			'[.[] | select(.rep != .rec)]'
 	done
 done
 
