@@ -14,7 +14,8 @@
 # --dom0-load; --seed, --duration, --hw as wanted).  The replay's host is
 # --host's, else --scenario's, else the embedded scenario's (2 sockets x 4
 # cores x 2 threads, 2 nodes: the host of --workload runs); a --hw= among
-# them is given to the replays too.  SCHEDSIM is the
+# them is given to the replays too.  A host given with --host=lscpu:FILE or
+# xl-info:FILE is not seen: give it as a scenario file with --host=.  SCHEDSIM is the
 # binary (default ./schedsim, then schedsim on PATH).
 #
 # For every A and B of --scheds (default credit1,credit2) and every mode,
