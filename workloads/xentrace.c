@@ -6,7 +6,8 @@
  *
  * Each recorded vCPU becomes one task bound to the domain's vCPU of the
  * same index, so that the vCPU blocks in Xen when its task sleeps and is
- * woken when its task's timer fires, as the recorded vCPU was: a burst is
+ * woken when its task's timer fires (or, for a burst the recording woke
+ * from another pCPU, from that pCPU), as the recorded vCPU was: a burst is
  * the run time the vCPU had between its wake and its block (the time it
  * waited runnable, or parked offline with work, is the recorded scheduler's
  * and is not asked again), and the time between bursts is a sleep.
