@@ -986,11 +986,20 @@ START_TEST(breakdown_adds_up_to_the_run)
 
 	static const char iperf_rx[] = "<workload type=\"iperf\" direction=\"from-dom0\""
 				       " warmup=\"100ms\" time=\"300ms\"/>";
+	static const char iperf_remote[] = "<workload type=\"iperf\" peer=\"remote\""
+					   " nic_rate=\"1G\" warmup=\"100ms\" time=\"300ms\"/>";
+	static const char iperf_remote_rx[] = "<workload type=\"iperf\" peer=\"remote\""
+					      " direction=\"from-dom0\" warmup=\"100ms\""
+					      " time=\"300ms\"/>";
 
 	check_breakdown(iperf, "credit1", IPERF_STAGES_TO_DOM0);
 	check_breakdown(iperf, "credit2", IPERF_STAGES_TO_DOM0);
 	check_breakdown(iperf_rx, "credit1", IPERF_STAGES_FROM_DOM0);
 	check_breakdown(iperf_rx, "credit2:era=2016", IPERF_STAGES_FROM_DOM0);
+	check_breakdown(iperf_remote, "credit1", IPERF_STAGES_TO_REMOTE);
+	check_breakdown(iperf_remote, "credit2", IPERF_STAGES_TO_REMOTE);
+	check_breakdown(iperf_remote_rx, "credit1:era=2016", IPERF_STAGES_FROM_REMOTE);
+	check_breakdown(iperf_remote_rx, "credit2", IPERF_STAGES_FROM_REMOTE);
 	check_breakdown(makexen, "credit1", 3);
 	check_breakdown(makexen, "credit2:era=2016", 3);
 }

@@ -14,6 +14,11 @@
  *          queues segments to its prequeue or backlog), copies to user and
  *          ACKs.
  *
+ * peer=remote puts the other end on a remote host beyond dom0's bridge and
+ * physical NIC (workloads/nic.h): the remote end has no task here, and
+ * the throughput of a guest's stream is measured where the remote host
+ * receives it.
+ *
  * Throughput is measured at the server after a warm-up.
  */
 #include <math.h>
@@ -27,10 +32,12 @@
 #include "workloads/pvnet.h"
 
 enum iperf_direction { TO_DOM0, FROM_DOM0 };
+enum iperf_peer { PEER_DOM0, PEER_REMOTE };
 
 struct iperf_config {
-	int direction;
+	int direction, peer;
 	struct pvnet_config net;
+	struct nic_config nic;
 	stime_t warmup, time;
 	long long client_vcpu, server_vcpu;
 	double noise, run_noise, work_scale;
@@ -38,6 +45,7 @@ struct iperf_config {
 
 #define OFF(f) offsetof(struct iperf_config, f)
 #define NET_OFF(f) OFF(net.f)
+#define NIC_OFF(f) OFF(nic.f)
 
 /*
  * The calibration (doc/workloads.md): the costs above were set on the
@@ -59,7 +67,12 @@ static const struct param_def iperf_params[] = {
 	  "(the guest sends, netback's TX path); from-dom0, iperf -c in dom0 (the guest "
 	  "receives: netback's guest-rx thread copies into the guest, netfront's RX)",
 	  OFF(direction) },
+	{ "peer", PARAM_ENUM, "dom0", "dom0|remote", 0, 0,
+	  "the other end of the stream: dom0 (iperf in dom0), or remote (iperf on another "
+	  "host, through dom0's bridge, its physical NIC and the wire: the nic_ parameters, "
+	  "mtu and peer_latency)", OFF(peer) },
 	PVNET_PARAMS(NET_OFF),
+	NIC_PARAMS(NIC_OFF),
 	{ "warmup", PARAM_DURATION, "1s", NULL, 0, 0,
 	  "time before throughput is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "10s", NULL, 0, 0,
@@ -170,8 +183,23 @@ static int iperf_check(const struct iperf_config *c, const struct domain *g,
 
 	if (!d0 || d0 == g)
 		return err_set(e, "iperf runs in a guest and needs dom0 (domid 0) for the %s",
+			       c->peer == PEER_REMOTE ? "bridge and NIC" :
 			       to_dom0 ? "server" : "client");
 	if (pvnet_check(&c->net, "iperf", g, d0, e) < 0 ||
+	    nic_check(&c->nic, "iperf", d0, e) < 0)
+		return -1;
+	if (c->peer == PEER_REMOTE) {
+		/* the remote end's task is on the other host */
+		if (to_dom0 && c->server_vcpu >= 0)
+			return err_set(e, "iperf: server_vcpu=%lld but with peer=remote the server "
+				       "is on the remote host", c->server_vcpu);
+		if (!to_dom0 && c->client_vcpu >= 0)
+			return err_set(e, "iperf: client_vcpu=%lld but with peer=remote the client "
+				       "is on the remote host", c->client_vcpu);
+		return check_vcpu("client_vcpu", c->client_vcpu, g, e) < 0 ||
+		       check_vcpu("server_vcpu", c->server_vcpu, g, e) < 0 ? -1 : 0;
+	}
+	if (
 	    check_vcpu("client_vcpu", c->client_vcpu, to_dom0 ? g : d0, e) < 0 ||
 	    check_vcpu("server_vcpu", c->server_vcpu, to_dom0 ? d0 : g, e) < 0)
 		return -1;
@@ -189,6 +217,7 @@ static int iperf_setup(struct workload *w, struct err *e)
 	const struct pvnet_app server = { "iperf-server", server_poll, server_done,
 					  c->server_vcpu };
 	struct iperf *ip;
+	enum pvnet_where peer;
 	double run_factor;
 
 	if (iperf_check(c, w->dom, d0, e) < 0)
@@ -202,8 +231,11 @@ static int iperf_setup(struct workload *w, struct err *e)
 		    : hw_is_ideal(s->hw) ? 1.0 : IPERF_MODEL_SCALE;
 	pvnet_init(&ip->net, s, &c->net, &w->rng, c->noise, run_factor);
 	ip->net.warm_end = c->warmup;
-	pvnet_flow_add(&ip->net, guest_of(w->dom), to_dom0 ? PVNET_GUEST : PVNET_DOM0,
-		       to_dom0 ? PVNET_DOM0 : PVNET_GUEST, &client, &server, ip);
+	if (c->peer == PEER_REMOTE)
+		pvnet_attach_nic(&ip->net, &c->nic, to_dom0);
+	peer = c->peer == PEER_REMOTE ? PVNET_REMOTE : PVNET_DOM0;
+	pvnet_flow_add(&ip->net, guest_of(w->dom), to_dom0 ? PVNET_GUEST : peer,
+		       to_dom0 ? peer : PVNET_GUEST, &client, &server, ip);
 	pvnet_start(&ip->net);
 	timer_init(&ip->warm, iperf_warm, ip);
 	timer_set(&s->q, &ip->warm, c->warmup);
@@ -232,9 +264,12 @@ static void iperf_breakdown(struct workload *w, struct breakdown *b)
 {
 	struct iperf *ip = w->priv;
 	struct sim *s = w->sim;
+	const struct pvnet_flow *f;
 
-	if (!ip || !ip->net.nflows || !ip->net.flows[0]->sender->task->timed ||
-	    sim_now(s) <= ip->net.warm_end)
+	if (!ip || !ip->net.nflows || sim_now(s) <= ip->net.warm_end)
+		return;
+	f = ip->net.flows[0];
+	if (!(f->sender ? f->sender : f->receiver)->task->timed)
 		return;
 	breakdown_init(b, ip->net.warm_end, sim_now(s));
 	pvnet_breakdown(&ip->net, b, "client", client_reasons, "server", NULL);
@@ -256,7 +291,8 @@ static void iperf_destroy(struct workload *w)
 const struct workload_ops iperf_ops = {
 	.name = "iperf",
 	.summary = "a TCP stream between a guest and an iperf client or server in dom0 over "
-		   "netfront/netback (direction=to-dom0|from-dom0), under Linux's TCP Small "
+		   "netfront/netback (direction=to-dom0|from-dom0), or on a remote host "
+		   "through dom0's NIC (peer=remote), under Linux's TCP Small "
 		   "Queues, receive window and send buffer; metric throughput (Gbit/s, higher "
 		   "is better) after a warm-up",
 	.params = iperf_params,

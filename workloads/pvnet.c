@@ -335,6 +335,27 @@ void pvnet_read_commit(struct pvnet_flow *f)
 /* ------------------------------------------------------------------------ */
 /* netback: the TX ring's requests, a packet per batch (xenvif_tx_action) */
 
+/*
+ * A guest's segment forwarded off the host (netback's zerocopy, 3.15 and
+ * later): its slots grant-mapped rather than copied (xenvif_tx_build_gops,
+ * gnttab_map_refs: one map op per slot, each the grant lookup, pin and
+ * mapping a copy op costs beyond its bytes, grant_copy_op) and the skb
+ * built (the per-skb part of netback's work, ack_cost); no copy: the
+ * NIC's DMA reads the guest's pages.
+ */
+static double fwd_map_base(const struct pvnet *n, const struct pvnet_pkt *p)
+{
+	return (double)n->c->ack_cost + (double)p->slots * n->c->grant_copy_op;
+}
+
+/* A packet of flow f as a frame for the NIC. */
+static struct nic_frame frame_of(const struct pvnet_pkt *p)
+{
+	return (struct nic_frame){ .owner = p->flow, .bytes = p->bytes, .ack = p->ack,
+				   .wnd_end = p->wnd_end, .slots = p->slots,
+				   .kind = p->kind == PVNET_DATA ? NIC_DATA : NIC_ACK };
+}
+
 static stime_t netback_poll(struct sim *s, struct worker *w)
 {
 	struct pvnet_queue *q = w->ctx;
@@ -364,12 +385,17 @@ static stime_t netback_poll(struct sim *s, struct worker *w)
 	if (!w->continues_pass)
 		q->nb_polled = 0;
 	q->nb_polled++;
+	if (p->kind == PVNET_DATA && p->flow->rcv_at == PVNET_REMOTE)
+		return pvnet_cost(n, fwd_map_base(n, p) + nic_fwd_base(n->nic, NULL));
 	if (p->kind == PVNET_DATA)
 		return pvnet_cost(n, per_byte(n, n->c->netback_cost, p->bytes));
 	/*
 	 * A packet within PKT_PROT_LEN is copied whole and answered at once;
-	 * up dom0's stack its ACK reaches the sender's socket (tcp_ack).
+	 * up dom0's stack its ACK reaches the sender's socket (tcp_ack), or
+	 * the bridge sends it out through the NIC to a remote sender.
 	 */
+	if (p->flow->snd_at == PVNET_REMOTE)
+		return pvnet_cost(n, (double)n->c->ack_cost + nic_fwd_base(n->nic, NULL));
 	tcp_ack(&p->flow->tcp, p->ack, p->wnd_end);
 	p->flow->connected = true;
 	snd_update(p->flow);
@@ -391,6 +417,12 @@ static void netback_done(struct sim *s, struct worker *w)
 	if (!q->nb_has)
 		return;
 	q->nb_has = false;
+	if (p->kind == PVNET_DATA && f->rcv_at == PVNET_REMOTE) {
+		/* to the bridge and the NIC, mapped: the dealloc thread waits for its TX clean */
+		nic_xmit(q->net->nic, &(struct nic_frame){ .owner = f, .bytes = p->bytes,
+							   .slots = p->slots, .kind = NIC_DATA });
+		return;
+	}
 	if (p->kind == PVNET_DATA) {
 		/* delivered; the grants go to the dealloc thread */
 		f->sock_bytes += p->bytes;
@@ -403,6 +435,12 @@ static void netback_done(struct sim *s, struct worker *w)
 	ring_queue_responses(&q->tx, p->slots);
 	if (ring_push_responses(&q->tx))
 		evtchn_send(&q->tx_to_front);
+	if (f->snd_at == PVNET_REMOTE) {
+		struct nic_frame a = frame_of(p);
+
+		nic_xmit(q->net->nic, &a);
+		return;
+	}
 	if (tcp_writeable(&f->tcp))
 		worker_kick(s, f->sender);
 	snd_update(f);
@@ -644,6 +682,107 @@ static void netfront_done(struct sim *s, struct worker *w)
 }
 
 /* ------------------------------------------------------------------------ */
+/* the remote host, beyond dom0's NIC */
+
+/*
+ * A remote sender puts its next segment on the link when the link is free
+ * and the guest's window allows: its application always has data, and its
+ * own TCP Small Queues and send buffer, on a bare host whose NIC completes
+ * at line rate, never stop it (its limits are set out of reach).
+ */
+static void remote_pump(struct pvnet_flow *f)
+{
+	struct pvnet *n = f->net;
+	stime_t free_at;
+
+	if (f->sending || !f->connected)
+		return;
+	if (f->tcp.write_seq - f->tcp.snd_nxt < f->tcp.p.segment)
+		tcp_write(&f->tcp, f->tcp.p.segment);
+	if (tcp_send_limit(&f->tcp) != TCP_CAN_SEND) {
+		snd_update(f);
+		return;
+	}
+	tcp_send(&f->tcp);
+	f->sending = 1;
+	free_at = nic_remote_send(n->nic, &(struct nic_frame){ .owner = f,
+		.bytes = (uint64_t)n->c->segment, .slots = (uint16_t)spp(n), .kind = NIC_DATA });
+	timer_set(&n->sim->q, &f->pump, free_at);
+	snd_update(f);
+}
+
+static void pump_fn(struct timer *t, void *arg)
+{
+	struct pvnet_flow *f = arg;
+
+	(void)t;
+	f->sending = 0;
+	remote_pump(f);
+	snd_update(f);
+}
+
+/* A frame reaches the remote host: a guest's segment is read and ACKed, an ACK taken. */
+static void remote_rx(void *ctx, const struct nic_frame *fr)
+{
+	struct pvnet *n = ctx;
+	struct pvnet_flow *f = fr->owner;
+
+	if (fr->kind == NIC_ACK) {
+		tcp_ack(&f->tcp, fr->ack, fr->wnd_end);
+		f->connected = true;
+		remote_pump(f);
+		snd_update(f);
+		return;
+	}
+	f->consumed += fr->bytes;
+	if (sim_now(n->sim) > n->warm_end)
+		f->measured += fr->bytes;
+	nic_remote_send(n->nic, &(struct nic_frame){ .owner = f, .kind = NIC_ACK,
+		.ack = f->consumed, .wnd_end = f->consumed + tcp_rcv_window(&f->tcp.p) });
+}
+
+/* What dom0's NIC received, after GRO and the bridge: xenvif_start_xmit queues it. */
+static void nic_host_rx(void *ctx, const struct nic_frame *fr)
+{
+	struct pvnet *n = ctx;
+	struct pvnet_flow *f = fr->owner;
+	bool data = fr->kind == NIC_DATA;
+
+	pktq_push(&f->q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)fr->bytes,
+		.slots = (uint16_t)(data ? spp(n) : 1), .kind = data ? PVNET_DATA : PVNET_ACK,
+		.ack = fr->ack, .wnd_end = fr->wnd_end });
+	worker_kick(n->sim, f->q->rxk);
+}
+
+/* The NIC's driver freed a sent skb: a guest's mapped pages go to the dealloc thread. */
+static void nic_tx_done(void *ctx, const struct nic_frame *fr)
+{
+	struct pvnet *n = ctx;
+	struct pvnet_flow *f = fr->owner;
+
+	if (fr->kind != NIC_DATA)
+		return;
+	f->q->unmap_pkts++;
+	f->q->unmap_slots += fr->slots;
+	worker_kick(n->sim, f->q->dealloc);
+}
+
+static stime_t nic_cost(void *ctx, double base)
+{
+	return pvnet_cost(ctx, base);
+}
+
+void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out)
+{
+	const struct nic_user u = { n, remote_rx, nic_host_rx, nic_tx_done, nic_cost };
+
+	n->nic = xcalloc(1, sizeof(*n->nic));
+	nic_init(n->nic, n->sim, n->dom0, c, &u, data_out, n->c->evtchn_latency);
+	n->nic->napi->softirq_time = n->c->softirq_time;
+	n->nic->napi->softirq_restarts = (int)n->c->softirq_restarts;
+}
+
+/* ------------------------------------------------------------------------ */
 /* setting up */
 
 static int check_vcpu(const char *owner, const char *what, long long v,
@@ -784,9 +923,15 @@ struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_w
 	f->rcv_at = rcv_at;
 	f->app = app;
 	tcp_init(&f->tcp, &n->tp);
-	f->sender = app_worker(f, snd_at == PVNET_GUEST ? g : n->dom0, snd_at, sender);
+	timer_init(&f->pump, pump_fn, f);
+	if (snd_at == PVNET_REMOTE)
+		f->tcp.p.limit_output = f->tcp.p.sndbuf = UINT64_C(1) << 62;
+	else
+		f->sender = app_worker(f, snd_at == PVNET_GUEST ? g : n->dom0, snd_at, sender);
 	q = f->q = queue_new(n, g);
-	f->receiver = app_worker(f, rcv_at == PVNET_GUEST ? g : n->dom0, rcv_at, receiver);
+	if (rcv_at != PVNET_REMOTE)
+		f->receiver = app_worker(f, rcv_at == PVNET_GUEST ? g : n->dom0, rcv_at,
+					 receiver);
 	queue_rx_thread(q);
 	q->flows = xreallocarray(q->flows, (size_t)q->nflows + 1, sizeof(*q->flows));
 	q->flows[q->nflows++] = f;
@@ -845,8 +990,10 @@ void pvnet_time_start(struct pvnet *n)
 	for (int i = 0; i < n->nflows; i++) {
 		struct pvnet_flow *f = n->flows[i];
 
-		task_time_start(s, f->sender->task);
-		task_time_start(s, f->receiver->task);
+		if (f->sender)
+			task_time_start(s, f->sender->task);
+		if (f->receiver)
+			task_time_start(s, f->receiver->task);
 		memset(f->snd_ns, 0, sizeof(f->snd_ns));
 		f->snd_from = sim_now(s);
 		f->snd_cat = snd_state(f);
@@ -858,6 +1005,10 @@ void pvnet_time_start(struct pvnet *n)
 		task_time_start(s, q->netback->task);
 		task_time_start(s, q->dealloc->task);
 		task_time_start(s, q->rxk->task);
+	}
+	if (n->nic) {
+		task_time_start(s, n->nic->napi->task);
+		nic_time_start(n->nic);
 	}
 }
 
@@ -892,34 +1043,59 @@ static void add_stage(struct pvnet *n, struct breakdown *b, enum stage st, const
 	free(t);
 }
 
+/* dom0's NIC's NAPI poll, as a stage. */
+static void add_nic(struct pvnet *n, struct breakdown *b)
+{
+	struct task *t = n->nic->napi->task;
+
+	breakdown_tasks(b, n->sim, "nic", &t, 1, NULL);
+}
+
 void pvnet_breakdown(struct pvnet *n, struct breakdown *b, const char *sender,
 		     const char *const sender_reasons[TASK_BLOCK_REASONS],
 		     const char *receiver, const char *const receiver_reasons[TASK_BLOCK_REASONS])
 {
 	struct breakdown_stage *st;
-	bool guest_sends = n->flows[0]->snd_at == PVNET_GUEST;
+	const struct pvnet_flow *f0 = n->flows[0];
+	bool guest_sends = f0->snd_at == PVNET_GUEST;
+	bool remote = f0->snd_at == PVNET_REMOTE || f0->rcv_at == PVNET_REMOTE;
 
-	add_stage(n, b, ST_SENDER, sender, sender_reasons);
+	if (f0->snd_at != PVNET_REMOTE)
+		add_stage(n, b, ST_SENDER, sender, sender_reasons);
+	else
+		add_nic(n, b);
 	if (guest_sends) {
-		/* data: netback delivers, the dealloc thread answers; ACKs: guest-rx, netfront */
+		/* data: netback delivers (or forwards to the NIC), the dealloc thread answers;
+		   ACKs: (the NIC,) guest-rx, netfront */
 		add_stage(n, b, ST_NETBACK, "netback", NULL);
+		if (remote)
+			add_nic(n, b);
 		add_stage(n, b, ST_DEALLOC, "dealloc", NULL);
-		add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
+		if (!remote)
+			add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
 		add_stage(n, b, ST_RXK, "guest-rx", NULL);
 		add_stage(n, b, ST_NETFRONT, "netfront", NULL);
 	} else {
-		/* data: guest-rx copies, netfront delivers; ACKs: netback */
+		/* data: (the NIC,) guest-rx copies, netfront delivers; ACKs: netback */
 		add_stage(n, b, ST_RXK, "guest-rx", NULL);
 		add_stage(n, b, ST_NETFRONT, "netfront", NULL);
 		add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
 		add_stage(n, b, ST_NETBACK, "netback", NULL);
 	}
-	st = breakdown_stage(b, "tcp-sender", pvnet_guest_of(n->flows[0], n->flows[0]->snd_at)->dom->name,
-			     n->nflows);
+	st = breakdown_stage(b, "tcp-sender", f0->snd_at == PVNET_REMOTE ? "remote" :
+			     pvnet_guest_of(f0, f0->snd_at)->dom->name, n->nflows);
 	for (int i = 0; i < n->nflows; i++) {
 		snd_update(n->flows[i]);
 		for (int k = 0; k < SND_N; k++)
 			breakdown_part(st, pvnet_snd_name[k], n->flows[i]->snd_ns[k]);
+	}
+	if (remote) {
+		/* the link in the data's direction: serialising frames, or idle */
+		stime_t busy = nic_busy(n->nic), all = b->to_ns - b->from_ns;
+
+		st = breakdown_stage(b, "link", "wire", 1);
+		breakdown_part(st, "busy", busy);
+		breakdown_part(st, "idle", all - busy);
 	}
 }
 
@@ -930,7 +1106,12 @@ void pvnet_free(struct pvnet *n)
 	if (!s)
 		return;
 	timer_stop(&s->q, &n->syn_ack);
+	if (n->nic) {
+		nic_free(n->nic);
+		free(n->nic);
+	}
 	for (int i = 0; i < n->nflows; i++) {
+		timer_stop(&s->q, &n->flows[i]->pump);
 		worker_free(n->flows[i]->sender);
 		worker_free(n->flows[i]->receiver);
 		free(n->flows[i]);

@@ -55,11 +55,15 @@
 
 #include "sim/params.h"
 #include "workloads/breakdown.h"
+#include "workloads/nic.h"
 #include "workloads/split.h"
 #include "workloads/tcp.h"
 
-/* Where a socket lives. */
-enum pvnet_where { PVNET_GUEST, PVNET_DOM0 };
+/*
+ * Where a socket lives: a guest, dom0, or a remote host beyond dom0's
+ * physical NIC (workloads/nic.h; pvnet_attach_nic).
+ */
+enum pvnet_where { PVNET_GUEST, PVNET_DOM0, PVNET_REMOTE };
 
 /*
  * The path's parameters (costs are ns at full speed before the
@@ -215,6 +219,7 @@ struct pvnet_flow {
 	uint64_t consumed, measured;  /* read; read after the warm-up */
 	bool ack_waits;               /* a guest receiver's ACK waits for TX ring slots */
 	void *app;                    /* the workload's */
+	struct timer pump;            /* a remote sender: its link is free again */
 	int snd_cat;
 	stime_t snd_from, snd_ns[SND_N];
 };
@@ -232,6 +237,7 @@ struct pvnet {
 	int nflows;
 	stime_t warm_end;             /* reads after it are measured */
 	struct timer syn_ack;
+	struct nic *nic;              /* dom0's physical NIC, for remote sockets */
 };
 
 /*
@@ -248,6 +254,20 @@ int pvnet_check(const struct pvnet_config *c, const char *owner, const struct do
 void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
 		struct rng *rng, double noise, double run_factor);
 /*
+ * dom0's physical NIC (c checked with nic_check), for flows to or from a
+ * remote host: data_out when the data goes out through it.  A guest's
+ * segment to the remote host leaves netback's poll for the bridge and the
+ * NIC still grant-mapped (netback's zerocopy: xenvif_tx_submit hands the
+ * mapped pages on, xenvif_zerocopy_callback queues them for the dealloc
+ * thread when the NIC's driver frees the skb), so the guest's TX
+ * completion, and with it TCP Small Queues, waits for the wire.  What
+ * arrives goes through the bridge to netback's xenvif_start_xmit and the
+ * guest-rx thread as dom0's own skbs do.  The remote host reads what
+ * arrives at once and ACKs each segment; as a sender it fills the link
+ * while the guest's window allows (its own costs are outside the host).
+ */
+void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out);
+/*
  * A task of the workload's that owns one end of a flow (iperf's client or
  * server): its worker's poll and done get the flow as their worker's ctx.
  */
@@ -259,9 +279,10 @@ struct pvnet_app {
 };
 
 /*
- * A flow between guest g's socket and dom0's (snd_at and rcv_at: which
- * sends), on a new queue of g's vif; app is the workload's, for its
- * tasks (f->app).
+ * A flow between guest g's socket and dom0's or a remote host's (snd_at
+ * and rcv_at: which sends), on a new queue of g's vif; app is the
+ * workload's, for its tasks (f->app).  A remote end has no task (its app
+ * is NULL).
  */
 struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_where snd_at,
 				  enum pvnet_where rcv_at, const struct pvnet_app *sender,

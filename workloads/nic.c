@@ -1,0 +1,371 @@
+/*
+ * dom0's physical NIC, the link and its far end (see nic.h for the model
+ * and its sources): two serialisers, the interrupt throttle, and the NAPI
+ * poll on dom0's nic_vcpu that frees sent skbs and takes received frames.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/nic.h"
+
+/* Ethernet's per-frame bytes beyond the IP packet, and IPv4 + TCP + timestamps. */
+#define WIRE_EXTRA 38
+#define TCPIP_HDR 52
+#define ACK_WIRE_BYTES 90
+/* ixgbe_poll's budget: frames per NAPI poll. */
+#define NAPI_WEIGHT 64
+
+/* ------------------------------------------------------------------------ */
+/* FIFOs */
+
+static void fifo_push(struct nic_fifo *q, const struct nic_frame *f, stime_t at)
+{
+	if (q->n == q->cap) {
+		unsigned cap = q->cap ? 2 * q->cap : 32;
+		struct nic_frame *v = xcalloc(cap, sizeof(*v));
+		stime_t *t = xcalloc(cap, sizeof(*t));
+
+		for (unsigned i = 0; i < q->n; i++) {
+			v[i] = q->v[(q->head + i) % q->cap];
+			t[i] = q->at[(q->head + i) % q->cap];
+		}
+		free(q->v);
+		free(q->at);
+		q->v = v;
+		q->at = t;
+		q->cap = cap;
+		q->head = 0;
+	}
+	q->v[(q->head + q->n) % q->cap] = *f;
+	q->at[(q->head + q->n) % q->cap] = at;
+	q->n++;
+}
+
+static struct nic_frame fifo_pop(struct nic_fifo *q)
+{
+	struct nic_frame f = q->v[q->head];
+
+	q->head = (q->head + 1) % q->cap;
+	q->n--;
+	return f;
+}
+
+static stime_t fifo_head_at(const struct nic_fifo *q)
+{
+	return q->at[q->head];
+}
+
+static void fifo_free(struct nic_fifo *q)
+{
+	free(q->v);
+	free(q->at);
+	memset(q, 0, sizeof(*q));
+}
+
+/* ------------------------------------------------------------------------ */
+/* the link */
+
+double nic_parse_rate(const char *s, const char *owner, struct err *e)
+{
+	char *end;
+	double v = strtod(s, &end);
+	double mult = 1;
+
+	if (end != s) {
+		if (*end == 'K' || *end == 'k')
+			mult = 1e3, end++;
+		else if (*end == 'M')
+			mult = 1e6, end++;
+		else if (*end == 'G')
+			mult = 1e9, end++;
+	}
+	if (end == s || *end || !isfinite(v)) {
+		err_set(e, "%s: nic_rate: '%s' is not a rate (a number of bit/s, with K, M or G: "
+			"10G)", owner, s);
+		return -1;
+	}
+	v *= mult;
+	if (v < 1e6 || v > 400e9) {
+		err_set(e, "%s: nic_rate: '%s' is out of range 1M..400G", owner, s);
+		return -1;
+	}
+	return v;
+}
+
+int nic_check(const struct nic_config *c, const char *owner, const struct domain *d0,
+	      struct err *e)
+{
+	if (nic_parse_rate(c->rate, owner, e) < 0)
+		return -1;
+	if (c->vcpu >= d0->nr_vcpus)
+		return err_set(e, "%s: nic_vcpu=%lld but domain %s has %d vCPUs", owner, c->vcpu,
+			       d0->name, d0->nr_vcpus);
+	return 0;
+}
+
+double nic_goodput(const struct nic *n)
+{
+	return n->rate / 8 * (double)(n->c->mtu - TCPIP_HDR) / (double)(n->c->mtu + WIRE_EXTRA);
+}
+
+/* Wire time of a frame: a segment as full-size frames, an ACK as one small frame. */
+static stime_t wire_time(const struct nic *n, const struct nic_frame *f)
+{
+	double bytes = f->kind == NIC_DATA ?
+		(double)f->bytes * (double)(n->c->mtu + WIRE_EXTRA) / (double)(n->c->mtu - TCPIP_HDR) :
+		ACK_WIRE_BYTES;
+
+	return (stime_t)llround(bytes * 8 / n->rate * 1e9);
+}
+
+static stime_t one_way(const struct nic *n)
+{
+	return n->c->peer_latency / 2;
+}
+
+/* Busy time of [start, end] from n->from on: the link's account. */
+static void account(struct nic *n, bool out, stime_t start, stime_t end)
+{
+	if (out != n->data_out)
+		return;
+	if (start < n->from)
+		start = n->from;
+	if (end > start)
+		n->busy_ns += end - start;
+}
+
+static void arm(struct sim *s, struct timer *t, const struct nic_fifo *q)
+{
+	if (q->n && !timer_pending(t))
+		timer_set(&s->q, t, fifo_head_at(q));
+}
+
+/* ------------------------------------------------------------------------ */
+/* the interrupt */
+
+/* Something for the poll: raise the interrupt when enabled, at most one per itr. */
+static void irq_cause(struct nic *n)
+{
+	stime_t at = n->last_irq + n->itr;
+
+	if (!n->irq_armed || timer_pending(&n->itr_timer))
+		return;
+	if (at < sim_now(n->sim) || !n->irqs)
+		at = sim_now(n->sim);
+	timer_set(&n->sim->q, &n->itr_timer, at);
+}
+
+/* The vector fires: interrupts off, NAPI scheduled on nic_vcpu through its pirq. */
+static void itr_fire(struct timer *t, void *arg)
+{
+	struct nic *n = arg;
+
+	(void)t;
+	if (!n->irq_armed)
+		return;
+	n->irq_armed = false;
+	n->last_irq = sim_now(n->sim);
+	n->irqs++;
+	n->sim->this_cpu = -1;        /* a device's interrupt, not a pCPU's send */
+	evtchn_send(&n->pirq);
+}
+
+/* host -> remote: a frame's last bit has left: its TX descriptor is done. */
+static void tx_wire_fire(struct timer *t, void *arg)
+{
+	struct nic *n = arg;
+	stime_t now = sim_now(n->sim);
+
+	(void)t;
+	while (n->tx_wire.n && fifo_head_at(&n->tx_wire) <= now) {
+		struct nic_frame f = fifo_pop(&n->tx_wire);
+
+		fifo_push(&n->tx_clean, &f, now);
+		fifo_push(&n->to_remote, &f, now + one_way(n));
+	}
+	arm(n->sim, &n->tx_timer, &n->tx_wire);
+	arm(n->sim, &n->remote_timer, &n->to_remote);
+	irq_cause(n);
+}
+
+static void remote_fire(struct timer *t, void *arg)
+{
+	struct nic *n = arg;
+	stime_t now = sim_now(n->sim);
+
+	(void)t;
+	while (n->to_remote.n && fifo_head_at(&n->to_remote) <= now) {
+		struct nic_frame f = fifo_pop(&n->to_remote);
+
+		n->u.remote_rx(n->u.ctx, &f);
+	}
+	arm(n->sim, &n->remote_timer, &n->to_remote);
+}
+
+/* remote -> host: a frame has arrived whole in the NIC's RX ring. */
+static void rx_wire_fire(struct timer *t, void *arg)
+{
+	struct nic *n = arg;
+	stime_t now = sim_now(n->sim);
+
+	(void)t;
+	while (n->rx_wire.n && fifo_head_at(&n->rx_wire) <= now) {
+		struct nic_frame f = fifo_pop(&n->rx_wire);
+
+		fifo_push(&n->rx_ring, &f, now);
+	}
+	arm(n->sim, &n->rx_timer, &n->rx_wire);
+	irq_cause(n);
+}
+
+void nic_xmit(struct nic *n, const struct nic_frame *f)
+{
+	stime_t now = sim_now(n->sim);
+	stime_t start = n->tx_free > now ? n->tx_free : now;
+
+	n->tx_free = start + wire_time(n, f);
+	account(n, true, start, n->tx_free);
+	fifo_push(&n->tx_wire, f, n->tx_free);
+	arm(n->sim, &n->tx_timer, &n->tx_wire);
+}
+
+stime_t nic_remote_send(struct nic *n, const struct nic_frame *f)
+{
+	stime_t now = sim_now(n->sim);
+	stime_t start = n->rx_free > now ? n->rx_free : now;
+
+	n->rx_free = start + wire_time(n, f);
+	account(n, false, start, n->rx_free);
+	fifo_push(&n->rx_wire, f, n->rx_free + one_way(n));
+	arm(n->sim, &n->rx_timer, &n->rx_wire);
+	return n->rx_free;
+}
+
+double nic_fwd_base(const struct nic *n, const struct nic_frame *f)
+{
+	(void)f;
+	return (double)n->c->bridge_cost + (double)n->c->xmit_cost;
+}
+
+/* ------------------------------------------------------------------------ */
+/* the NAPI poll (ixgbe_poll): TX clean, then a received segment per batch */
+
+static unsigned frames_of(const struct nic *n, const struct nic_frame *f)
+{
+	uint64_t mss = (uint64_t)(n->c->mtu - TCPIP_HDR);
+
+	return f->kind == NIC_DATA ? (unsigned)((f->bytes + mss - 1) / mss) : 1;
+}
+
+static stime_t napi_poll(struct sim *s, struct worker *w)
+{
+	struct nic *n = w->ctx;
+	const struct nic_config *c = n->c;
+	double base;
+
+	(void)s;
+	evtchn_test_and_clear(&n->pirq);
+	if (!n->tx_clean.n && !n->rx_ring.n) {
+		/* napi_complete_done: interrupts back on; a cause already waiting raises one */
+		n->b_frames = 0;
+		n->irq_armed = true;
+		return 0;
+	}
+	n->b_clean = n->tx_clean.n;
+	base = (double)n->b_clean * c->tx_clean_cost;
+	n->b_rx = n->rx_ring.n > 0;
+	if (n->b_rx) {
+		n->b_frame = n->rx_ring.v[n->rx_ring.head];
+		base += (double)frames_of(n, &n->b_frame) * c->rx_frame_cost + c->bridge_cost;
+	}
+	/* the frames of one poll, up to its weight, are one softirq pass */
+	w->continues_pass = n->b_frames > 0 && n->b_frames < NAPI_WEIGHT;
+	if (!w->continues_pass)
+		n->b_frames = 0;
+	n->b_frames += n->b_rx ? frames_of(n, &n->b_frame) : 1;
+	return n->u.cost(n->u.ctx, base);
+}
+
+static void napi_done(struct sim *s, struct worker *w)
+{
+	struct nic *n = w->ctx;
+
+	(void)s;
+	for (unsigned i = 0; i < n->b_clean; i++) {
+		struct nic_frame f = fifo_pop(&n->tx_clean);
+
+		n->u.tx_done(n->u.ctx, &f);
+	}
+	n->b_clean = 0;
+	if (n->b_rx) {
+		struct nic_frame f = fifo_pop(&n->rx_ring);
+
+		n->b_rx = false;
+		n->u.host_rx(n->u.ctx, &f);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* setting up */
+
+void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_config *c,
+	      const struct nic_user *u, bool data_out, stime_t irq_latency)
+{
+	struct err e;
+
+	memset(n, 0, sizeof(*n));
+	n->sim = s;
+	n->c = c;
+	n->u = *u;
+	n->rate = nic_parse_rate(c->rate, "nic", &e);
+	n->itr = c->itr > 0 ? c->itr : n->rate <= 1e9 ? USEC(250) : USEC(84);
+	n->data_out = data_out;
+	n->irq_armed = true;
+	timer_init(&n->tx_timer, tx_wire_fire, n);
+	timer_init(&n->remote_timer, remote_fire, n);
+	timer_init(&n->rx_timer, rx_wire_fire, n);
+	timer_init(&n->itr_timer, itr_fire, n);
+	n->napi = worker_create(d0, "nic-napi", TASK_IRQ, (int)c->vcpu, true, napi_poll,
+				napi_done, n);
+	evtchn_init(&n->pirq, s, n->napi, irq_latency);
+}
+
+void nic_time_start(struct nic *n)
+{
+	stime_t now = sim_now(n->sim);
+	stime_t free_at = n->data_out ? n->tx_free : n->rx_free;
+
+	n->from = now;
+	n->busy_ns = free_at > now ? free_at - now : 0;
+}
+
+stime_t nic_busy(const struct nic *n)
+{
+	stime_t now = sim_now(n->sim);
+	stime_t free_at = n->data_out ? n->tx_free : n->rx_free;
+
+	return n->busy_ns - (free_at > now ? free_at - now : 0);
+}
+
+void nic_free(struct nic *n)
+{
+	struct sim *s = n->sim;
+
+	if (!s)
+		return;
+	timer_stop(&s->q, &n->tx_timer);
+	timer_stop(&s->q, &n->remote_timer);
+	timer_stop(&s->q, &n->rx_timer);
+	timer_stop(&s->q, &n->itr_timer);
+	evtchn_close(&n->pirq);
+	worker_free(n->napi);
+	fifo_free(&n->tx_wire);
+	fifo_free(&n->to_remote);
+	fifo_free(&n->rx_wire);
+	fifo_free(&n->tx_clean);
+	fifo_free(&n->rx_ring);
+	memset(n, 0, sizeof(*n));
+}

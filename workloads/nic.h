@@ -1,0 +1,174 @@
+/*
+ * dom0's physical NIC, the Ethernet link and the far end of the link, for
+ * a stream between a guest and a remote host.  What it models, and from
+ * which real code:
+ *
+ *   - the link: full duplex, each direction a serialiser at nic_rate.  A
+ *     TCP segment of b payload bytes leaves as full-size frames (Linux's
+ *     tcp_xmit_size_goal makes a GSO skb a multiple of the MSS), each
+ *     carrying mtu - 52 bytes of payload (IPv4 20, TCP 20, the timestamp
+ *     option 12) in mtu + 38 bytes of wire time (Ethernet header 14, FCS
+ *     4, preamble and start delimiter 8, inter-frame gap 12: IEEE 802.3),
+ *     so 1500 gives 1448 of 1538 bytes: 0.9415 Gbit/s of goodput on
+ *     1 GbE.  A pure ACK is one 70-byte frame, 90 bytes of wire time.
+ *     peer_latency is the round trip the remote host and the wire add
+ *     beyond serialisation, half each way;
+ *   - the NIC: TSO on transmit (the driver's xmit per GSO skb), the frames
+ *     of a segment DMAed in and merged by GRO on receive, TX completions
+ *     and received frames raising one MSI-X vector (ixgbe and e1000e pair a
+ *     TX and an RX ring on one vector, ixgbe_msix_clean_rings /
+ *     e1000_intr_msix) whose interrupts the hardware throttles to one per
+ *     nic_itr (EITR / ITR register: ixgbe's adaptive ITR settles at
+ *     IXGBE_12K_ITR, 84 us, for bulk traffic, ixgbe_set_itr of Linux 4.x;
+ *     e1000e's at 4000 interrupts/s, 250 us, e1000_update_itr's
+ *     bulk_latency);
+ *   - the interrupt's handler in dom0: a physical IRQ reaches a PV dom0 as
+ *     a pirq event channel bound to one vCPU (nic_vcpu; __startup_pirq in
+ *     drivers/xen/events/events_base.c binds it to vCPU 0), whose NAPI poll
+ *     (ixgbe_poll: ixgbe_clean_tx_irq, then ixgbe_clean_rx_irq up to the
+ *     budget of 64 frames) frees the sent skbs and hands what it received
+ *     to GRO and up: for a guest's stream, to the bridge (net/bridge:
+ *     br_handle_frame -> br_forward -> dev_queue_xmit) and netback's
+ *     xenvif_start_xmit.  Interrupts stay off while NAPI polls
+ *     (napi_complete_done re-enables them).
+ *
+ * The NIC knows frames, not TCP: its user (workloads/pvnet.c) hands it
+ * frames to send and gets back, through the callbacks of struct nic_user,
+ * the frames the remote end receives (at the far end of the wire), the
+ * frames that arrive at dom0 (in the poll's completion) and the sent
+ * frames whose skbs the poll freed.
+ */
+#ifndef SCHEDSIM_NIC_H
+#define SCHEDSIM_NIC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/params.h"
+#include "workloads/split.h"
+
+struct nic_config {
+	char rate[PARAM_STRING_MAX];
+	long long mtu, vcpu;
+	stime_t itr, peer_latency;
+	stime_t xmit_cost, tx_clean_cost, rx_frame_cost, bridge_cost;
+};
+
+#define NIC_PARAMS(off)                                                                     \
+	{ "nic_rate", PARAM_STRING, "10G", NULL, 0, 0,                                       \
+	  "line rate of dom0's physical NIC (peer=remote), bit/s with K, M or G: 1G, 10G, " \
+	  "25G", off(rate) },                                                                \
+	{ "mtu", PARAM_INT, "1500", NULL, 576, 9216,                                         \
+	  "the link's MTU: payload per frame mtu - 52 (IP, TCP with timestamps), wire "     \
+	  "bytes per frame mtu + 38 (Ethernet header, FCS, preamble, gap)", off(mtu) },     \
+	{ "nic_itr", PARAM_DURATION, "0", NULL, 0, 0,                                        \
+	  "the NIC's interrupt throttling interval (0: the driver's bulk setting for the "  \
+	  "rate: e1000e's 250 us up to 1G, ixgbe's IXGBE_12K_ITR 84 us above)", off(itr) }, \
+	{ "nic_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                         \
+	  "dom0 vCPU the NIC's interrupt (a pirq event channel) is bound to", off(vcpu) },  \
+	{ "peer_latency", PARAM_DURATION, "20us", NULL, 0, 0,                                \
+	  "round trip the wire, a switch and the remote host's stack add beyond "           \
+	  "serialisation (an assumption: order of 10 us)", off(peer_latency) },             \
+	{ "nic_xmit_cost", PARAM_DURATION, "2us", NULL, 0, 0,                                \
+	  "dom0 CPU per GSO skb the NIC driver sends (ndo_start_xmit: DMA-map the head "   \
+	  "and frags, TSO descriptors, the doorbell; an assumption)", off(xmit_cost) },     \
+	{ "nic_tx_clean_cost", PARAM_DURATION, "500ns", NULL, 0, 0,                          \
+	  "dom0 CPU per sent skb the NAPI poll frees (ixgbe_clean_tx_irq: unmap, free; an " \
+	  "assumption)", off(tx_clean_cost) },                                               \
+	{ "nic_rx_frame_cost", PARAM_DURATION, "200ns", NULL, 0, 0,                          \
+	  "dom0 CPU per frame received (ixgbe_clean_rx_irq: descriptor, page reuse, GRO "   \
+	  "merge; an assumption)", off(rx_frame_cost) },                                     \
+	{ "bridge_cost", PARAM_DURATION, "1us", NULL, 0, 0,                                  \
+	  "dom0 CPU per skb the bridge forwards between netback's vif and the NIC "         \
+	  "(br_handle_frame, the FDB lookup, br_forward, dev_queue_xmit; an assumption)",    \
+	  off(bridge_cost) }
+
+/* What a frame carries: a TCP segment's payload (GSO) or a pure ACK. */
+enum nic_kind { NIC_DATA, NIC_ACK };
+
+struct nic_frame {
+	void *owner;                  /* the user's (its flow) */
+	uint64_t bytes;               /* payload */
+	uint64_t ack, wnd_end;        /* an ACK's */
+	uint16_t slots;               /* the user's: ring slots it held */
+	uint8_t kind;
+};
+
+/* A FIFO of frames, each due at a time: one direction of the wire, or a ring. */
+struct nic_fifo {
+	struct nic_frame *v;
+	stime_t *at;
+	unsigned head, n, cap;
+};
+
+/*
+ * The user's callbacks, each given its ctx: remote_rx when a frame has
+ * reached the remote host; host_rx and tx_done in the NAPI poll's
+ * completion, for a received frame (after GRO and the bridge) and for a
+ * sent one whose skb was freed.
+ */
+struct nic_user {
+	void *ctx;
+	void (*remote_rx)(void *ctx, const struct nic_frame *f);
+	void (*host_rx)(void *ctx, const struct nic_frame *f);
+	void (*tx_done)(void *ctx, const struct nic_frame *f);
+	stime_t (*cost)(void *ctx, double base);
+};
+
+struct nic {
+	struct sim *sim;
+	const struct nic_config *c;
+	struct nic_user u;
+	double rate;                  /* bit/s */
+	stime_t itr;
+	/* host -> remote: serialising (done at 'at'), then in flight to the remote */
+	struct nic_fifo tx_wire, to_remote;
+	stime_t tx_free;              /* the host side of the link is free from then */
+	struct timer tx_timer, remote_timer;
+	/* remote -> host: serialising and in flight, arriving at 'at' */
+	struct nic_fifo rx_wire;
+	stime_t rx_free;
+	struct timer rx_timer;
+	/* the host: what the NAPI poll has to take */
+	struct nic_fifo tx_clean, rx_ring;
+	bool irq_armed;               /* interrupts enabled (NAPI not scheduled) */
+	stime_t last_irq;
+	struct timer itr_timer;
+	struct evtchn pirq;
+	struct worker *napi;
+	/* the batch under way */
+	unsigned b_clean, b_frames;
+	bool b_rx;
+	struct nic_frame b_frame;
+	/* the link's busy time in the data's direction, from 'from' */
+	bool data_out;                /* data goes host -> remote */
+	stime_t from, busy_ns;
+	uint64_t irqs;
+};
+
+/* Parses a rate ("10G", "2.5G", "100M", "1000000"): bit/s, or -1 with e set. */
+double nic_parse_rate(const char *s, const char *owner, struct err *e);
+/* Checks c against dom0 d0: -1 with a one-line error that starts with owner. */
+int nic_check(const struct nic_config *c, const char *owner, const struct domain *d0,
+	      struct err *e);
+/*
+ * The NIC of dom0 d0 for user u (c checked); data_out: where the data goes;
+ * irq_latency: from the interrupt to the pirq's upcall in dom0.
+ */
+void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_config *c,
+	      const struct nic_user *u, bool data_out, stime_t irq_latency);
+/* Payload bytes per second the link can carry (full-size frames). */
+double nic_goodput(const struct nic *n);
+/* dom0 sends a frame (the driver's xmit is done): onto the link in turn. */
+void nic_xmit(struct nic *n, const struct nic_frame *f);
+/* The remote host sends a frame at once; returns when its last bit has left it. */
+stime_t nic_remote_send(struct nic *n, const struct nic_frame *f);
+/* The CPU of a driver's xmit of f after the bridge (the base, before the user's cost). */
+double nic_fwd_base(const struct nic *n, const struct nic_frame *f);
+/* Starts the account of the link's busy time. */
+void nic_time_start(struct nic *n);
+/* The link's busy time in the data's direction since nic_time_start, to now. */
+stime_t nic_busy(const struct nic *n);
+void nic_free(struct nic *n);
+
+#endif
