@@ -855,13 +855,15 @@ static struct worker *app_worker(struct pvnet_flow *f, struct guest *g, enum pvn
  * the interrupts are bound to their event channels' vCPUs, the threads
  * start next to them and go where dom0's kernel places them.
  */
-static struct pvnet_queue *queue_new(struct pvnet *n, struct guest *g)
+static struct pvnet_queue *queue_new(struct pvnet *n, struct guest *g, int irq_shift)
 {
 	const struct pvnet_config *c = n->c;
 	struct pvnet_queue *q = xcalloc(1, sizeof(*q));
 	struct guest *d0 = n->dom0;
 	char name[32];
 	int id = n->nqueues;
+	int front_cpu = (int)((c->guest_vcpu + irq_shift) % g->nr_cpus);
+	int back_cpu = (int)((c->dom0_vcpu + irq_shift) % d0->nr_cpus);
 
 	q->net = n;
 	q->g = g;
@@ -871,10 +873,10 @@ static struct pvnet_queue *queue_new(struct pvnet *n, struct guest *g)
 	q->txp = xcalloc((size_t)c->ring_slots, sizeof(*q->txp));
 	q->rxp = xcalloc((size_t)c->ring_slots, sizeof(*q->rxp));
 	snprintf(name, sizeof(name), "netfront-q%d", id);
-	q->netfront = worker_create(g, name, TASK_IRQ, (int)c->guest_vcpu, true,
+	q->netfront = worker_create(g, name, TASK_IRQ, front_cpu, true,
 				    netfront_poll, netfront_done, q);
 	snprintf(name, sizeof(name), "netback-%d-q%d", g->dom->domid, id);
-	q->netback = worker_create(d0, name, TASK_IRQ, (int)c->dom0_vcpu, true,
+	q->netback = worker_create(d0, name, TASK_IRQ, back_cpu, true,
 				   netback_poll, netback_done, q);
 	snprintf(name, sizeof(name), "vif%d.0-q%d-dealloc", g->dom->domid, id);
 	q->dealloc = worker_create(d0, name, TASK_NORMAL,
@@ -910,12 +912,14 @@ static void queue_rx_thread(struct pvnet_queue *q)
  * new one: netfront, netback, the dealloc thread), its receiver's task,
  * then the queue's guest-rx thread.
  */
-struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_where snd_at,
-				  enum pvnet_where rcv_at, const struct pvnet_app *sender,
-				  const struct pvnet_app *receiver, void *app)
+struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, int queue,
+				  enum pvnet_where snd_at, enum pvnet_where rcv_at,
+				  const struct pvnet_app *sender, const struct pvnet_app *receiver,
+				  void *app)
 {
 	struct pvnet_flow *f = xcalloc(1, sizeof(*f));
-	struct pvnet_queue *q;
+	struct pvnet_queue *q = NULL;
+	bool fresh;
 
 	f->net = n;
 	f->id = n->nflows;
@@ -928,11 +932,26 @@ struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_w
 		f->tcp.p.limit_output = f->tcp.p.sndbuf = UINT64_C(1) << 62;
 	else
 		f->sender = app_worker(f, snd_at == PVNET_GUEST ? g : n->dom0, snd_at, sender);
-	q = f->q = queue_new(n, g);
+	if (queue >= 0) {
+		if (queue >= n->nqmap) {
+			n->qmap = xreallocarray(n->qmap, (size_t)queue + 1, sizeof(*n->qmap));
+			for (int i = n->nqmap; i <= queue; i++)
+				n->qmap[i] = NULL;
+			n->nqmap = queue + 1;
+		}
+		q = n->qmap[queue];
+	}
+	fresh = !q;
+	if (fresh)
+		q = queue_new(n, g, queue > 0 && n->c->queue_irqs == PVNET_IRQS_SPREAD ? queue : 0);
+	if (queue >= 0)
+		n->qmap[queue] = q;
+	f->q = q;
 	if (rcv_at != PVNET_REMOTE)
 		f->receiver = app_worker(f, rcv_at == PVNET_GUEST ? g : n->dom0, rcv_at,
 					 receiver);
-	queue_rx_thread(q);
+	if (fresh)
+		queue_rx_thread(q);
 	q->flows = xreallocarray(q->flows, (size_t)q->nflows + 1, sizeof(*q->flows));
 	q->flows[q->nflows++] = f;
 	f->snd_cat = snd_state(f);
@@ -1135,5 +1154,6 @@ void pvnet_free(struct pvnet *n)
 	}
 	free(n->flows);
 	free(n->queues);
+	free(n->qmap);
 	memset(n, 0, sizeof(*n));
 }

@@ -78,7 +78,11 @@ struct pvnet_config {
 	stime_t ack_cost, ack_rx_cost, netfront_rx_cost, grant_copy_op, grant_copy_kib;
 	stime_t evtchn_latency, softirq_time;
 	long long guest_vcpu, dom0_vcpu;
+	int queue_irqs;
 };
+
+/* Where queue i's event channels are bound (queue_irqs). */
+enum { PVNET_IRQS_SPREAD, PVNET_IRQS_SAME };
 
 #define PVNET_PARAMS(off)                                                                  \
 	{ "segment", PARAM_SIZE, "65536", NULL, 1024, 65536,                                 \
@@ -154,7 +158,12 @@ struct pvnet_config {
 	{ "guest_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                       \
 	  "guest vCPU netfront's event channels are bound to", off(guest_vcpu) },            \
 	{ "dom0_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                        \
-	  "dom0 vCPU netback's event channels are bound to", off(dom0_vcpu) }
+	  "dom0 vCPU netback's event channels are bound to", off(dom0_vcpu) },               \
+	{ "queue_irqs", PARAM_ENUM, "spread", "spread|same", 0, 0,                           \
+	  "with several queues: queue i's event channels on vCPU guest_vcpu + i and "       \
+	  "dom0_vcpu + i (spread, as irqbalance places them), or all on guest_vcpu and "    \
+	  "dom0_vcpu (same: where the kernel binds an event channel, vCPU 0, until moved)", \
+	  off(queue_irqs) }
 
 /* What a ring slot carries (a packet's record sits at its first slot). */
 enum pvnet_kind { PVNET_DATA, PVNET_ACK };
@@ -233,6 +242,8 @@ struct pvnet {
 	struct guest *dom0;
 	struct pvnet_queue **queues;
 	int nqueues;
+	struct pvnet_queue **qmap;    /* the vif's queues by index, as flows hash onto them */
+	int nqmap;
 	struct pvnet_flow **flows;
 	int nflows;
 	stime_t warm_end;             /* reads after it are measured */
@@ -280,13 +291,14 @@ struct pvnet_app {
 
 /*
  * A flow between guest g's socket and dom0's or a remote host's (snd_at
- * and rcv_at: which sends), on a new queue of g's vif; app is the
- * workload's, for its tasks (f->app).  A remote end has no task (its app
- * is NULL).
+ * and rcv_at: which sends), on queue 'queue' of g's vif (created with its
+ * first flow; -1: a new queue of its own); app is the workload's, for its
+ * tasks (f->app).  A remote end has no task (its app is NULL).
  */
-struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, enum pvnet_where snd_at,
-				  enum pvnet_where rcv_at, const struct pvnet_app *sender,
-				  const struct pvnet_app *receiver, void *app);
+struct pvnet_flow *pvnet_flow_add(struct pvnet *n, struct guest *g, int queue,
+				  enum pvnet_where snd_at, enum pvnet_where rcv_at,
+				  const struct pvnet_app *sender, const struct pvnet_app *receiver,
+				  void *app);
 /* The guest of where, for flow f: the guest's kernel or dom0's. */
 struct guest *pvnet_guest_of(const struct pvnet_flow *f, enum pvnet_where where);
 /* Starts the connections: each SYN-ACK comes back one event channel later. */

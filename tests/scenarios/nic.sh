@@ -9,7 +9,11 @@
 #     every stage adds up to its tasks x the measured interval;
 #  3. a larger MTU raises the 1 GbE ceiling as the frame arithmetic says;
 #  4. peer=dom0 is the default (the same figure as no peer at all);
-#  5. bad values of every new parameter are one line naming the problem, exit 2.
+#  5. bad values of every new parameter are one line naming the problem, exit 2;
+#  6. streams=N (iperf -P): the figures of the streams (total = N x mean,
+#     min <= mean <= max), more streams carry more to dom0, streams hashed
+#     onto one queue share its netfront and netback, and two streams over
+#     1 GbE share the link, each about half.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -94,5 +98,49 @@ expect_error "iperf: client_vcpu=1 but with peer=remote the client is on the rem
 for p in nic_xmit_cost nic_tx_clean_cost nic_rx_frame_cost bridge_cost; do
 	expect_error "iperf: $p: 'x' is not a duration" --workload=iperf:$p=x --iterations=1
 done
+
+# 6. Several streams.
+run_ok --sched=credit2 --workload='iperf:streams=4:figure={total,mean,min,max}:warmup=300ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/p4.json"
+run_ok --sched=credit2 --workload='iperf:streams={1,4}:max_queues={0,1}:warmup=300ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/pq.json"
+run_ok --sched=credit2 --workload='iperf:peer=remote:nic_rate=1G:streams=2:figure={total,min}:direction={to-dom0,from-dom0}:warmup=500ms:time=2s' \
+	--iterations=1 --format=json > "$tmp/p2g.json"
+json_check "$tmp/p4.json" '
+got = {r["workload"].split("figure=")[1].split(":")[0]: r["metric"]["value"] for r in doc["runs"]}
+print(got)
+assert abs(got["total"] - 4 * got["mean"]) < 1e-6 * got["total"], got
+assert got["min"] <= got["mean"] <= got["max"], got
+assert got["min"] > 0, got'
+json_check "$tmp/pq.json" '
+got, stages = {}, {}
+for r in doc["runs"]:
+    w = r["workload"]
+    got[w] = r["metric"]["value"]
+    stages[w] = {st["name"]: st["tasks"] for st in r["breakdown"]["stages"]}
+    for st in r["breakdown"]["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (r["breakdown"]["to_ns"] - r["breakdown"]["from_ns"]), (w, st)
+print(got)
+print(stages)
+one = got["iperf:streams=1:max_queues=0:warmup=300ms:time=1s"]
+four = got["iperf:streams=4:max_queues=0:warmup=300ms:time=1s"]
+assert four > 1.3 * one, (one, four)
+s1 = stages["iperf:streams=4:max_queues=1:warmup=300ms:time=1s"]
+assert s1["client"] == 4 and s1["server"] == 4 and s1["netfront"] == 1 and s1["netback"] == 1, s1
+s4 = stages["iperf:streams=4:max_queues=0:warmup=300ms:time=1s"]
+assert s4["client"] == 4 and 1 <= s4["netfront"] <= 4 and s4["guest-rx"] == s4["netfront"], s4'
+json_check "$tmp/p2g.json" '
+goodput = 1448 / 1538
+for r in doc["runs"]:
+    v, w = r["metric"]["value"], r["workload"]
+    print(w, v)
+    if "figure=total" in w:
+        assert abs(v / goodput - 1) < 0.01, (w, v)
+    else:
+        assert v > 0.4 * goodput, (w, v)'
+expect_error "iperf: streams: '0' is out of range 1..64" --workload=iperf:streams=0 --iterations=1
+expect_error "iperf: max_queues: '-1' is out of range 0..4096" --workload=iperf:max_queues=-1 --iterations=1
+expect_error "iperf: figure: 'median' is not one of total|mean|min|max" --workload=iperf:figure=median --iterations=1
+expect_error "iperf: queue_irqs: 'all' is not one of spread|same" --workload=iperf:queue_irqs=all --iterations=1
 
 finish
