@@ -724,8 +724,10 @@ static void pump_fn(struct timer *t, void *arg)
 /* A frame reaches the remote host: a guest's segment is read and ACKed, an ACK taken. */
 static void remote_rx(void *ctx, const struct nic_frame *fr)
 {
-	struct pvnet *n = ctx;
 	struct pvnet_flow *f = fr->owner;
+	struct pvnet *n = f->net;
+
+	(void)ctx;
 
 	if (fr->kind == NIC_ACK) {
 		tcp_ack(&f->tcp, fr->ack, fr->wnd_end);
@@ -744,9 +746,11 @@ static void remote_rx(void *ctx, const struct nic_frame *fr)
 /* What dom0's NIC received, after GRO and the bridge: xenvif_start_xmit queues it. */
 static void nic_host_rx(void *ctx, const struct nic_frame *fr)
 {
-	struct pvnet *n = ctx;
 	struct pvnet_flow *f = fr->owner;
+	struct pvnet *n = f->net;
 	bool data = fr->kind == NIC_DATA;
+
+	(void)ctx;
 
 	pktq_push(&f->q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)fr->bytes,
 		.slots = (uint16_t)(data ? spp(n) : 1), .kind = data ? PVNET_DATA : PVNET_ACK,
@@ -757,9 +761,10 @@ static void nic_host_rx(void *ctx, const struct nic_frame *fr)
 /* The NIC's driver freed a sent skb: a guest's mapped pages go to the dealloc thread. */
 static void nic_tx_done(void *ctx, const struct nic_frame *fr)
 {
-	struct pvnet *n = ctx;
 	struct pvnet_flow *f = fr->owner;
+	struct pvnet *n = f->net;
 
+	(void)ctx;
 	if (fr->kind != NIC_DATA)
 		return;
 	f->q->unmap_pkts++;
@@ -777,9 +782,16 @@ void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out
 	const struct nic_user u = { n, remote_rx, nic_host_rx, nic_tx_done, nic_cost };
 
 	n->nic = xcalloc(1, sizeof(*n->nic));
+	n->nic_owned = true;
 	nic_init(n->nic, n->sim, n->dom0, c, &u, data_out, n->c->evtchn_latency);
 	n->nic->napi->softirq_time = n->c->softirq_time;
 	n->nic->napi->softirq_restarts = (int)n->c->softirq_restarts;
+}
+
+void pvnet_share_nic(struct pvnet *n, struct nic *nic)
+{
+	n->nic = nic;
+	n->nic_owned = false;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1025,7 +1037,7 @@ void pvnet_time_start(struct pvnet *n)
 		task_time_start(s, q->dealloc->task);
 		task_time_start(s, q->rxk->task);
 	}
-	if (n->nic) {
+	if (n->nic && n->nic_owned) {
 		task_time_start(s, n->nic->napi->task);
 		nic_time_start(n->nic);
 	}
@@ -1125,7 +1137,7 @@ void pvnet_free(struct pvnet *n)
 	if (!s)
 		return;
 	timer_stop(&s->q, &n->syn_ack);
-	if (n->nic) {
+	if (n->nic && n->nic_owned) {
 		nic_free(n->nic);
 		free(n->nic);
 	}

@@ -249,6 +249,7 @@ struct pvnet {
 	stime_t warm_end;             /* reads after it are measured */
 	struct timer syn_ack;
 	struct nic *nic;              /* dom0's physical NIC, for remote sockets */
+	bool nic_owned;               /* set up (and freed) by this network */
 };
 
 /*
@@ -278,6 +279,13 @@ void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
  * while the guest's window allows (its own costs are outside the host).
  */
 void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out);
+/*
+ * Another guest's network uses the NIC an earlier one attached (one NIC
+ * for the host: each guest its own vif, queues and netback threads, the
+ * bridge, the NIC's poll and the link shared).  The owner frees it, after
+ * the run; its costs are drawn from the owner's stream.
+ */
+void pvnet_share_nic(struct pvnet *n, struct nic *nic);
 /*
  * A task of the workload's that owns one end of a flow (iperf's client or
  * server): its worker's poll and done get the flow as their worker's ctx.

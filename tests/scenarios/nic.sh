@@ -13,7 +13,12 @@
 #  6. streams=N (iperf -P): the figures of the streams (total = N x mean,
 #     min <= mean <= max), more streams carry more to dom0, streams hashed
 #     onto one queue share its netfront and netback, and two streams over
-#     1 GbE share the link, each about half.
+#     1 GbE share the link, each about half;
+#  7. two guests streaming at once share dom0's one NIC (each its own vif and
+#     netback threads): over 1 GbE each gets half of 0.9415 in either
+#     direction under credit1, credit2 and null, and one sending while the
+#     other receives each get all of it (the link is full duplex); guests
+#     whose iperfs disagree on the NIC are refused.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -142,5 +147,36 @@ expect_error "iperf: streams: '0' is out of range 1..64" --workload=iperf:stream
 expect_error "iperf: max_queues: '-1' is out of range 0..4096" --workload=iperf:max_queues=-1 --iterations=1
 expect_error "iperf: figure: 'median' is not one of total|mean|min|max" --workload=iperf:figure=median --iterations=1
 expect_error "iperf: queue_irqs: 'all' is not one of spread|same" --workload=iperf:queue_irqs=all --iterations=1
+
+# 7. Two guests, one NIC.
+two() {
+	cat > "$tmp/two.xml" <<END
+<scenario>
+  <host sockets="2" cores-per-socket="4" threads-per-core="2"/>
+  <domain name="dom0" vcpus="8"/>
+  <domain name="g1" vcpus="4"><workload type="iperf" peer="remote" nic_rate="1G" direction="$1" warmup="500ms" time="2s"/></domain>
+  <domain name="g2" vcpus="4"><workload type="iperf" peer="remote" nic_rate="$3" direction="$2" warmup="500ms" time="2s"/></domain>
+</scenario>
+END
+}
+for d in to-dom0 from-dom0 mixed; do
+	case $d in mixed) two to-dom0 from-dom0 1G; share=1 ;; *) two $d $d 1G; share=2 ;; esac
+	run_ok --sched=credit1,credit2,null --scenario="$tmp/two.xml" --iterations=1 --format=json \
+		> "$tmp/two-$d.json"
+	json_check "$tmp/two-$d.json" '
+goodput = 1448 / 1538 / '$share'
+for r in doc["runs"]:
+    got = {x["name"]: x["metric"]["value"] for x in r["domains"] if x.get("metric")}
+    print("'$d'", r["label"], got)
+    assert sorted(got) == ["g1", "g2"], got
+    for g, v in got.items():
+        assert abs(v / goodput - 1) < 0.01, (r["label"], g, v, goodput)
+    b = r["breakdown"]
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st'
+done
+two to-dom0 to-dom0 10G
+expect_error "two.xml:5: iperf: dom0's NIC is g1's, set up with other nic_rate, mtu, nic_itr, nic_vcpu, peer_latency or NIC costs" \
+	--scenario="$tmp/two.xml" --iterations=1
 
 finish
