@@ -55,12 +55,23 @@ AXES = {
     "rx-costs": ("netfront_rx_cost, grant_copy_kib (±25 %)", {
         "iperf": ["--workload={W}:netfront_rx_cost={8895ns,14825ns},"
                   "{W}:grant_copy_kib={347ns,579ns}"]}),
+    # assumptions known only to an order of magnitude (doc/workloads.md):
+    # half and twice each
+    "nic-costs": ("NIC path costs, peer_latency (x0.5, x2)", {
+        "iperf": ["--workload={W}:nic_xmit_cost={1us,4us},{W}:bridge_cost={500ns,2us},"
+                  "{W}:nic_rx_frame_cost={100ns,400ns},{W}:nic_tx_clean_cost={250ns,1us},"
+                  "{W}:peer_latency={10us,40us}"]}),
 }
 
 
 def applies(axis, spec):
-    """The receive path's costs matter only when the guest receives."""
-    return axis != "rx-costs" or "direction=from-dom0" in spec
+    """The receive path's costs matter only when the guest receives, the NIC's
+    only with a remote peer."""
+    if axis == "rx-costs":
+        return "direction=from-dom0" in spec
+    if axis == "nic-costs":
+        return "peer=remote" in spec
+    return True
 
 
 def options(axis_options, spec):

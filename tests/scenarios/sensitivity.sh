@@ -43,6 +43,14 @@ python3 "$study" --schedsim="$SCHEDSIM" --iterations=1 --only=rx-costs \
 	--workloads=iperf:time=1s > "$tmp/tx.md" 2> "$tmp/log" || fail "the study exited $?: $(cat "$tmp/log")"
 grep -q '^| iperf:time=1s with dom0 load' "$tmp/tx.md" && ! grep -q 'netfront_rx_cost' "$tmp/tx.md" ||
 	fail "the to-dom0 table has the receive path's axis: $(cat "$tmp/tx.md")"
+# the NIC's assumed costs: an axis of a stream to a remote host only
+python3 "$study" --schedsim="$SCHEDSIM" --iterations=1 --only=nic-costs \
+	--workloads=iperf:peer=remote:nic_rate=1G:warmup=200ms:time=300ms,iperf:time=300ms > "$tmp/nic.md" 2> "$tmp/log" ||
+	fail "the study of peer=remote exited $?: $(cat "$tmp/log")"
+grep -q '^| iperf:peer=remote:nic_rate=1G:warmup=200ms:time=300ms with dom0 load, against credit1:era=2016 | base (1 it.) | NIC path costs, peer_latency (x0.5, x2) |$' "$tmp/nic.md" ||
+	fail "no peer=remote table with the NIC's axis: $(cat "$tmp/nic.md")"
+grep -q '^| iperf:time=300ms with dom0 load' "$tmp/nic.md" && ! grep -q '^| iperf:time=300ms with dom0 load.*NIC path' "$tmp/nic.md" ||
+	fail "the peer=dom0 table has the NIC's axis: $(cat "$tmp/nic.md")"
 python3 "$study" --schedsim="$SCHEDSIM" '--workloads=iperf:direction={a,b}' > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "a spec with an axis: $(cat "$tmp/err")"
 python3 "$study" --schedsim="$SCHEDSIM" --only=bogus > "$tmp/out" 2> "$tmp/err"
