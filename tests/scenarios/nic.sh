@@ -8,7 +8,8 @@
 #     breakdown has the NIC's and the link's stages in each direction, and
 #     every stage adds up to its tasks x the measured interval;
 #  3. a larger MTU raises the 1 GbE ceiling as the frame arithmetic says;
-#  4. peer=dom0 is the default (the same figure as no peer at all);
+#  4. peer=dom0 is the default (the same figure as no peer at all), and
+#     --workload='iperf:peer={dom0,remote}' is an axis of two cells;
 #  5. bad values of every new parameter are one line naming the problem, exit 2;
 #  6. streams=N (iperf -P): the figures of the streams (total = N x mean,
 #     min <= mean <= max), more streams carry more to dom0, streams hashed
@@ -90,6 +91,16 @@ a=$(run_ok --sched=credit2 --workload=iperf:time=300ms:warmup=100ms --iterations
 b=$(run_ok --sched=credit2 --workload=iperf:peer=dom0:time=300ms:warmup=100ms --iterations=1 --format=csv \
 	| sed 's/:peer=dom0//')
 [ "$a" = "$b" ] || fail "peer=dom0 differs from the default: $a / $b"
+# ... and peer is an axis
+run_ok --sched=credit2 --workload='iperf:peer={dom0,remote}:nic_rate=1G:warmup=200ms:time=500ms' \
+	--iterations=2 --format=json > "$tmp/axis.json"
+json_check "$tmp/axis.json" '
+got = {s["workload"]: s["mean"] for s in doc["summary"]}
+print(got)
+assert sorted(got) == ["iperf:peer=dom0:nic_rate=1G:warmup=200ms:time=500ms",
+                       "iperf:peer=remote:nic_rate=1G:warmup=200ms:time=500ms"], got
+assert got["iperf:peer=dom0:nic_rate=1G:warmup=200ms:time=500ms"] > 5, got
+assert abs(got["iperf:peer=remote:nic_rate=1G:warmup=200ms:time=500ms"] / (1448 / 1538) - 1) < 0.01, got'
 
 # 5. Bad input.
 expect_error "iperf: peer: 'moon' is not one of dom0|remote" --workload=iperf:peer=moon --iterations=1
