@@ -65,7 +65,8 @@ struct nic_config {
 	  "the NIC's interrupt throttling interval (0: the driver's bulk setting for the "  \
 	  "rate: e1000e's 250 us up to 1G, ixgbe's IXGBE_12K_ITR 84 us above)", off(itr) }, \
 	{ "nic_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                         \
-	  "dom0 vCPU the NIC's interrupt (a pirq event channel) is bound to", off(vcpu) },  \
+	  "dom0 vCPU the NIC's interrupt (a pirq event channel) is bound to (Linux's "       \
+	  "__startup_pirq binds it to vCPU 0)", off(vcpu) },                                 \
 	{ "peer_latency", PARAM_DURATION, "20us", NULL, 0, 0,                                \
 	  "round trip the wire, a switch and the remote host's stack add beyond "           \
 	  "serialisation (an assumption: order of 10 us)", off(peer_latency) },             \
