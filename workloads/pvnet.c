@@ -337,7 +337,7 @@ void pvnet_read_commit(struct pvnet_flow *f)
 
 /*
  * A guest's segment forwarded off the host (netback's zerocopy, 3.15 and
- * later): its slots grant-mapped rather than copied (xenvif_tx_build_gops,
+ * later: f53c3fe8dad7 "xen-netback: Introduce TX grant mapping"): its slots grant-mapped rather than copied (xenvif_tx_build_gops,
  * gnttab_map_refs: one map op per slot, each the grant lookup, pin and
  * mapping a copy op costs beyond its bytes, grant_copy_op) and the skb
  * built (the per-skb part of netback's work, ack_cost); no copy: the
