@@ -13,9 +13,9 @@
 # SCHEDSIM-ARGS make one run of S (a --scenario, or a --workload with
 # --dom0-load; --seed, --duration, --hw as wanted).  The replay's host is
 # --host's, else --scenario's, else the embedded scenario's (2 sockets x 4
-# cores x 2 threads, 2 nodes: the host of --workload runs); a --hw= among
-# them is given to the replays too.  A host given with --host=lscpu:FILE or
-# xl-info:FILE is not seen: give it as a scenario file with --host=.  SCHEDSIM is the
+# cores x 2 threads, 2 nodes: the host of --workload runs); a --hw= and a
+# --host= among them (smt=off, lscpu:FILE, ...: one of each) are given to
+# the replays too, so that they run on the host S ran on.  SCHEDSIM is the
 # binary (default ./schedsim, then schedsim on PATH).
 #
 # For every A and B of --scheds (default credit1,credit2) and every mode,
@@ -65,21 +65,25 @@ command -v jq > /dev/null || { echo "replay-cross.sh: needs jq" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/replay-cross.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 
+die() { echo "replay-cross.sh: $*" >&2; exit 1; }
+
 hw=
+hostarg=
 for a in "$@"; do
 	case $a in
 	--scenario=*) [ -n "$host" ] || host=${a#--scenario=} ;;
 	--hw=*) hw=$a ;;
+	--host=*)
+		[ -z "$hostarg" ] || { echo "replay-cross.sh: give schedsim one --host= (the replays take it too)" >&2; exit 2; }
+		hostarg=$a ;;
 	esac
 done
 if [ -z "$host" ]; then
 	host=$work/host.xml
 	cat > "$host" <<XML
-<scenario><host sockets="2" cores-per-socket="4" threads-per-core="2" nodes="2"/><domain name="dom0"/></scenario>
+<scenario><host sockets="2" cores-per-socket="4" threads-per-core="2" nodes="2" autoballoon="on"/><domain name="dom0"/></scenario>
 XML
 fi
-
-die() { echo "replay-cross.sh: $*" >&2; exit 1; }
 
 scheds=$(echo "$scheds" | tr , ' ')
 modes=$(echo "$modes" | tr , ' ')
@@ -94,11 +98,12 @@ for a in $scheds; do
 		for m in $modes; do
 			len=$(jq '.runs[0].sim_ns' "$work/direct-$b.json")
 			rlen=$(jq '.runs[0].sim_ns' "$work/direct-$a.json")
+			case $len$rlen in *[!0-9]*|'') die "no run length (runs[0].sim_ns) in direct-$a.json or direct-$b.json" ;; esac
 			"$SCHEDSIM" replay "$work/$a.xt" --sched="$b" --mode="$m" --scenario="$host" \
-				--duration="${len}ns" ${hw:+"$hw"} --format=json > "$work/rep.json" ||
+				--duration="${len}ns" ${hw:+"$hw"} ${hostarg:+"$hostarg"} --format=json > "$work/rep.json" ||
 				die "the replay of $a's trace under $b ($m) failed"
 			"$SCHEDSIM" replay "$work/$a.xt" --sched="$b" --mode="$m" --scenario="$host" \
-				--duration="$((4 * rlen))ns" ${hw:+"$hw"} --format=json > "$work/fin.json" ||
+				--duration="$((4 * rlen))ns" ${hw:+"$hw"} ${hostarg:+"$hostarg"} --format=json > "$work/fin.json" ||
 				die "the long replay of $a's trace under $b ($m) failed"
 			jq -c -n --arg a "$a" --arg b "$b" --arg m "$m" \
 				--slurpfile rec "$work/direct-$a.json" --slurpfile dir "$work/direct-$b.json" \

@@ -31,8 +31,9 @@ cover() {
 	sort -n "$tmp/union" | cmp -s - "$tmp/all" || fail "the $n slices of $* are not the matrix"
 }
 
-# one slice, a few, a prime, more slices than some matrices have runs
-for n in 1 2 3 7 31; do
+# one slice, a few, a prime, as many slices as the first matrix has runs
+# (24), more than some matrices have
+for n in 1 2 3 7 24 31; do
 	cover $n --sched=credit1,credit2 --workload=make-xen,iperf --dom0-load=off,on --iterations=3
 	cover $n --sched='credit2:ratelimit_us={0,500,1000}:runqueue={core,socket}' --workload=iperf --iterations=5
 	cover $n --scenario="$sweep" --sched=null --iterations=7
