@@ -92,6 +92,11 @@ const char *kernel_op_name(enum kernel_op op)
 	return op >= 0 && op < KOP_N ? op_names[op] : "?";
 }
 
+double kernel_op_pv_toggles(enum kernel_op op)
+{
+	return op >= 0 && op < KOP_N ? pv_toggles[op] : 0;
+}
+
 static bool is_pv(enum domain_type t)
 {
 	return t == DOMAIN_PV || t == DOMAIN_TYPE_DEFAULT;

@@ -66,6 +66,8 @@ struct kernel_ops {
 
 /* "syscall", "page_fault", "fork", "exec", "ctxsw". */
 const char *kernel_op_name(enum kernel_op op);
+/* The page-table switches on op's PV path, each paying tlb_refill_ns (0 to 2). */
+double kernel_op_pv_toggles(enum kernel_op op);
 
 /* One operation's work in a domain of type t beyond what it takes on bare metal, ns. */
 double kernel_op_cost_ns(enum domain_type t, enum kernel_op op);

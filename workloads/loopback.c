@@ -122,13 +122,14 @@ static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint
 {
 	const struct lo_costs *c = s->conn->c;
 	struct kernel_ops ops = { .tlb_refill_ns = 0 };
-	double toggles = op == KOP_CTXSW ? 1 : 2;
+	double toggles = kernel_op_pv_toggles(op);
 
 	if (!s->conn->dom)
 		return 0;
 	ops.n[op] = (double)n;
-	ops.tlb_refill_ns = (double)c->tlb_refill +
-			    (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
+	ops.tlb_refill_ns = (double)c->tlb_refill;
+	if (toggles > 0)    /* the copied pages' refills, once a call */
+		ops.tlb_refill_ns += (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
 	return kernel_ops_cost(s->conn->dom->type, &ops);
 }
 
