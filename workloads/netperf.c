@@ -47,11 +47,12 @@
 
 #include "sim/engine/hist.h"
 #include "sim/xalloc.h"
+#include "workloads/kernel_ops.h"
 #include "workloads/loopback.h"
 #include "workloads/netperf.h"
 
 enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR };
-enum np_peer { NP_PEER_LOOPBACK };
+enum np_peer { NP_PEER_LOOPBACK, NP_PEER_DOM0 };
 enum np_figure { NP_FIG_AUTO, NP_FIG_SEND, NP_FIG_RECV, NP_FIG_P50, NP_FIG_P90, NP_FIG_P99 };
 
 struct netperf_config {
@@ -61,6 +62,7 @@ struct netperf_config {
 	stime_t batch_time, warmup, time;
 	long long client_vcpu, server_vcpu;
 	struct lo_costs lo;
+	stime_t pv_copy, pv_rx, pv_gc, pv_grant_op, pv_evtchn;
 	double noise, run_noise;
 };
 
@@ -70,8 +72,9 @@ struct netperf_config {
 static const struct param_def netperf_params[] = {
 	{ "test", PARAM_ENUM, "UDP_STREAM", "UDP_STREAM|TCP_STREAM|TCP_RR", 0, 0,
 	  "netperf -t", OFF(test) },
-	{ "peer", PARAM_ENUM, "loopback", "loopback", 0, 0,
-	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1)",
+	{ "peer", PARAM_ENUM, "loopback", "loopback|dom0", 0, 0,
+	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
+	  "dom0, netperf in the guest and netserver in dom0 over netfront/netback (TCP_RR only)",
 	  OFF(peer) },
 	{ "size", PARAM_SIZE, "64", NULL, 1, 65507,
 	  "bytes per send of a stream test (-m; MMTests runs 64 to 16384)", OFF(size) },
@@ -102,6 +105,19 @@ static const struct param_def netperf_params[] = {
 	{ "server_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
 	  "vCPU netserver is bound to (-T; -1: the guest kernel places it)", OFF(server_vcpu) },
 	LO_PARAMS(LO_OFF),
+	{ "pv_copy_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,
+	  "peer=dom0: dom0 CPU per small packet netback copies across, out of the guest "
+	  "(netback's poll) or into it (the guest-rx kthread): iperf's ack_cost", OFF(pv_copy) },
+	{ "pv_rx_cost", PARAM_DURATION, "2970ns", NULL, 0, 0,
+	  "peer=dom0: CPU per small packet received by a driver and TCP's input (dom0's "
+	  "stack after netback, the guest's netfront poll): iperf's ack_rx_cost", OFF(pv_rx) },
+	{ "pv_gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,
+	  "peer=dom0: guest CPU per TX completion netfront reaps: iperf's gc_cost", OFF(pv_gc) },
+	{ "pv_grant_copy_op", PARAM_DURATION, "445ns", NULL, 0, 0,
+	  "peer=dom0: Xen's CPU per grant copy op into the guest: iperf's grant_copy_op",
+	  OFF(pv_grant_op) },
+	{ "pv_evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "peer=dom0: event channel send to upcall: iperf's evtchn_latency", OFF(pv_evtchn) },
 	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
 	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
@@ -245,7 +261,339 @@ static const struct np_peer_ops peer_loopback = {
 	.destroy = lo_destroy,
 };
 
-static const struct np_peer_ops *const peers[] = { [NP_PEER_LOOPBACK] = &peer_loopback };
+/* ------------------------------------------------------------------------ */
+/*
+ * peer=dom0: netperf in a guest, netserver in dom0, one TCP connection
+ * over the guest's vif: netfront/netback as workloads/pvnet.h models them
+ * for Linux 4.x (drivers/net/xen-netfront.c, xen-netback/netback.c), here
+ * for TCP_RR's small packets only.  One transaction is in flight, one
+ * packet each way, and each packet's ACK rides on the other's data
+ * (delayed-ACK pingpong mode, tcp_cleanup_rbuf), so there are no pure
+ * ACKs, and neither the window, TCP Small Queues nor the rings bind.
+ * Stage by stage:
+ *   request   netperf's send(): lo's send_cost and copy, packet_cost for
+ *             TCP output and xennet_start_xmit (one slot, one grant), the
+ *             TX ring pushed and netback notified (an event channel);
+ *             netback's NAPI poll (dom0, an interrupt on dom0's vCPU 0,
+ *             xenvif_tx_action): the packet fits PKT_PROT_LEN so it is
+ *             copied whole (pv_copy_cost) and its TX request answered at
+ *             once (xenvif_tx_submit -> xenvif_idx_release: an event to
+ *             netfront), then up dom0's bridge, IP and tcp_v4_rcv
+ *             (pv_rx_cost), waking netserver;
+ *   response  netserver's recv() and send() (lo's costs and dom0's PV
+ *             system call extras); its skb crosses the bridge to
+ *             xenvif_start_xmit, which queues it and wakes the guest-rx
+ *             kthread (xenvif_kick_thread: a dom0 task); the thread copies
+ *             it into a buffer netfront posted (pv_copy_cost and one grant
+ *             copy op in Xen) and notifies netfront;
+ *   netfront  the guest's interrupt on its vCPU 0 (xennet_tx_interrupt,
+ *             xennet_poll): reaps the TX completion (pv_gc_cost), takes
+ *             the response (pv_rx_cost: xennet_get_responses, GRO,
+ *             tcp_v4_rcv) and wakes netperf, whose recv() reads it.
+ * Each pv_ cost is iperf's for the same step (workloads/pvnet.h; sources
+ * in doc/workloads.md).  A waker pays lo's wake_cost, the task it woke
+ * its switch_cost (and a PV domain's context switch extras).
+ */
+struct np_dom0_end {
+	struct domain *dom;
+	struct worker *owner;
+	uint64_t queued;       /* bytes arrived, unread */
+	stime_t debt;          /* work a commit incurred, paid by the next claim */
+};
+
+struct np_dom0 {
+	struct np_dom0_end end[2];
+	struct worker *netfront, *netback, *rxk;
+	struct evtchn to_back, tx_to_front, rx_to_front;
+	uint64_t tx_pkts, tx_bytes;      /* requests on the TX ring */
+	uint64_t tx_done;                /* TX responses netfront has not reaped */
+	uint64_t rxq_pkts, rxq_bytes;    /* netback's rx_queue: responses for the guest */
+	uint64_t rx_pkts, rx_bytes;      /* copied into the guest's RX ring, not taken */
+	stime_t rxk_debt;                /* the guest-rx thread's switch-in */
+	/* the stages' batches under way */
+	uint64_t nb_pkts, nb_bytes, rk_pkts, rk_bytes, nf_gc, nf_pkts, nf_bytes;
+};
+
+static stime_t cost(struct netperf *np, stime_t work);
+
+static struct np_dom0 *d0_path(struct netperf *np)
+{
+	return np->path;
+}
+
+/* A PV domain's extra for one call of op copying bytes (loopback.c's kops). */
+static stime_t d0_kops(const struct netperf *np, const struct domain *d, enum kernel_op op,
+		       uint64_t bytes)
+{
+	struct kernel_ops ops = { .tlb_refill_ns = 0 };
+	double toggles = op == KOP_CTXSW ? 1 : 2;
+
+	ops.n[op] = 1;
+	ops.tlb_refill_ns = (double)np->c->lo.tlb_refill +
+			    (double)np->c->lo.tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
+	return kernel_ops_cost(d->type, &ops);
+}
+
+/* Wakes a socket's owner: the waker's cost (0 if it was not asleep). */
+static stime_t d0_wake(struct netperf *np, int end)
+{
+	struct np_dom0_end *e = &d0_path(np)->end[end];
+	stime_t w = 0;
+
+	if (e->owner->task->state == TASK_BLOCKED) {
+		w = np->c->lo.wake;
+		e->debt += np->c->lo.switch_in + d0_kops(np, e->dom, KOP_CTXSW, 0);
+	}
+	worker_kick(np->w->sim, e->owner);
+	return w;
+}
+
+static stime_t d0_nb_poll(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+
+	(void)s;
+	evtchn_test_and_clear(&p->to_back);
+	if (!p->tx_pkts)
+		return 0;
+	p->nb_pkts = p->tx_pkts;
+	p->nb_bytes = p->tx_bytes;
+	p->tx_pkts = p->tx_bytes = 0;
+	return cost(np, (stime_t)p->nb_pkts * (np->c->pv_copy + np->c->pv_rx) +
+			    (p->end[1].owner->task->state == TASK_BLOCKED ? np->c->lo.wake : 0));
+}
+
+static void d0_nb_done(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+
+	(void)s;
+	p->tx_done += p->nb_pkts;
+	evtchn_send(&p->tx_to_front);
+	p->end[1].queued += p->nb_bytes;
+	d0_wake(np, 1);
+	p->nb_pkts = p->nb_bytes = 0;
+}
+
+static stime_t d0_rk_poll(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+	stime_t debt = p->rxk_debt;
+
+	(void)s;
+	if (!p->rxq_pkts)
+		return 0;
+	p->rk_pkts = p->rxq_pkts;
+	p->rk_bytes = p->rxq_bytes;
+	p->rxq_pkts = p->rxq_bytes = 0;
+	p->rxk_debt = 0;
+	return cost(np, (stime_t)p->rk_pkts * (np->c->pv_copy + np->c->pv_grant_op) + debt);
+}
+
+static void d0_rk_done(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+
+	(void)s;
+	p->rx_pkts += p->rk_pkts;
+	p->rx_bytes += p->rk_bytes;
+	p->rk_pkts = p->rk_bytes = 0;
+	evtchn_send(&p->rx_to_front);
+}
+
+static stime_t d0_nf_poll(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+	stime_t work;
+
+	(void)s;
+	evtchn_test_and_clear(&p->tx_to_front);
+	evtchn_test_and_clear(&p->rx_to_front);
+	if (!p->tx_done && !p->rx_pkts)
+		return 0;
+	p->nf_gc = p->tx_done;
+	p->nf_pkts = p->rx_pkts;
+	p->nf_bytes = p->rx_bytes;
+	p->tx_done = p->rx_pkts = p->rx_bytes = 0;
+	work = (stime_t)p->nf_gc * np->c->pv_gc + (stime_t)p->nf_pkts * np->c->pv_rx;
+	if (p->nf_pkts && p->end[0].owner->task->state == TASK_BLOCKED)
+		work += np->c->lo.wake;
+	return cost(np, work);
+}
+
+static void d0_nf_done(struct sim *s, struct worker *w)
+{
+	struct netperf *np = w->ctx;
+	struct np_dom0 *p = d0_path(np);
+
+	(void)s;
+	if (p->nf_pkts) {
+		p->end[0].queued += p->nf_bytes;
+		d0_wake(np, 0);
+	}
+	p->nf_gc = p->nf_pkts = p->nf_bytes = 0;
+}
+
+static struct domain *d0_server_domain(struct netperf *np, struct err *e)
+{
+	struct domain *d0 = split_dom0(np->w->sim);
+
+	if (!d0) {
+		err_set(e, "netperf: peer=dom0 needs dom0 (domid 0) for netserver");
+		return NULL;
+	}
+	if (d0 == np->w->dom) {
+		err_set(e, "netperf: peer=dom0 runs netperf in a guest, not in dom0 (dom0's own "
+			   "netserver is peer=loopback)");
+		return NULL;
+	}
+	return d0;
+}
+
+static void d0_connect(struct netperf *np)
+{
+	struct np_dom0 *p = xcalloc(1, sizeof(*p));
+	struct sim *s = np->w->sim;
+	struct domain *d0 = split_dom0(s);
+	struct guest *g = guest_of(np->w->dom), *g0 = guest_of(d0);
+	char name[48];
+
+	np->path = p;
+	p->end[0].dom = np->w->dom;
+	p->end[0].owner = np->client;
+	p->end[1].dom = d0;
+	p->end[1].owner = np->server;
+	p->netfront = worker_create(g, "netfront-q0", TASK_IRQ, 0, true, d0_nf_poll,
+				    d0_nf_done, np);
+	snprintf(name, sizeof(name), "netback-%d-q0", np->w->dom->domid);
+	p->netback = worker_create(g0, name, TASK_IRQ, 0, true, d0_nb_poll, d0_nb_done, np);
+	snprintf(name, sizeof(name), "vif%d.0-q0-guest-rx", np->w->dom->domid);
+	p->rxk = worker_create(g0, name, TASK_NORMAL, 2 % d0->nr_vcpus, false, d0_rk_poll,
+			       d0_rk_done, np);
+	p->netfront->softirq_time = p->netback->softirq_time = SOFTIRQ_TIME_DEFAULT;
+	p->netfront->softirq_restarts = p->netback->softirq_restarts = SOFTIRQ_RESTARTS_DEFAULT;
+	evtchn_init(&p->to_back, s, p->netback, np->c->pv_evtchn);
+	evtchn_init(&p->tx_to_front, s, p->netfront, np->c->pv_evtchn);
+	evtchn_init(&p->rx_to_front, s, p->netfront, np->c->pv_evtchn);
+}
+
+static uint64_t d0_room(struct netperf *np, int end, uint64_t size)
+{
+	(void)np;
+	(void)end;
+	(void)size;
+	return 1;
+}
+
+static stime_t d0_swork(struct netperf *np, int end, uint64_t n, uint64_t size)
+{
+	const struct lo_costs *l = &np->c->lo;
+	struct np_dom0_end *e = &d0_path(np)->end[end];
+	double w = (double)n * ((double)l->send_call + (double)size * l->copy + (double)l->packet);
+	stime_t debt = e->debt;
+
+	e->debt = 0;
+	return (stime_t)w + (stime_t)n * d0_kops(np, e->dom, KOP_SYSCALL, size) + debt;
+}
+
+static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
+{
+	struct np_dom0 *p = d0_path(np);
+
+	if (end == 0) {
+		p->tx_pkts += n;
+		p->tx_bytes += n * size;
+		evtchn_send(&p->to_back);
+		return;
+	}
+	p->rxq_pkts += n;
+	p->rxq_bytes += n * size;
+	if (p->rxk->task->state == TASK_BLOCKED) {
+		p->end[1].debt += np->c->lo.wake;
+		p->rxk_debt += np->c->lo.switch_in + d0_kops(np, p->end[1].dom, KOP_CTXSW, 0);
+	}
+	worker_kick(np->w->sim, p->rxk);
+}
+
+static uint64_t d0_avail(struct netperf *np, int end)
+{
+	return d0_path(np)->end[end].queued;
+}
+
+static stime_t d0_rclaim(struct netperf *np, int end, uint64_t calls, uint64_t size,
+			 bool answers, struct lo_rx *rx)
+{
+	const struct lo_costs *l = &np->c->lo;
+	struct np_dom0_end *e = &d0_path(np)->end[end];
+	uint64_t take = calls * size < e->queued ? calls * size : e->queued;
+	stime_t debt = e->debt;
+
+	(void)answers;
+	memset(rx, 0, sizeof(*rx));
+	if (!take)
+		return 0;
+	rx->calls = rx->msgs = 1;
+	rx->bytes = take;
+	e->queued -= take;
+	e->debt = 0;
+	return (stime_t)((double)l->recv_call + (double)take * l->copy) +
+	       d0_kops(np, e->dom, KOP_SYSCALL, take) + debt;
+}
+
+static void d0_rcommit(struct netperf *np, int end, const struct lo_rx *rx, bool answers)
+{
+	(void)np;
+	(void)end;
+	(void)rx;
+	(void)answers;
+}
+
+static uint64_t d0_drops(struct netperf *np, int end)
+{
+	(void)np;
+	(void)end;
+	return 0;
+}
+
+static void d0_destroy(struct netperf *np)
+{
+	struct np_dom0 *p = np->path;
+
+	if (!p)
+		return;
+	evtchn_close(&p->to_back);
+	evtchn_close(&p->tx_to_front);
+	evtchn_close(&p->rx_to_front);
+	worker_free(p->netfront);
+	worker_free(p->netback);
+	worker_free(p->rxk);
+	free(p);
+	np->path = NULL;
+}
+
+static const struct np_peer_ops peer_dom0 = {
+	.name = "dom0",
+	.server_domain = d0_server_domain,
+	.connect = d0_connect,
+	.send_room = d0_room,
+	.send_work = d0_swork,
+	.send_commit = d0_scommit,
+	.recv_avail = d0_avail,
+	.recv_claim = d0_rclaim,
+	.recv_commit = d0_rcommit,
+	.drops = d0_drops,
+	.destroy = d0_destroy,
+};
+
+static const struct np_peer_ops *const peers[] = {
+	[NP_PEER_LOOPBACK] = &peer_loopback,
+	[NP_PEER_DOM0] = &peer_dom0,
+};
 
 /* ------------------------------------------------------------------------ */
 /* the test */
@@ -445,6 +793,9 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 
 	if (check_vcpu("client_vcpu", c->client_vcpu, d, e) < 0)
 		return -1;
+	if (c->peer == NP_PEER_DOM0 && c->test != NP_TCP_RR)
+		return err_set(e, "netperf: peer=dom0 runs TCP_RR only (a stream to dom0: iperf), "
+			       "not %s", test_names[c->test]);
 	if (c->test == NP_TCP_RR && (c->figure == NP_FIG_SEND || c->figure == NP_FIG_RECV))
 		return err_set(e, "netperf: figure=%s is a stream's; TCP_RR gives auto "
 			       "(transactions/s), p50, p90 or p99",
@@ -572,7 +923,8 @@ static void netperf_destroy(struct workload *w)
 const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "netperf UDP_STREAM, TCP_STREAM or TCP_RR between netperf and netserver "
-		   "in one domain over lo (peer=loopback), as MMTests runs it; metric the "
+		   "in one domain over lo (peer=loopback), or TCP_RR from a guest to dom0 over "
+		   "netfront/netback (peer=dom0), as MMTests runs it; metric the "
 		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's transactions/s (higher is "
 		   "better), or a latency percentile",
 	.params = netperf_params,

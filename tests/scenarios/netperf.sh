@@ -5,7 +5,10 @@
 #  2. TCP_STREAM and TCP_RR run through the --workload axis, each run's
 #     breakdown has netperf and netserver and adds up to the measured time,
 #     and TCP_RR's percentiles are ordered and near 1 / transactions/s;
-#  3. bad netperf input is one line naming its place, exit 2.
+#  3. bad netperf input is one line naming its place, exit 2;
+#  4. TCP_RR from a guest to dom0 (peer=dom0) with a CPU hog pinned on the
+#     guest's pCPU: Credit1 before the 2015/2016 fixes holds the guest's
+#     wake-ups behind the hog longer than Credit1 of 2016; alone, all equal.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -65,5 +68,54 @@ cat > "$tmp/bad.xml" <<END
 </scenario>
 END
 expect_error "bad.xml:4: netperf: client_vcpu=8 but domain dom0 has 8 vCPUs" --scenario="$tmp/bad.xml"
+
+# 4. TCP_RR to dom0 behind a pinned CPU hog (tests/scenarios/netperf_rr_dom0.xml).
+#    Each transaction's time is the guest vCPU's wait behind the hog.  With
+#    Credit1's default ratelimit (1 ms) the hog, rescheduled each time the
+#    guest blocks, is not preempted before it has run 1 ms; before 0053127890
+#    (Sep 2016, ratelimit_remaining) it gets a whole ratelimit more, not the
+#    rest, so each wake waits longer: measured p50 1231 us in era=2015-kick-bug
+#    (and 2015: the kick fix changes nothing while the ratelimit holds) against
+#    1014 us in 2016, 814 against 987 transactions/s; asserted: p50 >= 1.1 x
+#    2016's and transactions/s <= 0.9 x.  With the ratelimit off
+#    (ratelimit_us=0) the kick-away bug itself shows: the BOOSTed hog is not
+#    preempted by the guest's BOOSTed wake and the guest waits for the hog's
+#    30 ms timeslice (measured p50 30015 us), while with the fix (era=2015,
+#    f02a5760c7) and in 2016 the wake preempts the hog at once (45.1 us):
+#    asserted > 10 ms against < 100 us.  Without the hog every era gives the
+#    same (49.2 us, 20826 transactions/s): asserted within 2 %.
+sc="$srcdir/tests/scenarios/netperf_rr_dom0.xml"
+sed '/name="hog"/,/<\/domain>/d' "$sc" > "$tmp/rr_alone.xml"
+eras=credit1:era=2015-kick-bug,credit1:era=2015,credit1:era=2016
+for f in "$sc" "$tmp/rr_alone.xml"; do
+	for rl in "" ":ratelimit_us=0"; do
+		run_ok --sched="$(echo $eras | sed "s/,/$rl,/g")$rl" --scenario="$f" \
+			--workload='netperf:figure={auto,p50}' --iterations=2 --format=json \
+			> "$tmp/rr.json" || continue
+		json_check "$tmp/rr.json" '
+hog = "'"$f"'".endswith("netperf_rr_dom0.xml")
+rl0 = "'"$rl"'" != ""
+got = {(s["label"].split("era=")[1].split(":")[0], s["workload"].split("figure=")[1]): s
+       for s in doc["summary"]}
+print("hog" if hog else "alone", "ratelimit_us=0" if rl0 else "",
+      {k: round(v["mean"], 1) for k, v in got.items()})
+p50 = {e: got[(e, "p50")] for e in ("2015-kick-bug", "2015", "2016")}
+tps = {e: got[(e, "auto")] for e in ("2015-kick-bug", "2015", "2016")}
+if not hog:
+    for e in p50:
+        assert p50[e]["max"] < 100, (e, p50[e]["max"])
+        assert abs(p50[e]["mean"] / p50["2016"]["mean"] - 1) < 0.02, (e, p50)
+        assert abs(tps[e]["mean"] / tps["2016"]["mean"] - 1) < 0.02, (e, tps)
+elif not rl0:
+    for e in ("2015-kick-bug", "2015"):
+        assert p50[e]["min"] >= 1.1 * p50["2016"]["max"], (e, p50)
+        assert tps[e]["max"] <= 0.9 * tps["2016"]["min"], (e, tps)
+    assert p50["2016"]["min"] >= 900, p50["2016"]
+else:
+    assert p50["2015-kick-bug"]["min"] > 10000, p50["2015-kick-bug"]
+    for e in ("2015", "2016"):
+        assert p50[e]["max"] < 100, (e, p50[e])'
+	done
+done
 
 finish
