@@ -149,8 +149,12 @@ struct np_peer_ops {
 	void (*recv_commit)(struct netperf *np, int end, const struct lo_rx *rx, bool answers);
 	/* Datagrams the path dropped on the way to end (0 if it drops none). */
 	uint64_t (*drops)(struct netperf *np, int end);
+	/* The path's own tasks (NULL: none): their accounts start, their breakdown stages. */
+	void (*time_start)(struct netperf *np);
+	void (*stages)(struct netperf *np, struct breakdown *b);
 	void (*destroy)(struct netperf *np);
 };
+
 
 struct netperf {
 	struct workload *w;
@@ -576,6 +580,29 @@ static void d0_destroy(struct netperf *np)
 	np->path = NULL;
 }
 
+static void d0_time_start(struct netperf *np)
+{
+	struct np_dom0 *p = d0_path(np);
+	struct sim *s = np->w->sim;
+
+	task_time_start(s, p->netback->task);
+	task_time_start(s, p->rxk->task);
+	task_time_start(s, p->netfront->task);
+}
+
+/* In the order a transaction takes them. */
+static void d0_stages(struct netperf *np, struct breakdown *b)
+{
+	struct np_dom0 *p = d0_path(np);
+	struct sim *s = np->w->sim;
+
+	breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
+	breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
+	breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
+	breakdown_tasks(b, s, "guest-rx", &p->rxk->task, 1, NULL);
+	breakdown_tasks(b, s, "netfront", &p->netfront->task, 1, NULL);
+}
+
 static const struct np_peer_ops peer_dom0 = {
 	.name = "dom0",
 	.server_domain = d0_server_domain,
@@ -587,6 +614,8 @@ static const struct np_peer_ops peer_dom0 = {
 	.recv_claim = d0_rclaim,
 	.recv_commit = d0_rcommit,
 	.drops = d0_drops,
+	.time_start = d0_time_start,
+	.stages = d0_stages,
 	.destroy = d0_destroy,
 };
 
@@ -767,6 +796,8 @@ static void netperf_warm(struct timer *t, void *arg)
 	np->measuring = true;
 	task_time_start(s, np->client->task);
 	task_time_start(s, np->server->task);
+	if (np->peer->time_start)
+		np->peer->time_start(np);
 }
 
 static void netperf_stop(struct timer *t, void *arg)
@@ -900,6 +931,10 @@ static void netperf_breakdown(struct workload *w, struct breakdown *b)
 	if (!np || !np->measuring || sim_now(s) <= np->warm_end)
 		return;
 	breakdown_init(b, np->warm_end, sim_now(s));
+	if (np->peer->stages) {
+		np->peer->stages(np, b);
+		return;
+	}
 	breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
 	breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
 }

@@ -84,6 +84,17 @@ expect_error "bad.xml:4: netperf: client_vcpu=8 but domain dom0 has 8 vCPUs" --s
 #    f02a5760c7) and in 2016 the wake preempts the hog at once (45.1 us):
 #    asserted > 10 ms against < 100 us.  Without the hog every era gives the
 #    same (49.2 us, 20826 transactions/s): asserted within 2 %.
+#    On the default host, its breakdown has the path's stages in the order a
+#    transaction takes them, each adding up to the measured time.
+run_ok --sched=credit1:era=2016 --workload='netperf:test=TCP_RR:peer=dom0:time=300ms' --iterations=1 \
+	--format=json > "$tmp/rrb.json"
+json_check "$tmp/rrb.json" '
+b = doc["runs"][0]["breakdown"]
+print(doc["runs"][0]["metric"]["value"], [st["name"] for st in b["stages"]])
+assert [st["name"] for st in b["stages"]] == ["netperf", "netback", "netserver", "guest-rx",
+                                              "netfront"], b["stages"]
+for st in b["stages"]:
+    assert sum(st["parts_ns"].values()) == b["to_ns"] - b["from_ns"], st'
 sc="$srcdir/tests/scenarios/netperf_rr_dom0.xml"
 sed '/name="hog"/,/<\/domain>/d' "$sc" > "$tmp/rr_alone.xml"
 eras=credit1:era=2015-kick-bug,credit1:era=2015,credit1:era=2016
