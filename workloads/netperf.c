@@ -53,10 +53,11 @@
 
 enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR };
 enum np_peer { NP_PEER_LOOPBACK, NP_PEER_DOM0 };
+enum np_direction { NP_TO_DOM0, NP_FROM_DOM0 };
 enum np_figure { NP_FIG_AUTO, NP_FIG_SEND, NP_FIG_RECV, NP_FIG_P50, NP_FIG_P90, NP_FIG_P99 };
 
 struct netperf_config {
-	int test, peer, figure;
+	int test, peer, direction, figure;
 	long long size, recv_size, request_size, response_size;
 	long long rcvbuf, sndbuf;
 	stime_t batch_time, warmup, time;
@@ -76,6 +77,10 @@ static const struct param_def netperf_params[] = {
 	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
 	  "dom0, netperf in the guest and netserver in dom0 over netfront/netback (TCP_RR only)",
 	  OFF(peer) },
+	{ "direction", PARAM_ENUM, "to-dom0", "to-dom0|from-dom0", 0, 0,
+	  "peer=dom0: to-dom0, netperf in the guest and netserver in dom0 (requests go out "
+	  "through netback's TX path); from-dom0, netperf in dom0 and netserver in the guest "
+	  "(requests come in through netback's guest-rx thread)", OFF(direction) },
 	{ "size", PARAM_SIZE, "64", NULL, 1, 65507,
 	  "bytes per send of a stream test (-m; MMTests runs 64 to 16384)", OFF(size) },
 	{ "recv_size", PARAM_SIZE, "0", NULL, 0, 65507,
@@ -294,6 +299,9 @@ static const struct np_peer_ops peer_loopback = {
  *             xennet_poll): reaps the TX completion (pv_gc_cost), takes
  *             the response (pv_rx_cost: xennet_get_responses, GRO,
  *             tcp_v4_rcv) and wakes netperf, whose recv() reads it.
+ * direction=from-dom0 swaps the ends: netperf in dom0, netserver in the
+ * guest; requests take the guest-rx thread and netfront, responses the
+ * TX ring and netback.
  * Each pv_ cost is iperf's for the same step (workloads/pvnet.h; sources
  * in doc/workloads.md).  A waker pays lo's wake_cost, the task it woke
  * its switch_cost (and a PV domain's context switch extras).
@@ -307,6 +315,7 @@ struct np_dom0_end {
 
 struct np_dom0 {
 	struct np_dom0_end end[2];
+	int ge, de;                      /* the guest's end and dom0's (0: netperf's) */
 	struct worker *netfront, *netback, *rxk;
 	struct evtchn to_back, tx_to_front, rx_to_front;
 	uint64_t tx_pkts, tx_bytes;      /* requests on the TX ring */
@@ -365,7 +374,7 @@ static stime_t d0_nb_poll(struct sim *s, struct worker *w)
 	p->nb_bytes = p->tx_bytes;
 	p->tx_pkts = p->tx_bytes = 0;
 	return cost(np, (stime_t)p->nb_pkts * (np->c->pv_copy + np->c->pv_rx) +
-			    (p->end[1].owner->task->state == TASK_BLOCKED ? np->c->lo.wake : 0));
+			    (p->end[p->de].owner->task->state == TASK_BLOCKED ? np->c->lo.wake : 0));
 }
 
 static void d0_nb_done(struct sim *s, struct worker *w)
@@ -376,8 +385,8 @@ static void d0_nb_done(struct sim *s, struct worker *w)
 	(void)s;
 	p->tx_done += p->nb_pkts;
 	evtchn_send(&p->tx_to_front);
-	p->end[1].queued += p->nb_bytes;
-	d0_wake(np, 1);
+	p->end[p->de].queued += p->nb_bytes;
+	d0_wake(np, p->de);
 	p->nb_pkts = p->nb_bytes = 0;
 }
 
@@ -425,7 +434,7 @@ static stime_t d0_nf_poll(struct sim *s, struct worker *w)
 	p->nf_bytes = p->rx_bytes;
 	p->tx_done = p->rx_pkts = p->rx_bytes = 0;
 	work = (stime_t)p->nf_gc * np->c->pv_gc + (stime_t)p->nf_pkts * np->c->pv_rx;
-	if (p->nf_pkts && p->end[0].owner->task->state == TASK_BLOCKED)
+	if (p->nf_pkts && p->end[p->ge].owner->task->state == TASK_BLOCKED)
 		work += np->c->lo.wake;
 	return cost(np, work);
 }
@@ -437,8 +446,8 @@ static void d0_nf_done(struct sim *s, struct worker *w)
 
 	(void)s;
 	if (p->nf_pkts) {
-		p->end[0].queued += p->nf_bytes;
-		d0_wake(np, 0);
+		p->end[p->ge].queued += p->nf_bytes;
+		d0_wake(np, p->ge);
 	}
 	p->nf_gc = p->nf_pkts = p->nf_bytes = 0;
 }
@@ -456,7 +465,7 @@ static struct domain *d0_server_domain(struct netperf *np, struct err *e)
 			   "netserver is peer=loopback)");
 		return NULL;
 	}
-	return d0;
+	return np->c->direction == NP_FROM_DOM0 ? np->w->dom : d0;
 }
 
 static void d0_connect(struct netperf *np)
@@ -468,9 +477,11 @@ static void d0_connect(struct netperf *np)
 	char name[48];
 
 	np->path = p;
-	p->end[0].dom = np->w->dom;
+	p->ge = np->c->direction == NP_FROM_DOM0;
+	p->de = !p->ge;
+	p->end[p->ge].dom = np->w->dom;
+	p->end[p->de].dom = d0;
 	p->end[0].owner = np->client;
-	p->end[1].dom = d0;
 	p->end[1].owner = np->server;
 	p->netfront = worker_create(g, "netfront-q0", TASK_IRQ, 0, true, d0_nf_poll,
 				    d0_nf_done, np);
@@ -509,7 +520,7 @@ static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 {
 	struct np_dom0 *p = d0_path(np);
 
-	if (end == 0) {
+	if (end == p->ge) {
 		p->tx_pkts += n;
 		p->tx_bytes += n * size;
 		evtchn_send(&p->to_back);
@@ -518,8 +529,9 @@ static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 	p->rxq_pkts += n;
 	p->rxq_bytes += n * size;
 	if (p->rxk->task->state == TASK_BLOCKED) {
-		p->end[1].debt += np->c->lo.wake;
-		p->rxk_debt += np->c->lo.switch_in + d0_kops(np, p->end[1].dom, KOP_CTXSW, 0);
+		p->end[p->de].debt += np->c->lo.wake;
+		p->rxk_debt += np->c->lo.switch_in + d0_kops(np, d0_path(np)->end[p->de].dom,
+							     KOP_CTXSW, 0);
 	}
 	worker_kick(np->w->sim, p->rxk);
 }
@@ -597,10 +609,17 @@ static void d0_stages(struct netperf *np, struct breakdown *b)
 	struct sim *s = np->w->sim;
 
 	breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
-	breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
-	breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
+	if (p->ge == 0) {
+		breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
+		breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
+		breakdown_tasks(b, s, "guest-rx", &p->rxk->task, 1, NULL);
+		breakdown_tasks(b, s, "netfront", &p->netfront->task, 1, NULL);
+		return;
+	}
 	breakdown_tasks(b, s, "guest-rx", &p->rxk->task, 1, NULL);
 	breakdown_tasks(b, s, "netfront", &p->netfront->task, 1, NULL);
+	breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
+	breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
 }
 
 static const struct np_peer_ops peer_dom0 = {
@@ -824,6 +843,9 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 
 	if (check_vcpu("client_vcpu", c->client_vcpu, d, e) < 0)
 		return -1;
+	if (c->peer != NP_PEER_DOM0 && c->direction != NP_TO_DOM0)
+		return err_set(e, "netperf: direction=from-dom0 needs peer=dom0 (over lo both "
+			       "ends are in one domain)");
 	if (c->peer == NP_PEER_DOM0 && c->test != NP_TCP_RR)
 		return err_set(e, "netperf: peer=dom0 runs TCP_RR only (a stream to dom0: iperf), "
 			       "not %s", test_names[c->test]);
@@ -842,13 +864,15 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 static int netperf_setup(struct workload *w, struct err *e)
 {
 	struct netperf_config *c = w->config;
-	struct guest *g = guest_of(w->dom);
 	struct sim *s = w->sim;
-	struct domain *sd;
+	struct domain *sd, *cd = w->dom;
 	struct netperf *np;
 	int cpu;
 
-	if (netperf_check(c, w->dom, e) < 0)
+	/* direction=from-dom0: netperf in dom0 (peer_dom0 checks there is one) */
+	if (c->peer == NP_PEER_DOM0 && c->direction == NP_FROM_DOM0 && split_dom0(s))
+		cd = split_dom0(s);
+	if (netperf_check(c, cd, e) < 0)
 		return err_prefix(e, "%s:%d", w->source, w->spec->line);
 	np = xcalloc(1, sizeof(*np));
 	w->priv = np;
@@ -868,7 +892,7 @@ static int netperf_setup(struct workload *w, struct err *e)
 	 * the next one of its domain; then the guest kernel places them.
 	 */
 	cpu = c->client_vcpu >= 0 ? (int)c->client_vcpu : 0;
-	np->client = worker_create(g, "netperf", TASK_NORMAL, cpu, c->client_vcpu >= 0,
+	np->client = worker_create(guest_of(cd), "netperf", TASK_NORMAL, cpu, c->client_vcpu >= 0,
 				   client_poll, client_done, np);
 	cpu = c->server_vcpu >= 0 ? (int)c->server_vcpu : 1 % sd->nr_vcpus;
 	np->server = worker_create(guest_of(sd), "netserver", TASK_NORMAL, cpu,
