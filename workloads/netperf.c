@@ -32,12 +32,14 @@
  * The peer is where netserver runs and the path between the two: a seam.
  * peer=loopback (MMTests' 127.0.0.1): netserver in the same domain, the
  * two sockets connected over lo (workloads/loopback.h), the receive
- * processing in the sender's context.  Other peers (dom0 over netfront /
- * netback, a remote host behind dom0's NIC) fill struct np_peer_ops: where
- * netserver's task runs, and the socket calls of each end (room, work and
- * commit of a batch of sends; what is queued, work and commit of a batch
- * of receives), for the client's end (0) and the server's (1); the test
- * logic here is the same for all.
+ * processing in the sender's context.  peer=dom0: netserver in dom0 (or,
+ * direction=from-dom0, netperf there), TCP_RR's packets over netfront /
+ * netback (below).  Other peers (a remote host behind dom0's NIC) fill
+ * struct np_peer_ops: where netserver's task runs, and the socket calls of
+ * each end (room, work and commit of a batch of sends; what is queued,
+ * work and commit of a batch of receives), for the client's end (0) and
+ * the server's (1), and the path's own tasks; the test logic here is the
+ * same for all.
  */
 #include <math.h>
 #include <stddef.h>
