@@ -111,26 +111,25 @@ struct lo_sock *lo_peer(struct lo_sock *s)
 	return s == &c->end[0] ? &c->end[1] : &c->end[0];
 }
 
-/*
- * What n operations of kind op cost beyond bare metal in the connection's
- * domain, each call copying bytes: in a PV domain the TLB refill after
- * each page-table switch (tlb_refill), and once a call the pages its copy
- * touches, the user buffer's and the skb's (2 x bytes / 4 KiB pages of
- * tlb_page each), spread over the call's switches.
- */
-static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint64_t bytes)
+stime_t lo_kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
+		       uint64_t n, uint64_t bytes)
 {
-	const struct lo_costs *c = s->conn->c;
 	struct kernel_ops ops = { .tlb_refill_ns = 0 };
 	double toggles = kernel_op_pv_toggles(op);
 
-	if (!s->conn->dom)
-		return 0;
 	ops.n[op] = (double)n;
 	ops.tlb_refill_ns = (double)c->tlb_refill;
 	if (toggles > 0)    /* the copied pages' refills, once a call */
 		ops.tlb_refill_ns += (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
-	return kernel_ops_cost(s->conn->dom->type, &ops);
+	return kernel_ops_cost(t, &ops);
+}
+
+/* lo_kernel_cost in the connection's domain (none without one: a unit test's). */
+static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint64_t bytes)
+{
+	if (!s->conn->dom)
+		return 0;
+	return lo_kernel_cost(s->conn->c, s->conn->dom->type, op, n, bytes);
 }
 
 /*

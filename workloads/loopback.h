@@ -73,6 +73,7 @@
 #include <stdint.h>
 
 #include "sim/params.h"
+#include "workloads/kernel_ops.h"
 #include "workloads/split.h"
 
 enum lo_proto { LO_UDP, LO_TCP };
@@ -255,5 +256,15 @@ void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback);
 
 /* A datagram's skb truesize on lo (__ip_append_data, __alloc_skb, SKB_TRUESIZE). */
 uint64_t lo_udp_truesize(uint64_t payload);
+
+/*
+ * What n socket calls or switches of kind op cost beyond bare metal in a
+ * domain of type t, each call copying bytes: in a PV domain the TLB refill
+ * after each page-table switch (c->tlb_refill), and once a call the pages
+ * its copy touches, the user buffer's and the skb's (2 x bytes / 4 KiB
+ * pages of c->tlb_page each), spread over the call's switches.
+ */
+stime_t lo_kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
+		       uint64_t n, uint64_t bytes);
 
 #endif

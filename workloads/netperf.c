@@ -336,17 +336,11 @@ static struct np_dom0 *d0_path(struct netperf *np)
 	return np->path;
 }
 
-/* A PV domain's extra for one call of op copying bytes (loopback.c's kops). */
+/* A PV domain's extra for one call of op copying bytes (loopback.h). */
 static stime_t d0_kops(const struct netperf *np, const struct domain *d, enum kernel_op op,
 		       uint64_t bytes)
 {
-	struct kernel_ops ops = { .tlb_refill_ns = 0 };
-	double toggles = op == KOP_CTXSW ? 1 : 2;
-
-	ops.n[op] = 1;
-	ops.tlb_refill_ns = (double)np->c->lo.tlb_refill +
-			    (double)np->c->lo.tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
-	return kernel_ops_cost(d->type, &ops);
+	return lo_kernel_cost(&np->c->lo, d->type, op, 1, bytes);
 }
 
 /* Wakes a socket's owner: the waker's cost (0 if it was not asleep). */
