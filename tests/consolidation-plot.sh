@@ -45,6 +45,9 @@ cat > "$tmp/hand.json" <<'EOF'
  {"name": "vm0", "demand": {"demand_ns": 100, "delivered_ns": 90},
   "vcpus": [{"wakeups": 3, "wake_latency_ns": {"p50": 1000, "p99": 5000}, "pcpus": [0]}]}]}]}
 EOF
+# An experiment's JSON (two runs): one run a file, as table.py reads it.
+tr -d '\n' < "$tmp/hand.json" | sed 's/"runs": \[\(.*\)\]}$/"runs": [\1, \1]}/' > "$tmp/two.json"
+plot_error "$tmp/two.json: 2 runs, one single run wanted" --output="$tmp/x.png" a="$tmp/two.json"
 plot_error "$tmp/nodemand.json: no demand table" --output="$tmp/x.png" a="$tmp/nodemand.json"
 plot_error "$tmp/text.json: not JSON" --output="$tmp/x.png" a="$tmp/text.json"
 plot_error "$tmp/other.json: not a schedsim" --output="$tmp/x.png" a="$tmp/other.json"
