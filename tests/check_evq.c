@@ -82,6 +82,44 @@ START_TEST(cancel_and_rearm)
 }
 END_TEST
 
+/*
+ * Re-arms within one bucket of the ring (4096 ns wide), before and after
+ * the bucket is sorted: each re-armed timer takes its new place, and one
+ * re-armed to the same time goes after the others due then.
+ */
+START_TEST(rearm_within_a_bucket)
+{
+	struct evq q;
+	struct rec r = { {0}, 0 };
+	struct ev ev[5];
+	int i;
+
+	evq_init(&q);
+	for (i = 0; i < 5; i++) {
+		ev[i].r = &r;
+		ev[i].id = i;
+		timer_init(&ev[i].t, fire, &ev[i]);
+	}
+	timer_set(&q, &ev[0].t, 100);
+	timer_set(&q, &ev[1].t, 200);
+	timer_set(&q, &ev[2].t, 300);
+	timer_set(&q, &ev[3].t, 400);
+	timer_set(&q, &ev[4].t, 200);
+	timer_set(&q, &ev[1].t, 350);           /* unsorted: later in place */
+	ck_assert_ptr_eq(evq_peek(&q), &ev[0].t); /* sorts the bucket */
+	timer_set(&q, &ev[0].t, 300);           /* sorted: past 4, after 2 */
+	timer_set(&q, &ev[3].t, 50);            /* sorted: to the head */
+	timer_set(&q, &ev[4].t, 200);           /* the same time, where it was */
+	ck_assert_uint_eq(evq_run_until(&q, 1000), 5);
+	ck_assert_int_eq(r.order[0], 3);
+	ck_assert_int_eq(r.order[1], 4);
+	ck_assert_int_eq(r.order[2], 2);
+	ck_assert_int_eq(r.order[3], 0);
+	ck_assert_int_eq(r.order[4], 1);
+	evq_free(&q);
+}
+END_TEST
+
 START_TEST(past_times_are_clamped_to_now)
 {
 	struct evq q;
@@ -303,6 +341,7 @@ int main(void)
 	tcase_add_test(tc, equal_times_fire_in_arming_order);
 	tcase_add_test(tc, cancel_and_rearm);
 	tcase_add_test(tc, past_times_are_clamped_to_now);
+	tcase_add_test(tc, rearm_within_a_bucket);
 	tcase_add_test(tc, random_operations_keep_heap_order);
 	tcase_add_test(tc, ring_and_heap_keep_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);

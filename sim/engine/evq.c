@@ -350,6 +350,32 @@ static void ring_remove(struct evq *q, struct timer *t)
 	}
 }
 
+/*
+ * Armed t of bucket bn gets key k of the same bucket: its entry takes the
+ * new key where it is, and a sorted bucket's entry moves to its new place
+ * among the others (a re-armed timer's seq is the newest, so it moves at
+ * most past the entries due between its old and its new time).  The same
+ * order as ring_remove and ring_insert, without emptying and refilling
+ * the bucket.
+ */
+static void ring_rekey(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
+{
+	struct evq_bucket *b = &q->ring[bn & EVQ_RING_MASK];
+	uint32_t i = (uint32_t)t->heap_slot;
+
+	if (b->sorted) {
+		while (i > b->head && before(&k, &b->e[i - 1].key)) {
+			entry_put(b, i, b->e[i - 1]);
+			i--;
+		}
+		while (i + 1 < b->len && before(&b->e[i + 1].key, &k)) {
+			entry_put(b, i, b->e[i + 1]);
+			i++;
+		}
+	}
+	entry_put(b, i, (struct evq_entry){ k, t });
+}
+
 /* The first bucket, sorted: its earliest timer is its head entry. */
 static struct evq_bucket *first_bucket(struct evq *q)
 {
@@ -458,6 +484,13 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 			t->expires = when;
 			t->seq = k.seq;
 			sift(&q->later, (size_t)t->heap_slot, t, k);
+			return;
+		}
+		if (!t->later && !later && bucket_of(t->expires) == bn) {
+			/* Within its bucket: the entry takes its new key where it is. */
+			t->expires = when;
+			t->seq = k.seq;
+			ring_rekey(q, bn, t, k);
 			return;
 		}
 		unlink_timer(q, t);
