@@ -926,17 +926,35 @@ static void touched_slope(struct hw_touched *c, stime_t now, long long by)
 /*
  * pCPU cpu's vCPU now touches 'per_ns' bytes of its caches per ns it runs:
  * its core's and its socket's counters grow by that much more or less.
+ * Returns whether they changed (both then have their bytes at now).
  */
-static void set_touch(struct hw *hw, int cpu, double per_ns)
+static bool set_touch(struct hw *hw, int cpu, double per_ns)
 {
 	long long t = (long long)(per_ns * TOUCH_UNIT + 0.5), by = t - hw->cpu_touch[cpu];
-	stime_t now = sim_now(hw->s);
+	stime_t now;
 
 	if (!by)
-		return;
+		return false;
+	now = sim_now(hw->s);
 	touched_slope(&hw->core_touched[hw->s->topo.cpu_core[cpu]], now, by);
 	touched_slope(&hw->llc_touched[hw->s->topo.cpu_socket[cpu]], now, by);
 	hw->cpu_touch[cpu] = t;
+	return true;
+}
+
+/*
+ * ceil(x) as a time, for the fill's work left (0 < x): the truncation, one
+ * more when it dropped a fraction; the same number as (stime_t)ceil(x)
+ * without libm's call on every rate query of a filling vCPU.
+ */
+static inline stime_t ceil_ns(double x)
+{
+	stime_t i;
+
+	if (!(x > 0 && x < 0x1p62))
+		return (stime_t)ceil(x);
+	i = (stime_t)x;
+	return (double)i < x ? i + 1 : i;
 }
 
 /*
@@ -955,7 +973,7 @@ static void fill_track(struct hw *hw, struct vcpu *v, int cpu, const struct hw_f
 	if (h->fill_left > 0) {
 		stime_t from = h->fill_from > sim_now(hw->s) ? h->fill_from : sim_now(hw->s);
 
-		timer_set(&hw->s->q, t, from + hw_time_for(r, (stime_t)ceil(h->fill_left)));
+		timer_set(&hw->s->q, t, from + hw_time_for(r, ceil_ns(h->fill_left)));
 		set_touch(hw, cpu, h->fill_touch * r->rate);
 	} else {
 		if (timer_pending(t))
@@ -1069,9 +1087,14 @@ static void cache_leave(struct hw *hw, struct vcpu *v, int cpu, stime_t now)
 		h->fill_left = 0;
 	}
 	timer_stop(&hw->s->q, &hw->fill_end[cpu]);
-	set_touch(hw, cpu, 0);
-	h->core_mark = touched_at(&hw->core_touched[core], now);
-	h->llc_mark = touched_at(&hw->llc_touched[socket], now);
+	if (set_touch(hw, cpu, 0)) {
+		/* touched_at(c, now) of counters just brought to now: their bytes */
+		h->core_mark = hw->core_touched[core].bytes;
+		h->llc_mark = hw->llc_touched[socket].bytes;
+	} else {
+		h->core_mark = touched_at(&hw->core_touched[core], now);
+		h->llc_mark = touched_at(&hw->llc_touched[socket], now);
+	}
 }
 
 /* ------------------------------------------------------------ the switch */
