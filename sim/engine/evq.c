@@ -244,8 +244,12 @@ static void entries_sort(struct evq_entry *e, uint32_t n)
 	entries_insertion_sort(e, n);
 }
 
-/* Sorts b (head 0) in ascending order of keys. */
-static void bucket_sort(struct evq_bucket *b)
+/*
+ * Sorts b (head 0) in ascending order of keys.  Not inlined: in earliest()
+ * it took the registers that every pop then saved and restored, sort or no
+ * sort.
+ */
+static __attribute__((noinline)) void bucket_sort(struct evq_bucket *b)
 {
 	entries_sort(b->e, b->len);
 	for (uint32_t i = 0; i < b->len; i++)
@@ -314,7 +318,8 @@ static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_
 }
 
 /* Bucket bn (at slot) was left empty. */
-static void ring_emptied(struct evq *q, struct evq_bucket *b, uint64_t bn, unsigned slot)
+static inline __attribute__((always_inline)) void ring_emptied(struct evq *q, struct evq_bucket *b,
+								uint64_t bn, unsigned slot)
 {
 	b->head = b->len = 0;
 	b->sorted = false;
@@ -509,7 +514,8 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
  * The earliest timer: of the first bucket (*b set) or the heap's root (*b
  * NULL); NULL when the queue is empty.
  */
-static struct timer *earliest(struct evq *q, struct evq_bucket **b)
+static inline __attribute__((always_inline)) struct timer *earliest(struct evq *q,
+									struct evq_bucket **b)
 {
 	*b = NULL;
 	if (!q->ring_len)
