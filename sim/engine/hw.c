@@ -215,10 +215,16 @@ struct hw {
 	int *busy;                 /* per core: threads running a non-idle vCPU */
 	/*
 	 * The threads of each pCPU's core, itself included, ascending (its
-	 * topology sibling_mask as a list: walked on every switch and rate
-	 * query): those of cpu are threads[thread_start[cpu] .. thread_start[cpu + 1]).
+	 * topology sibling_mask as a list: walked when a profile changed):
+	 * those of cpu are threads[thread_start[cpu] .. thread_start[cpu + 1]).
 	 */
 	int *thread_start, *threads;
+	/*
+	 * The same lists without cpu itself (its SMT siblings, ascending),
+	 * walked on every switch and on every rate query of a busy core:
+	 * those of cpu are sibs[sib_start[cpu] .. sib_start[cpu + 1]).
+	 */
+	int *sib_start, *sibs;
 	/* The pCPUs of each socket, ascending: socket_cpus[socket_start[k] .. socket_start[k + 1]). */
 	int *socket_start, *socket_cpus;
 	struct timer *retold;      /* per core: tells its threads a profile changed */
@@ -372,6 +378,14 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 		     i = cpumask_next((int)i, m))
 			hw->threads[k++] = (int)i;
 	}
+	hw->sib_start = xcalloc((size_t)s->topo.nr_cpus + 1, sizeof(*hw->sib_start));
+	hw->sibs = xcalloc((size_t)hw->thread_start[s->topo.nr_cpus] + 1, sizeof(*hw->sibs));
+	for (int cpu = 0, j = 0; cpu < s->topo.nr_cpus; cpu++) {
+		for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++)
+			if (hw->threads[k] != cpu)
+				hw->sibs[j++] = hw->threads[k];
+		hw->sib_start[cpu + 1] = j;
+	}
 	hw->socket_start = xcalloc((size_t)hw->nr_sockets + 1, sizeof(*hw->socket_start));
 	hw->socket_cpus = xcalloc((size_t)s->topo.nr_cpus + 1, sizeof(*hw->socket_cpus));
 	for (int k = 0; k < hw->nr_sockets; k++) {
@@ -463,6 +477,8 @@ void hw_free(struct hw *hw)
 	free(hw->busy);
 	free(hw->thread_start);
 	free(hw->threads);
+	free(hw->sib_start);
+	free(hw->sibs);
 	free(hw->socket_start);
 	free(hw->socket_cpus);
 	free(hw->retold);
@@ -509,21 +525,32 @@ static const struct hw_profile *profile_of(const struct vcpu *v)
 	return v->hw.prof ? v->hw.prof : &default_profile;
 }
 
-/*
- * The threads of cpu's core that run a vCPU, except 'except' (-1: none),
- * hear that their speed changed.
- */
-static void tell_core(struct hw *hw, int cpu, int except)
+/* The threads of cpu's core that run a vCPU hear that their speed changed. */
+static void tell_core(struct hw *hw, int cpu)
 {
 	struct sim *s = hw->s;
 
 	if (!s->hooks.work_sync)
 		return;
 	for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
-		int i = hw->threads[k];
-		struct vcpu *u = s->pcpus[i].curr;
+		struct vcpu *u = s->pcpus[hw->threads[k]].curr;
 
-		if (i != except && !is_idle_vcpu(u))
+		if (!is_idle_vcpu(u))
+			s->hooks.work_sync(s, u);
+	}
+}
+
+/* The same for cpu's siblings, cpu itself left out. */
+static void tell_siblings(struct hw *hw, int cpu)
+{
+	struct sim *s = hw->s;
+
+	if (!s->hooks.work_sync)
+		return;
+	for (int k = hw->sib_start[cpu]; k < hw->sib_start[cpu + 1]; k++) {
+		struct vcpu *u = s->pcpus[hw->sibs[k]].curr;
+
+		if (!is_idle_vcpu(u))
 			s->hooks.work_sync(s, u);
 	}
 }
@@ -538,7 +565,7 @@ static void retold_fire(struct timer *t, void *arg)
 	struct hw_retold_arg *a = arg;
 
 	(void)t;
-	tell_core(a->hw, a->at, -1);
+	tell_core(a->hw, a->at);
 }
 
 static void profile_changed(struct hw *hw, int cpu)
@@ -816,11 +843,10 @@ static double smt_extra(struct hw *hw, int cpu, double own)
 	struct sim *s = hw->s;
 	double smt = 0;
 
-	for (int k = hw->thread_start[cpu]; k < hw->thread_start[cpu + 1]; k++) {
-		int i = hw->threads[k];
-		struct vcpu *u = s->pcpus[i].curr;
+	for (int k = hw->sib_start[cpu]; k < hw->sib_start[cpu + 1]; k++) {
+		struct vcpu *u = s->pcpus[hw->sibs[k]].curr;
 
-		if (i != cpu && !is_idle_vcpu(u))
+		if (!is_idle_vcpu(u))
 			smt += own * vcpu_figures(hw, u, profile_of(u))->pressure;
 	}
 	return smt;
@@ -1112,10 +1138,10 @@ void hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *nex
 
 		*core_busy += busy ? 1 : -1;
 		if (*core_busy > busy)          /* a sibling runs a vCPU: its speed changed */
-			tell_core(hw, cpu, cpu);
+			tell_siblings(hw, cpu);
 	} else if (busy && hw->busy[hw->s->topo.cpu_core[cpu]] > 1 &&
 		   presses_differently(hw, prev, next)) {
-		tell_core(hw, cpu, cpu);    /* the siblings' neighbour presses differently */
+		tell_siblings(hw, cpu);    /* the siblings' neighbour presses differently */
 	}
 	hw->mem_view[cpu].intensity = 0;        /* until next's guest asks its speed */
 	hw->band[cpu] = band_everywhere;
