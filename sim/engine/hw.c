@@ -807,12 +807,31 @@ static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profil
 
 /*
  * The same for a vCPU's profile p: the vCPU keeps the entry of the profile
- * it asked about last (the table's entries stay where they are).
+ * it asked about last, and those of the three before (the table's entries
+ * stay where they are): a vCPU whose tasks take turns (dom0's netback,
+ * dealloc and rx threads) finds theirs without the table's hash.
  */
 static const struct hw_figures *vcpu_figures_anew(struct hw *hw, struct vcpu *v,
 						  const struct hw_profile *p)
 {
-	return v->hw.figures = figures_of(hw, p);
+	struct hw_vcpu *h = &v->hw;
+	const int n = (int)(sizeof(h->figures_before) / sizeof(h->figures_before[0]));
+	const struct hw_figures *f;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (h->figures_before[i] && h->figures_before[i]->p == p)
+			break;
+	if (i < n) {
+		f = h->figures_before[i];
+		h->figures_before[i] = h->figures;
+	} else {
+		f = figures_of(hw, p);
+		for (i = n - 1; i > 0; i--)
+			h->figures_before[i] = h->figures_before[i - 1];
+		h->figures_before[0] = h->figures;
+	}
+	return h->figures = f;
 }
 
 /* Inline: asked on every rate query, for the vCPU and its siblings. */

@@ -95,6 +95,7 @@ struct hw_figures;
 struct hw_vcpu {
 	const struct hw_profile *prof;  /* of the task it ran last: what its lines hold */
 	const struct hw_figures *figures; /* what hw.c worked out of a profile, last asked */
+	const struct hw_figures *figures_before[3]; /* of the profiles asked before it */
 	int warm_core, warm_socket;     /* -1: its lines are nowhere */
 	long long core_bytes, llc_bytes;/* resident there when it left */
 	double core_mark, llc_mark;     /* the caches' touched-bytes counters when it left */
