@@ -698,12 +698,36 @@ static void poke_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_dat
 
 /* --- tickling --- */
 
-/* Has the running svc used up the ratelimit protection (with tolerance)? */
-static bool is_preemptable(const struct csched2_unit *svc, stime_t now, stime_t ratelimit)
+/*
+ * What runq_tickle's scoring reads of the scheduler for every pCPU it
+ * scores, read once per tickle: nothing the scoring does (burn_credits on
+ * the pCPU's current vCPU, a trace record) changes any of it.
+ */
+struct tickle_ctx {
+	struct scheduler *ops;
+	struct sim *s;
+	struct csched2_unit *new;
+	stime_t now;
+	/* The running vCPU has used up its ratelimit protection (with
+	 * tolerance) when it has run longer than protect; no protection at
+	 * all without the tickle ratelimit or with a ratelimit within the
+	 * tolerance (ratelimit false). */
+	stime_t protect;
+	bool ratelimit;
+};
+
+static void tickle_ctx_init(struct tickle_ctx *t, struct scheduler *ops,
+			    struct csched2_unit *new, stime_t now)
 {
-	if (ratelimit <= CSCHED2_RATELIMIT_TICKLE_TOLERANCE)
-		return true;
-	return now - svc->unit->state_entry_time > ratelimit - CSCHED2_RATELIMIT_TICKLE_TOLERANCE;
+	struct csched2_private *prv = csched2_priv(ops);
+	stime_t rl = USEC(prv->ratelimit_us);
+
+	t->ops = ops;
+	t->s = c2sim(ops);
+	t->new = new;
+	t->now = now;
+	t->ratelimit = prv->tickle_ratelimit && rl > CSCHED2_RATELIMIT_TICKLE_TOLERANCE;
+	t->protect = rl - CSCHED2_RATELIMIT_TICKLE_TOLERANCE;
 }
 
 /*
@@ -712,21 +736,25 @@ static bool is_preemptable(const struct csched2_unit *svc, stime_t now, stime_t 
  * being in new's soft affinity and CREDIT_INIT for cpu being outside the
  * current vCPU's, so soft affinity orders the candidates before credit.
  * Inlined into runq_tickle's loop over every busy pCPU of a runqueue (a
- * call each was a tenth of a 1024-pCPU run's instructions).
+ * call each was a tenth of a 1024-pCPU run's instructions); a pCPU still
+ * inside its ratelimit (is_preemptable) is refused before anything else
+ * is looked up, as most are on a busy host.
  */
 static inline __attribute__((always_inline)) stime_t
-tickle_score(struct scheduler *ops, stime_t now, struct csched2_unit *new, int cpu)
+tickle_score(const struct tickle_ctx *t, int cpu)
 {
+	struct scheduler *ops = t->ops;
 	struct csched2_private *prv = csched2_priv(ops);
-	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
-	struct csched2_unit *cur = curr_svc(ops, cpu);
+	struct vcpu *curv = curr_on(t->s, cpu);
+	struct csched2_unit *new = t->new, *cur;
 	stime_t score;
 
+	cur = csched2_unit(ops, curv);
 	/* Not a pCPU still inside its ratelimit (4b6923acff, patch 24 of the series). */
 	if (is_idle_unit(cur) ||
-	    (prv->tickle_ratelimit && !is_preemptable(cur, now, USEC(prv->ratelimit_us))))
+	    (t->ratelimit && t->now - cur->unit->state_entry_time <= t->protect))
 		return -1;
-	burn_credits(ops, rqd, cur, now);
+	burn_credits(ops, c2rqd(ops, cpu), cur, t->now);
 	/* Xen subtracts the two int credits as ints: with the credits of
 	 * before 2020 (no floor) that can wrap, and so here. */
 	score = (int32_t)((uint32_t)new->credit - (uint32_t)cur->credit);
@@ -860,6 +888,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	struct cpumask *aff = prv->scratch, *mask = prv->scratch2;
 	const struct cpumask *pool = cpupool_domain_master_cpumask(v->dom);
 	struct cpumask_words w = rqd->words;
+	struct tickle_ctx t;
 	stime_t max = 0, score;
 	unsigned c;
 
@@ -885,47 +914,73 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	 * Every mask below is and'ed with rqd's idle, smt_idle or active
 	 * pCPUs, so only rqd's words are computed and scanned (a socket's
 	 * runqueue is two words of a 1024-pCPU mask); the other words of the
-	 * scratch masks are never read.
+	 * scratch masks are never read.  Each step's masks are made in one
+	 * pass over those words (aff is the step's affinity and'ed with the
+	 * pool, which every use of it is), and a candidate mask found empty
+	 * is not scanned: cpumask_test_or_cycle_words finds nothing in it.
 	 */
 	for_each_affinity_balance_step(bs) {
-		if (bs == BALANCE_SOFT_AFFINITY && !c2_has_soft(ops, v))
-			continue;
-		affinity_balance_cpumask_words(v, (enum balance_step)bs, aff, w);
-		if (bs == BALANCE_HARD_AFFINITY && !prv->hard_affinity)
-			cpumask_copy_words(aff, pool, w);
+		const struct cpumask *a0 = v->hard, *a1 = NULL;
+		uint64_t any = 0;
+
+		if (bs == BALANCE_SOFT_AFFINITY) {
+			if (!c2_has_soft(ops, v))
+				continue;
+			if (v->soft_aff_effective)   /* affinity_balance_cpumask's soft ∩ hard */
+				a1 = v->soft;
+		} else if (!prv->hard_affinity) {
+			a0 = pool;
+		}
+		for (unsigned k = w.lo; k < w.hi; k++) {
+			uint64_t a = a0->w[k] & pool->w[k];
+
+			if (a1)
+				a &= a1->w[k];
+			aff->w[k] = a;
+		}
 
 		/* A fully idle core first (9bb9c73884; smt_idle=off skips it). */
 		if (prv->smt_idle) {
-			if (prv->cfg.smt_power_savings)
-				cpumask_andnot_words(mask, rqd->idle, rqd->smt_idle, w);
-			else
-				cpumask_copy_words(mask, rqd->smt_idle, w);
-			cpumask_and_words(mask, mask, pool, w);
-			cpumask_and_words(mask, mask, aff, w);
+			bool save = prv->cfg.smt_power_savings;
+
+			for (unsigned k = w.lo; k < w.hi; k++) {
+				uint64_t m = save ? rqd->idle->w[k] & ~rqd->smt_idle->w[k] :
+						    rqd->smt_idle->w[k];
+
+				mask->w[k] = m & aff->w[k];
+				any |= mask->w[k];
+			}
+			if (any) {
+				i = (int)cpumask_test_or_cycle_words(cpu, mask, w);
+				if (i < s->nr_cpus) {
+					ipid = i;
+					goto tickle;
+				}
+			}
+		}
+
+		any = 0;
+		for (unsigned k = w.lo; k < w.hi; k++) {
+			mask->w[k] = rqd->idle->w[k] & ~rqd->tickled->w[k] & aff->w[k];
+			any |= mask->w[k];
+		}
+		if (any) {
 			i = (int)cpumask_test_or_cycle_words(cpu, mask, w);
 			if (i < s->nr_cpus) {
 				ipid = i;
 				goto tickle;
 			}
 		}
-
-		cpumask_andnot_words(mask, rqd->idle, rqd->tickled, w);
-		cpumask_and_words(aff, aff, pool, w);
-		cpumask_and_words(mask, mask, aff, w);
-		i = (int)cpumask_test_or_cycle_words(cpu, mask, w);
-		if (i < s->nr_cpus) {
-			ipid = i;
-			goto tickle;
-		}
 	}
 
 	/* aff now holds hard ∩ pool, from the last step. */
-	cpumask_andnot_words(mask, rqd->active, rqd->idle, w);
-	cpumask_andnot_words(mask, mask, rqd->tickled, w);
-	cpumask_and_words(mask, mask, aff, w);
+	tickle_ctx_init(&t, ops, new, now);
+	for (unsigned k = w.lo; k < w.hi; k++)
+		mask->w[k] = rqd->active->w[k] & ~rqd->idle->w[k] & ~rqd->tickled->w[k] &
+			     aff->w[k];
 	if (cpumask_test(mask, (unsigned)cpu)) {
 		cpumask_clear_cpu(mask, (unsigned)cpu);
-		score = tickle_score(ops, now, new, cpu);
+		score = tickle_score(&t, cpu);
 		if (score > max) {
 			max = score;
 			ipid = cpu;
@@ -937,7 +992,7 @@ static void runq_tickle(struct scheduler *ops, struct csched2_unit *new, stime_t
 	for (unsigned k = w.lo; k < w.hi; k++) {
 		for (uint64_t bits = mask->w[k]; bits; bits &= bits - 1) {
 			c = k * 64 + (unsigned)__builtin_ctzll(bits);
-			score = tickle_score(ops, now, new, (int)c);
+			score = tickle_score(&t, (int)c);
 			if (score > max) {
 				max = score;
 				ipid = (int)c;
@@ -2547,6 +2602,15 @@ static struct csched2_unit *internal_svc_of(struct scheduler *ops, struct vcpu *
 	return csched2_unit(ops, v);
 }
 
+static stime_t internal_tickle_score(struct scheduler *ops, stime_t now,
+				     struct csched2_unit *new, int cpu)
+{
+	struct tickle_ctx t;
+
+	tickle_ctx_init(&t, ops, new, now);
+	return tickle_score(&t, cpu);
+}
+
 static void internal_runq_move(struct csched2_unit *svc, struct csched2_runqueue_data *rqd)
 {
 	if (svc->rqd)
@@ -2565,7 +2629,7 @@ const struct credit2_internals credit2_internals = {
 	.runq_tickle = runq_tickle,
 	.swap_keys_build = swap_keys_build,
 	.best_swap = best_swap,
-	.tickle_score = tickle_score,
+	.tickle_score = internal_tickle_score,
 	.res_pick = csched2_res_pick,
 	.get_fallback_cpu = get_fallback_cpu,
 	.runq_candidate = runq_candidate,
