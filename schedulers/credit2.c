@@ -433,15 +433,22 @@ static const struct cpumask *smt_siblings(struct scheduler *ops, int cpu)
 	       c2sim(ops)->topo.sibling_mask[cpu];
 }
 
-/* Either mask of siblings lies in the words of the core's threads. */
-static void smt_idle_mask_set(struct scheduler *ops, int cpu, const struct cpumask *idlers,
-			      struct cpumask *mask)
+/*
+ * Xen's smt_idle_mask_set(cpu, idle minus tickled, smt_idle): cpu's core
+ * joins smt_idle when all its threads are idle and untickled.  Either mask
+ * of siblings lies in the words of the core's threads, so idle minus
+ * tickled is made only there (not in a whole-host scratch mask).
+ */
+static void smt_idle_mask_set_untickled(struct scheduler *ops, int cpu,
+					struct csched2_runqueue_data *rqd)
 {
 	const struct cpumask *sibs = smt_siblings(ops, cpu);
 	struct cpumask_words w = c2sim(ops)->topo.sibling_words[cpu];
 
-	if (cpumask_subset_words(sibs, idlers, w))
-		cpumask_or_words(mask, mask, sibs, w);
+	for (unsigned k = w.lo; k < w.hi; k++)
+		if (sibs->w[k] & ~(rqd->idle->w[k] & ~rqd->tickled->w[k]))
+			return;
+	cpumask_or_words(rqd->smt_idle, rqd->smt_idle, sibs, w);
 }
 
 /* Only a whole core leaves the mask since a76645240b (2017); before, any bits. */
@@ -1749,14 +1756,12 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 	int cpu = s->this_cpu >= 0 ? s->this_cpu : currunit->processor;
 	struct csched2_runqueue_data *rqd = c2rqd(ops, cpu);
 	struct csched2_unit *scurr = csched2_unit(ops, currunit), *snext;
-	struct cpumask *m = prv->scratch;
 	bool migrated = false, has_inflight = false, tickled = false;
 	int skipped = 0, inflight = 0;
 
 	if (cpumask_test(rqd->tickled, (unsigned)cpu)) {
 		cpumask_clear_cpu(rqd->tickled, (unsigned)cpu);
-		cpumask_andnot(m, rqd->idle, rqd->tickled);
-		smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
+		smt_idle_mask_set_untickled(ops, cpu, rqd);
 		tickled = true;
 	}
 	if (TRACING(s))
@@ -1833,8 +1838,7 @@ static void csched2_schedule(struct scheduler *ops, struct vcpu *currunit, stime
 			}
 		} else if (!cpumask_test(rqd->idle, (unsigned)cpu)) {
 			cpumask_set(rqd->idle, (unsigned)cpu);
-			cpumask_andnot(m, rqd->idle, rqd->tickled);
-			smt_idle_mask_set(ops, cpu, m, rqd->smt_idle);
+			smt_idle_mask_set_untickled(ops, cpu, rqd);
 		}
 		/* Keep the average moving even when nothing happens. */
 		update_load(ops, rqd, NULL, 0, now);
