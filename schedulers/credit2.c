@@ -1335,13 +1335,54 @@ static void consider(struct balance_state *st, struct csched2_unit *push_svc,
 	}
 }
 
-static int swap_key_cmp(const void *a, const void *b)
+/* The keys' order: by load, then by candidate (a total order, so any sort gives the same). */
+static inline bool swap_key_less(const struct c2_swap_key *x, const struct c2_swap_key *y)
 {
-	const struct c2_swap_key *x = a, *y = b;
+	return x->load2 < y->load2 || (x->load2 == y->load2 && x->first < y->first);
+}
 
-	if (x->load2 != y->load2)
-		return x->load2 < y->load2 ? -1 : 1;
-	return x->first < y->first ? -1 : x->first > y->first;
+static void swap_key_sift(struct c2_swap_key *keys, size_t root, size_t n)
+{
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		struct c2_swap_key t;
+
+		if (child + 1 < n && swap_key_less(&keys[child], &keys[child + 1]))
+			child++;
+		if (!swap_key_less(&keys[root], &keys[child]))
+			return;
+		t = keys[root];
+		keys[root] = keys[child];
+		keys[child] = t;
+	}
+}
+
+/*
+ * Sorts keys[0..n) in swap_key_less order: by insertion up to 32 keys
+ * (a runqueue's few dozen candidates), by heap above; inline comparisons
+ * instead of qsort's call per comparison and its merge buffer.
+ */
+static void swap_keys_sort(struct c2_swap_key *keys, size_t n)
+{
+	if (n <= 32) {
+		for (size_t k = 1; k < n; k++) {
+			struct c2_swap_key t = keys[k];
+			size_t j = k;
+
+			for (; j > 0 && swap_key_less(&t, &keys[j - 1]); j--)
+				keys[j] = keys[j - 1];
+			keys[j] = t;
+		}
+		return;
+	}
+	for (size_t k = n / 2; k-- > 0;)
+		swap_key_sift(keys, k, n);
+	for (size_t end = n - 1; end > 0; end--) {
+		struct c2_swap_key t = keys[0];
+
+		keys[0] = keys[end];
+		keys[end] = t;
+		swap_key_sift(keys, 0, end);
+	}
 }
 
 /*
@@ -1354,8 +1395,8 @@ static size_t swap_keys_build(struct c2_swap_key *keys, size_t n)
 	size_t kept = 0;
 
 	if (!n)
-		return 0;       /* keys may be NULL then, which qsort must not see */
-	qsort(keys, n, sizeof(*keys), swap_key_cmp);
+		return 0;       /* keys may be NULL then */
+	swap_keys_sort(keys, n);
 	for (size_t k = 0; k < n; k++)
 		if (kept == 0 || keys[kept - 1].load2 != keys[k].load2)
 			keys[kept++] = keys[k];

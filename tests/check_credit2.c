@@ -1430,12 +1430,13 @@ END_TEST
 START_TEST(balance_swap_search_matches_pair_loop)
 {
 	struct rng r;
-	struct c2_swap_key keys[40];
-	stime_t load2[40];
+	struct c2_swap_key keys[100];
+	stime_t load2[100];
 
 	rng_seed(&r, 7);
+	/* up to 39 keys (sorted by insertion), then up to 99 (by heap) */
 	for (int round = 0; round < 20000; round++) {
-		size_t n = (size_t)(rng_next(&r) % 40), nk, first, want_k = n;
+		size_t n = (size_t)(rng_next(&r) % (round < 10000 ? 40 : 100)), nk, first, want_k = n;
 		stime_t range = (stime_t)(1 + rng_next(&r) % (round % 2 ? 8 : 1000));
 		stime_t base = (stime_t)(rng_next(&r) % (uint64_t)(4 * range + 1)) - 3 * range;
 		stime_t best = STIME_MAX, delta;
