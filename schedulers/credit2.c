@@ -712,7 +712,7 @@ static void poke_cpu(struct scheduler *ops, int cpu, struct csched2_runqueue_dat
  */
 struct tickle_ctx {
 	struct scheduler *ops;
-	struct sim *s;
+	const struct pcpu *pcpus;   /* the sim's, for curr_on */
 	struct csched2_unit *new;
 	stime_t now;
 	/* The running vCPU has used up its ratelimit protection (with
@@ -730,7 +730,7 @@ static void tickle_ctx_init(struct tickle_ctx *t, struct scheduler *ops,
 	stime_t rl = USEC(prv->ratelimit_us);
 
 	t->ops = ops;
-	t->s = c2sim(ops);
+	t->pcpus = c2sim(ops)->pcpus;
 	t->new = new;
 	t->now = now;
 	t->ratelimit = prv->tickle_ratelimit && rl > CSCHED2_RATELIMIT_TICKLE_TOLERANCE;
@@ -752,14 +752,27 @@ tickle_score(const struct tickle_ctx *t, int cpu)
 {
 	struct scheduler *ops = t->ops;
 	struct csched2_private *prv = csched2_priv(ops);
-	struct vcpu *curv = curr_on(t->s, cpu);
+	struct vcpu *curv = t->pcpus[cpu].unit;    /* curr_on */
 	struct csched2_unit *new = t->new, *cur;
 	stime_t score;
 
-	cur = csched2_unit(ops, curv);
-	/* Not a pCPU still inside its ratelimit (4b6923acff, patch 24 of the series). */
-	if (is_idle_unit(cur) ||
-	    (t->ratelimit && t->now - cur->unit->state_entry_time <= t->protect))
+	/*
+	 * Not an idle pCPU, nor one still inside its ratelimit (4b6923acff,
+	 * patch 24 of the series).  A vCPU's svc has it as its unit, so its
+	 * ratelimit is read on the vCPU, before its svc is looked at.
+	 */
+	if (is_idle_vcpu(curv)) {
+		cur = csched2_unit(ops, curv);
+		if (is_idle_unit(cur))
+			return -1;
+	} else {
+		if (t->ratelimit && t->now - curv->state_entry_time <= t->protect)
+			return -1;
+		cur = curv->sched_priv;
+		if (is_idle_unit(cur))
+			return -1;
+	}
+	if (t->ratelimit && t->now - cur->unit->state_entry_time <= t->protect)
 		return -1;
 	burn_credits(ops, c2rqd(ops, cpu), cur, t->now);
 	/* Xen subtracts the two int credits as ints: with the credits of
