@@ -106,22 +106,29 @@ struct csched2_pcpu {
 
 struct csched2_dom;
 
+/*
+ * The fields runq_insert and runq_candidate read of every queued vCPU they
+ * walk past come first, together (the queue's link, credit, tickled_cpu,
+ * unit, budget: 40 bytes), so that a step of those walks touches one or two
+ * cache lines rather than three; nothing else depends on the order.
+ */
 struct csched2_unit {
-	struct csched2_dom *sdom;       /* NULL for idle vCPUs */
-	struct vcpu *unit;
-	struct csched2_runqueue_data *rqd;
+	struct c2_list runq_elem;
 	int credit;
+	int tickled_cpu;
+	struct vcpu *unit;
+	stime_t budget;                 /* STIME_MAX: not capped */
+	struct csched2_dom *sdom;       /* NULL for idle vCPUs */
+	struct csched2_runqueue_data *rqd;
 	int weight;
 	unsigned residual;
 	unsigned flags;
-	stime_t budget;                 /* STIME_MAX: not capped */
 	stime_t budget_quota;
 	stime_t start_time;
 	stime_t load_last_update;
 	stime_t avgload;
-	struct c2_list runq_elem, parked_elem, rqd_elem;
+	struct c2_list parked_elem, rqd_elem;
 	struct csched2_runqueue_data *migrate_rqd;
-	int tickled_cpu;
 };
 
 struct csched2_dom {
