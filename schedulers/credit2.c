@@ -743,9 +743,9 @@ static void tickle_ctx_init(struct tickle_ctx *t, struct scheduler *ops,
  * being in new's soft affinity and CREDIT_INIT for cpu being outside the
  * current vCPU's, so soft affinity orders the candidates before credit.
  * Inlined into runq_tickle's loop over every busy pCPU of a runqueue (a
- * call each was a tenth of a 1024-pCPU run's instructions); a pCPU still
- * inside its ratelimit (is_preemptable) is refused before anything else
- * is looked up, as most are on a busy host.
+ * call each was a tenth of a 1024-pCPU run's instructions); a pCPU whose
+ * vCPU is still inside its ratelimit (Xen's is_preemptable false) is
+ * refused before anything else is looked up, as most are on a busy host.
  */
 static inline __attribute__((always_inline)) stime_t
 tickle_score(const struct tickle_ctx *t, int cpu)
