@@ -50,6 +50,7 @@
 #include "sim/engine/hist.h"
 #include "sim/xalloc.h"
 #include "workloads/kernel_ops.h"
+#include "workloads/pvnet.h"
 #include "workloads/loopback.h"
 #include "workloads/netperf.h"
 
@@ -112,18 +113,18 @@ static const struct param_def netperf_params[] = {
 	{ "server_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
 	  "vCPU netserver is bound to (-T; -1: the guest kernel places it)", OFF(server_vcpu) },
 	LO_PARAMS(LO_OFF),
-	{ "pv_copy_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,
+	{ "pv_copy_cost", PARAM_DURATION, PVNET_ACK_COST, NULL, 0, 0,
 	  "peer=dom0: dom0 CPU per small packet netback copies across, out of the guest "
 	  "(netback's poll) or into it (the guest-rx kthread): iperf's ack_cost", OFF(pv_copy) },
-	{ "pv_rx_cost", PARAM_DURATION, "2970ns", NULL, 0, 0,
+	{ "pv_rx_cost", PARAM_DURATION, PVNET_ACK_RX_COST, NULL, 0, 0,
 	  "peer=dom0: CPU per small packet received by a driver and TCP's input (dom0's "
 	  "stack after netback, the guest's netfront poll): iperf's ack_rx_cost", OFF(pv_rx) },
-	{ "pv_gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,
+	{ "pv_gc_cost", PARAM_DURATION, PVNET_GC_COST, NULL, 0, 0,
 	  "peer=dom0: guest CPU per TX completion netfront reaps: iperf's gc_cost", OFF(pv_gc) },
-	{ "pv_grant_copy_op", PARAM_DURATION, "445ns", NULL, 0, 0,
+	{ "pv_grant_copy_op", PARAM_DURATION, PVNET_GRANT_COPY_OP, NULL, 0, 0,
 	  "peer=dom0: Xen's CPU per grant copy op into the guest: iperf's grant_copy_op",
 	  OFF(pv_grant_op) },
-	{ "pv_evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,
+	{ "pv_evtchn_latency", PARAM_DURATION, PVNET_EVTCHN_LATENCY, NULL, 0, 0,
 	  "peer=dom0: event channel send to upcall: iperf's evtchn_latency", OFF(pv_evtchn) },
 	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },

@@ -84,6 +84,17 @@ struct pvnet_config {
 /* Where queue i's event channels are bound (queue_irqs). */
 enum { PVNET_IRQS_SPREAD, PVNET_IRQS_SAME };
 
+/*
+ * The per-packet costs of the split driver's small packets, shared by
+ * iperf's table (below) and netperf's peer=dom0 (workloads/netperf.c),
+ * which takes the same stages of the same drivers.
+ */
+#define PVNET_ACK_COST "4450ns"          /* 3 us x 1.4825 */
+#define PVNET_ACK_RX_COST "2970ns"       /* 2 us x 1.4825 */
+#define PVNET_GC_COST "1480ns"           /* 1 us x 1.4825 */
+#define PVNET_GRANT_COPY_OP "445ns"      /* 0.3 us x 1.4825 */
+#define PVNET_EVTCHN_LATENCY "2us"
+
 #define PVNET_PARAMS(off)                                                                  \
 	{ "segment", PARAM_SIZE, "65536", NULL, 1024, 65536,                                 \
 	  "bytes per GSO segment", off(segment) },                                           \
@@ -125,7 +136,7 @@ enum { PVNET_IRQS_SPREAD, PVNET_IRQS_SAME };
 	{ "tx_cost", PARAM_DURATION, "14830ns", NULL, 0, 0,                                  \
 	  "CPU per segment sent: TCP output and the driver's xmit (netfront: 17 grants; "   \
 	  "dom0: the bridge and xenvif_start_xmit) (10 us x 1.4825)", off(tx_cost) },        \
-	{ "gc_cost", PARAM_DURATION, "1480ns", NULL, 0, 0,                                   \
+	{ "gc_cost", PARAM_DURATION, PVNET_GC_COST, NULL, 0, 0,                                   \
 	  "guest CPU per TX completion: ungrant, free the skb (1 us x 1.4825)", off(gc_cost) }, \
 	{ "netback_cost", PARAM_DURATION, "25200ns", NULL, 0, 0,                             \
 	  "dom0 CPU per segment in netback's poll: map, copy out (skb_orphan_frags), "      \
@@ -136,24 +147,24 @@ enum { PVNET_IRQS_SPREAD, PVNET_IRQS_SAME };
 	{ "server_cost", PARAM_DURATION, "29650ns", NULL, 0, 0,                              \
 	  "CPU per segment read by the receiver: TCP receive, copy to user, ACK "           \
 	  "(20 us x 1.4825)", off(server_cost) },                                            \
-	{ "ack_cost", PARAM_DURATION, "4450ns", NULL, 0, 0,                                  \
+	{ "ack_cost", PARAM_DURATION, PVNET_ACK_COST, NULL, 0, 0,                                  \
 	  "dom0 CPU per packet netback copies across: an ACK into the guest (guest-rx "     \
 	  "kthread) or out of it (netback's poll), or the per-skb part of a data copy "     \
 	  "(3 us x 1.4825)", off(ack_cost) },                                                \
-	{ "ack_rx_cost", PARAM_DURATION, "2970ns", NULL, 0, 0,                               \
+	{ "ack_rx_cost", PARAM_DURATION, PVNET_ACK_RX_COST, NULL, 0, 0,                               \
 	  "CPU per ACK received: driver RX and tcp_ack (2 us x 1.4825)", off(ack_rx_cost) }, \
 	{ "netfront_rx_cost", PARAM_DURATION, "11860ns", NULL, 0, 0,                         \
 	  "guest CPU per segment netfront receives: xennet_get_responses and fill_frags "   \
 	  "over 17 slots, their refill (page, grant, request: xennet_alloc_rx_buffers), "   \
 	  "GRO, IP and tcp_v4_rcv to the socket (8 us x 1.4825)", off(netfront_rx_cost) },   \
-	{ "grant_copy_op", PARAM_DURATION, "445ns", NULL, 0, 0,                              \
+	{ "grant_copy_op", PARAM_DURATION, PVNET_GRANT_COPY_OP, NULL, 0, 0,                              \
 	  "Xen's CPU per grant copy op (one per 4 KiB) beyond the bytes: both grants "      \
 	  "acquired and released, both pages mapped (gnttab_copy) (0.3 us x 1.4825)",        \
 	  off(grant_copy_op) },                                                              \
 	{ "grant_copy_kib", PARAM_DURATION, "463ns", NULL, 0, 0,                             \
 	  "Xen's CPU per KiB a grant copy moves (the client's copy rate: 20 us per "        \
 	  "64 KiB x 1.4825)", off(grant_copy_kib) },                                         \
-	{ "evtchn_latency", PARAM_DURATION, "2us", NULL, 0, 0,                               \
+	{ "evtchn_latency", PARAM_DURATION, PVNET_EVTCHN_LATENCY, NULL, 0, 0,                               \
 	  "event channel send to upcall", off(evtchn_latency) },                             \
 	{ "guest_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                       \
 	  "guest vCPU netfront's event channels are bound to", off(guest_vcpu) },            \
