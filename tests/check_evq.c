@@ -24,19 +24,24 @@ static void fire(struct timer *t, void *arg)
 	e->r->order[e->r->n++] = e->id;
 }
 
+/* An empty queue and n events numbered 0.. that record their firing in r. */
+static void setup(struct evq *q, struct rec *r, struct ev *ev, int n)
+{
+	evq_init(q);
+	for (int i = 0; i < n; i++) {
+		ev[i].r = r;
+		ev[i].id = i;
+		timer_init(&ev[i].t, fire, &ev[i]);
+	}
+}
+
 START_TEST(equal_times_fire_in_arming_order)
 {
 	struct evq q;
 	struct rec r = { {0}, 0 };
 	struct ev ev[5];
-	int i;
 
-	evq_init(&q);
-	for (i = 0; i < 5; i++) {
-		ev[i].r = &r;
-		ev[i].id = i;
-		timer_init(&ev[i].t, fire, &ev[i]);
-	}
+	setup(&q, &r, ev, 5);
 	timer_set(&q, &ev[3].t, 100);
 	timer_set(&q, &ev[1].t, 50);
 	timer_set(&q, &ev[4].t, 100);
@@ -58,14 +63,8 @@ START_TEST(cancel_and_rearm)
 	struct evq q;
 	struct rec r = { {0}, 0 };
 	struct ev ev[3];
-	int i;
 
-	evq_init(&q);
-	for (i = 0; i < 3; i++) {
-		ev[i].r = &r;
-		ev[i].id = i;
-		timer_init(&ev[i].t, fire, &ev[i]);
-	}
+	setup(&q, &r, ev, 3);
 	timer_set(&q, &ev[0].t, 10);
 	timer_set(&q, &ev[1].t, 20);
 	timer_set(&q, &ev[2].t, 30);
@@ -92,14 +91,8 @@ START_TEST(rearm_within_a_bucket)
 	struct evq q;
 	struct rec r = { {0}, 0 };
 	struct ev ev[5];
-	int i;
 
-	evq_init(&q);
-	for (i = 0; i < 5; i++) {
-		ev[i].r = &r;
-		ev[i].id = i;
-		timer_init(&ev[i].t, fire, &ev[i]);
-	}
+	setup(&q, &r, ev, 5);
 	timer_set(&q, &ev[0].t, 100);
 	timer_set(&q, &ev[1].t, 200);
 	timer_set(&q, &ev[2].t, 300);
