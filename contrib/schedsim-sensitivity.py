@@ -13,7 +13,8 @@ the sign inside the range differs from the base's.
                             [--workloads=SPEC,...]
 
 --workloads names the benchmarks studied, each a --workload spec with its
-parameters (default make-xen,iperf; e.g. iperf:direction=from-dom0): an
+parameters (default make-xen,iperf; e.g. iperf:direction=from-dom0 or
+netperf:test=TCP_RR:peer=dom0, whose figure is transactions/s): an
 axis of the spec's workload adds its values to the spec's parameters.
 Markdown on stdout, one table per workload; progress on stderr.
 """
@@ -23,12 +24,13 @@ import subprocess
 import sys
 
 BASE = "credit1:era=2016"
+KINDS = ("make-xen", "iperf", "netperf")
 PREDICTED = ["credit2:era=2016-p20", "credit2:era=2016-full", "credit2"]
 
 
 def both(option):
-    """An axis of one option (--dom0-load or --host) for both workloads."""
-    return {w: ["--workload={W}", option] for w in ("make-xen", "iperf")}
+    """An axis of one option (--dom0-load or --host) for every workload."""
+    return {w: ["--workload={W}", option] for w in KINDS}
 
 
 # axis name -> (column title, {workload type: [schedsim options]}), where
@@ -37,7 +39,8 @@ def both(option):
 AXES = {
     "smt": ("SMT speed of the workload (±25 %)", {
         "make-xen": ["--workload={W}:smt_speed={0.4875,0.8125}"],
-        "iperf": ["--workload={W}:smt_speed={0.4125,0.6875}"]}),
+        "iperf": ["--workload={W}:smt_speed={0.4125,0.6875}"],
+        "netperf": ["--workload={W}:smt_speed={0.45,0.75}"]}),
     "load-smt": ("dom0 load smt_speed (-25 %, 1)", both("--dom0-load=on:smt_speed={0.7425,1}")),
     "tasks": ("dom0 load tasks 12/20", both("--dom0-load=on:tasks={12,20}")),
     "autogroup": ("dom0 load autogroup off", both("--dom0-load=on:autogroup=off")),
@@ -55,6 +58,11 @@ AXES = {
     "rx-costs": ("netfront_rx_cost, grant_copy_kib (±25 %)", {
         "iperf": ["--workload={W}:netfront_rx_cost={8895ns,14825ns},"
                   "{W}:grant_copy_kib={347ns,579ns}"]}),
+    # netperf peer=dom0's per-packet costs are iperf's calibrated ACK, receive
+    # and TX-completion costs (pvnet.h's PVNET_* defaults), by name
+    "pv-costs": ("netperf's per-packet PV costs (±25 %)", {
+        "netperf": ["--workload={W}:pv_copy_cost={3338ns,5563ns},"
+                    "{W}:pv_rx_cost={2228ns,3713ns},{W}:pv_gc_cost={1110ns,1850ns}"]}),
     # assumptions known only to an order of magnitude (doc/workloads.md):
     # half and twice each
     "nic-costs": ("NIC path costs, peer_latency (x0.5, x2)", {
@@ -66,11 +74,14 @@ AXES = {
 
 def applies(axis, spec):
     """The receive path's costs matter only when the guest receives, the NIC's
-    only with a remote peer."""
+    only with a remote peer, the split driver's per-packet costs only with
+    netserver in dom0."""
     if axis == "rx-costs":
         return "direction=from-dom0" in spec
     if axis == "nic-costs":
         return "peer=remote" in spec
+    if axis == "pv-costs":
+        return "peer=dom0" in spec
     return True
 
 
@@ -124,9 +135,9 @@ def main():
     specs = a.workloads.split(",")
     for workload in specs:
         kind = workload.split(":")[0]
-        if kind not in ("make-xen", "iperf") or "{" in a.workloads or "}" in a.workloads:
-            print("schedsim-sensitivity: --workloads: '%s' is not a list of make-xen and "
-                  "iperf specs without axes" % a.workloads, file=sys.stderr)
+        if kind not in KINDS or "{" in a.workloads or "}" in a.workloads:
+            print("schedsim-sensitivity: --workloads: '%s' is not a list of make-xen, iperf "
+                  "and netperf specs without axes" % a.workloads, file=sys.stderr)
             return 2
     for workload in specs:
         kind = workload.split(":")[0]

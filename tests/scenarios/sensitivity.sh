@@ -51,6 +51,26 @@ grep -q '^| iperf:peer=remote:nic_rate=1G:warmup=200ms:time=300ms with dom0 load
 	fail "no peer=remote table with the NIC's axis: $(cat "$tmp/nic.md")"
 grep -q '^| iperf:time=300ms with dom0 load' "$tmp/nic.md" && ! grep -q '^| iperf:time=300ms with dom0 load.*NIC path' "$tmp/nic.md" ||
 	fail "the peer=dom0 table has the NIC's axis: $(cat "$tmp/nic.md")"
+# netperf TCP_RR: the split driver's per-packet costs are an axis of
+# peer=dom0 only, and its base column is schedsim's own transactions/s
+python3 "$study" --schedsim="$SCHEDSIM" --iterations=1 --only=pv-costs,smt \
+	--workloads=netperf:test=TCP_RR:peer=dom0:time=300ms,netperf:test=TCP_RR:time=300ms > "$tmp/rr.md" 2> "$tmp/log" ||
+	fail "the study of netperf exited $?: $(cat "$tmp/log")"
+grep -q "^| netperf:test=TCP_RR:peer=dom0:time=300ms with dom0 load, against credit1:era=2016 | base (1 it.) | netperf's per-packet PV costs (±25 %) | SMT speed of the workload (±25 %) |\$" "$tmp/rr.md" ||
+	fail "no netperf peer=dom0 table with the PV costs' axis: $(cat "$tmp/rr.md")"
+grep -q '^| netperf:test=TCP_RR:time=300ms with dom0 load, against credit1:era=2016 | base (1 it.) | SMT speed of the workload (±25 %) |$' "$tmp/rr.md" ||
+	fail "the loopback netperf table is wrong: $(cat "$tmp/rr.md")"
+run_ok --sched=credit1:era=2016,credit2 --workload=netperf:test=TCP_RR:peer=dom0:time=300ms \
+	--dom0-load=on --iterations=1 --format=json > "$tmp/rr.json" || finish
+python3 - "$tmp/rr.md" "$tmp/rr.json" <<'PY' || fail "the netperf table's base is not schedsim's"
+import json, re, sys
+text = open(sys.argv[1]).read()
+mean = {s["label"]: s["mean"] for s in json.load(open(sys.argv[2]))["summary"]}
+row = re.search(r"^\| credit2 \| ([+-]\d+\.\d) % \|", text.split("netperf:test=TCP_RR:time")[0], re.M)
+assert row, text
+want = (mean["credit2"] / mean["credit1:era=2016"] - 1) * 100
+assert row.group(1) == "%+.1f" % want, (row.group(1), want)
+PY
 python3 "$study" --schedsim="$SCHEDSIM" '--workloads=iperf:direction={a,b}' > "$tmp/out" 2> "$tmp/err"
 [ $? -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || fail "a spec with an axis: $(cat "$tmp/err")"
 python3 "$study" --schedsim="$SCHEDSIM" --only=bogus > "$tmp/out" 2> "$tmp/err"
