@@ -173,20 +173,49 @@ static void itr_fire(struct timer *t, void *arg)
 	evtchn_send(&n->pirq);
 }
 
+/*
+ * The frames of q due by now go to 'to', in order; q's timer t is then
+ * armed for the next one.  The wire's two directions and the way to the
+ * remote end differ only in where a frame goes.
+ */
+static void drain(struct nic *n, struct nic_fifo *q, struct timer *t,
+		  void (*to)(struct nic *n, const struct nic_frame *f, stime_t now))
+{
+	stime_t now = sim_now(n->sim);
+
+	while (q->n && fifo_head_at(q) <= now) {
+		struct nic_frame f = fifo_pop(q);
+
+		to(n, &f, now);
+	}
+	arm(n->sim, t, q);
+}
+
 /* host -> remote: a frame's last bit has left: its TX descriptor is done. */
+static void to_tx_clean(struct nic *n, const struct nic_frame *f, stime_t now)
+{
+	fifo_push(&n->tx_clean, f, now);
+	fifo_push(&n->to_remote, f, now + one_way(n));
+}
+
+/* ... and the frame reaches the remote host. */
+static void to_remote_host(struct nic *n, const struct nic_frame *f, stime_t now)
+{
+	(void)now;
+	n->u.remote_rx(n->u.ctx, f);
+}
+
+/* remote -> host: a frame has arrived whole in the NIC's RX ring. */
+static void to_rx_ring(struct nic *n, const struct nic_frame *f, stime_t now)
+{
+	fifo_push(&n->rx_ring, f, now);
+}
+
 static void tx_wire_fire(struct timer *t, void *arg)
 {
 	struct nic *n = arg;
-	stime_t now = sim_now(n->sim);
 
-	(void)t;
-	while (n->tx_wire.n && fifo_head_at(&n->tx_wire) <= now) {
-		struct nic_frame f = fifo_pop(&n->tx_wire);
-
-		fifo_push(&n->tx_clean, &f, now);
-		fifo_push(&n->to_remote, &f, now + one_way(n));
-	}
-	arm(n->sim, &n->tx_timer, &n->tx_wire);
+	drain(n, &n->tx_wire, t, to_tx_clean);
 	arm(n->sim, &n->remote_timer, &n->to_remote);
 	irq_cause(n);
 }
@@ -194,30 +223,15 @@ static void tx_wire_fire(struct timer *t, void *arg)
 static void remote_fire(struct timer *t, void *arg)
 {
 	struct nic *n = arg;
-	stime_t now = sim_now(n->sim);
 
-	(void)t;
-	while (n->to_remote.n && fifo_head_at(&n->to_remote) <= now) {
-		struct nic_frame f = fifo_pop(&n->to_remote);
-
-		n->u.remote_rx(n->u.ctx, &f);
-	}
-	arm(n->sim, &n->remote_timer, &n->to_remote);
+	drain(n, &n->to_remote, t, to_remote_host);
 }
 
-/* remote -> host: a frame has arrived whole in the NIC's RX ring. */
 static void rx_wire_fire(struct timer *t, void *arg)
 {
 	struct nic *n = arg;
-	stime_t now = sim_now(n->sim);
 
-	(void)t;
-	while (n->rx_wire.n && fifo_head_at(&n->rx_wire) <= now) {
-		struct nic_frame f = fifo_pop(&n->rx_wire);
-
-		fifo_push(&n->rx_ring, &f, now);
-	}
-	arm(n->sim, &n->rx_timer, &n->rx_wire);
+	drain(n, &n->rx_wire, t, to_rx_ring);
 	irq_cause(n);
 }
 
