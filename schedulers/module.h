@@ -34,7 +34,7 @@
 #include "sim/params.h"
 #include "sim/xalloc.h"
 
-#define SCHEDSIM_MODULE_ABI 1
+#define SCHEDSIM_MODULE_ABI 2       /* 2: struct domain's kernel and llc (guest_kernel.h) */
 
 /* What a module exports beside its ABI version (schedsim_module). */
 struct schedsim_module {

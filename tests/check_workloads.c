@@ -1102,6 +1102,187 @@ START_TEST(workload_errors_name_the_line)
 }
 END_TEST
 
+/* --- the guest kernel's placement (guest.c; <domain kernel= llc=>) --- */
+
+/*
+ * A waker bound to vCPU 0 (beside a hog there when 'hog'), a wakee that
+ * ran 100 us on vCPU 2 and blocked; at 5 ms the waker wakes it (WF_SYNC
+ * when 'sync') and runs on.  4 vCPUs on 4 pCPUs (null), ideal machine.
+ */
+struct wake_probe {
+	struct task *wakee;
+	bool sync;
+	int steps, wakee_steps;
+};
+
+static void waker_step(struct sim *s, struct task *t)
+{
+	struct wake_probe *p = t->ctx;
+
+	if (p->steps++ == 1) {
+		if (p->sync)
+			task_wake_sync(s, p->wakee);
+		else
+			task_wake(s, p->wakee);
+	}
+	task_run(s, t, p->steps == 1 ? MSEC(5) : STIME_MAX);
+}
+
+static void wakee_step(struct sim *s, struct task *t)
+{
+	struct wake_probe *p = t->ctx;
+
+	switch (p->wakee_steps++) {
+	case 0:
+		task_run(s, t, USEC(100));
+		break;
+	case 1:
+		task_block(s, t);
+		break;
+	default:
+		task_run(s, t, STIME_MAX);
+		break;
+	}
+}
+
+static void forever_step(struct sim *s, struct task *t)
+{
+	task_run(s, t, STIME_MAX);
+}
+
+static int wakee_cpu(const char *dom_attrs, bool sync, bool hog)
+{
+	char xml[512];
+	struct scenario sc;
+	struct sim *s;
+	struct wake_probe p = { NULL, sync, 0, 0 };
+	struct guest *g;
+	int cpu;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"20ms\"><host sockets=\"1\" cores-per-socket=\"4\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", dom_attrs);
+	s = test_build(&sc, xml, "null");
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	p.wakee = task_create(g, "wakee", TASK_NORMAL, 2, false, wakee_step, &p, 0);
+	task_create(g, "waker", TASK_NORMAL, 0, true, waker_step, &p, 0);
+	if (hog)
+		task_create(g, "hog", TASK_NORMAL, 0, true, forever_step, NULL, 0);
+	/* just after the wake: idle balancing may move it later */
+	sim_run_until(s, MSEC(5) + USEC(1));
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(p.wakee_steps, 3);
+	cpu = p.wakee->cpu;
+	sim_destroy(s);
+	scenario_free(&sc);
+	return cpu;
+}
+
+/*
+ * Linux 5.1 with each vCPU its own LLC (a 2019 HVM guest): a sync wake
+ * from a waker alone on its CPU takes the wakee there (wake_affine_idle:
+ * nr_running 1), and select_idle_sibling does not look at the idle prev,
+ * which shares no cache with it.  One LLC over the vCPUs: the idle prev.
+ * 4.4's model and a plain wake: the idle prev.
+ */
+START_TEST(sync_wake_of_a_lone_waker_stacks_without_a_shared_llc)
+{
+	ck_assert_int_eq(wakee_cpu("kernel=\"5.1\" llc=\"vcpu\"", true, false), 0);
+	ck_assert_int_eq(wakee_cpu("kernel=\"5.1\" llc=\"shared\"", true, false), 2);
+	ck_assert_int_eq(wakee_cpu("kernel=\"5.1\" llc=\"vcpu\"", false, false), 2);
+	ck_assert_int_eq(wakee_cpu("", true, false), 2);
+	ck_assert_int_eq(wakee_cpu("llc=\"vcpu\"", true, false), 2);
+}
+END_TEST
+
+/*
+ * The waker's CPU also runs a hog: a sync wake is no longer
+ * wake_affine_idle's, and wake_affine_weight keeps the wakee on its idle
+ * prev vCPU (its own LLC): this CPU's load less the waker's is a hog's.
+ */
+START_TEST(sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone)
+{
+	ck_assert_int_eq(wakee_cpu("kernel=\"5.1\" llc=\"vcpu\"", true, true), 2);
+}
+END_TEST
+
+/* A task forking at 'at' (task_fork) on vCPU 0; one that ran 'busy' (if not 0) on vCPU 1 then slept. */
+struct fork_probe {
+	stime_t at, busy;
+	int steps, other_steps;
+};
+
+static void forker_step(struct sim *s, struct task *t)
+{
+	struct fork_probe *p = t->ctx;
+
+	if (p->steps++ == 0) {
+		task_sleep(s, t, p->at);
+		return;
+	}
+	if (p->steps == 2)
+		task_fork(s, t);
+	task_run(s, t, STIME_MAX);
+}
+
+static void once_step(struct sim *s, struct task *t)
+{
+	struct fork_probe *p = t->ctx;
+
+	if (p->other_steps++ == 0)
+		task_run(s, t, p->busy);
+	else
+		task_sleep(s, t, SEC(10));
+}
+
+static int forked_cpu(const char *dom_attrs, stime_t busy)
+{
+	char xml[512];
+	struct scenario sc;
+	struct sim *s;
+	struct fork_probe p = { MSEC(60), busy, 0, 0 };
+	struct guest *g;
+	struct task *t;
+	int cpu;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"100ms\"><host sockets=\"1\" cores-per-socket=\"4\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", dom_attrs);
+	s = test_build(&sc, xml, "null");
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	t = task_create(g, "forker", TASK_NORMAL, 0, false, forker_step, &p, 0);
+	if (busy)
+		task_create(g, "other", TASK_NORMAL, 1, false, once_step, &p, 0);
+	sim_run_until(s, MSEC(70));
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_eq(p.steps, 2);
+	cpu = t->cpu;
+	sim_destroy(s);
+	scenario_free(&sc);
+	return cpu;
+}
+
+/*
+ * A fork on an idle machine (5.1's find_idlest_cpu): the forking CPU's
+ * process has exited, every CPU's runnable load is 0, and the child goes
+ * to the first CPU after the parent's whose load average is no higher by
+ * the imbalance: vCPU 1; past it to vCPU 2 when vCPU 1 holds the blocked
+ * load of a task that ran there 50 ms until 10 ms before.  4.4's model
+ * keeps the task where it ran.
+ */
+START_TEST(fork_on_an_idle_machine_goes_to_the_idlest_vcpu)
+{
+	ck_assert_int_eq(forked_cpu("kernel=\"5.1\" llc=\"vcpu\"", 0), 1);
+	ck_assert_int_eq(forked_cpu("kernel=\"5.1\" llc=\"shared\"", 0), 1);
+	ck_assert_int_eq(forked_cpu("kernel=\"5.1\" llc=\"vcpu\"", MSEC(50)), 2);
+	ck_assert_int_eq(forked_cpu("", 0), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("workloads");
@@ -1139,6 +1320,9 @@ static Suite *suite(void)
 	tcase_add_test(sim, task_time_categories_add_up);
 	tcase_add_test(sim, breakdown_adds_up_to_the_run);
 	tcase_add_test(sim, workload_errors_name_the_line);
+	tcase_add_test(sim, sync_wake_of_a_lone_waker_stacks_without_a_shared_llc);
+	tcase_add_test(sim, sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone);
+	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
 	suite_add_tcase(s, sim);
 	return s;
 }

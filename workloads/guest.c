@@ -475,17 +475,247 @@ static int select_idle_sibling(const struct guest *g, int prev, int target)
 	return target;
 }
 
-/* select_task_rq_fair for a wake-up (SD_BALANCE_WAKE). */
-static int select_cpu(struct task *t, stime_t now)
+/*
+ * Placement of a 5.1 guest kernel (<domain kernel="5.1">), after Linux 5.1
+ * kernel/sched/fair.c: select_task_rq_fair with wake_wide, wake_affine
+ * (wake_affine_idle, then wake_affine_weight), select_idle_sibling with
+ * recent_used_cpu, and find_idlest_cpu for a fork.  The vCPUs form one
+ * sched domain of single-CPU groups (the guest sees no SMT siblings);
+ * whether they also share an LLC is the domain's llc= (guest_kernel.h):
+ * with llc="vcpu" there is no sd_llc, cpus_share_cache holds only for a
+ * CPU and itself, sd_llc_size is 1, and select_idle_sibling never looks
+ * past its target and prev.  The parameters are the 4.4 model's
+ * (default_params): sd->imbalance_pct 125, the load indices
+ * (wake_idx, forkexec_idx) 0 as sd_init sets them, so target_load and
+ * source_load are the CPU's runnable load.  The capacities are equal
+ * (wake_cap is 0).  Not modelled: SIS_PROP's bound on the idle scan (the
+ * scan here visits every CPU of the LLC), select_idle_core (no SMT
+ * siblings), PF_EXITING (a waker is never exiting).
+ */
+
+/* cpus_share_cache: the same sd_llc_id. */
+static bool share_cache(const struct guest *g, int a, int b)
+{
+	return a == b || g->llc == GUEST_LLC_SHARED;
+}
+
+/* rq->nr_running of a CPU (its fair tasks: interrupt work is not a task). */
+static int nr_running(const struct guest_vcpu *gv)
+{
+	return (gv->curr && gv->curr->cls == TASK_NORMAL) + gv->nr_rq;
+}
+
+/* record_wakee: the waker's count of changes of wakee, halved once a second. */
+static void record_wakee(struct task *waker, struct task *p, stime_t now)
+{
+	if (now > waker->wakee_flip_decay_ts + SEC(1)) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = now;
+	}
+	if (waker->last_wakee != p) {
+		waker->last_wakee = p;
+		waker->wakee_flips++;
+	}
+}
+
+/* wake_wide: waker and wakee switch partners more often than an LLC has CPUs. */
+static bool wake_wide(const struct guest *g, const struct task *waker, const struct task *p)
+{
+	unsigned master = waker ? waker->wakee_flips : 0, slave = p->wakee_flips;
+	unsigned factor = g->llc == GUEST_LLC_SHARED ? (unsigned)g->nr_cpus : 1;
+
+	if (master < slave) {
+		unsigned x = master;
+
+		master = slave;
+		slave = x;
+	}
+	return !(slave < factor || master < slave * factor);
+}
+
+/*
+ * wake_affine_weight (5.1): this CPU if its load with the wakee, less the
+ * waker's own on a sync wake, is below prev's load less the wakee's, the
+ * latter raised by half the domain's imbalance_pct (in Linux's integer
+ * arithmetic); a sync wake takes this CPU outright when the waker is its
+ * whole load, and wins a tie.
+ */
+static bool wake_affine_weight(const struct guest *g, struct task *p, struct task *waker,
+			       int this_cpu, int prev_cpu, bool sync, stime_t now)
+{
+	double this_eff = cpu_load(g->cpus[this_cpu], now), prev_eff, load;
+	int bias = 100 + (g->p.imbalance_pct - 100) / 2;
+
+	if (sync) {
+		double cur = waker ? task_load(waker, now) : 0;
+
+		if (cur > this_eff)
+			return true;
+		this_eff -= cur;
+	}
+	load = task_load(p, now);
+	this_eff = (this_eff + load) * 100 * NICE_0_WEIGHT;
+	prev_eff = (cpu_load(g->cpus[prev_cpu], now) - load) * bias * NICE_0_WEIGHT;
+	if (sync)
+		prev_eff += 1;
+	return this_eff < prev_eff;
+}
+
+/* wake_affine (5.1): wake_affine_idle, else wake_affine_weight; prev_cpu if neither. */
+static int wake_affine_51(const struct guest *g, struct task *p, struct task *waker,
+			  int this_cpu, int prev_cpu, bool sync, stime_t now)
+{
+	const struct guest_vcpu *tc = g->cpus[this_cpu];
+
+	if (cpu_idle(tc) && share_cache(g, this_cpu, prev_cpu))
+		return cpu_idle(g->cpus[prev_cpu]) ? prev_cpu : this_cpu;
+	if (sync && nr_running(tc) == 1)
+		return this_cpu;
+	return wake_affine_weight(g, p, waker, this_cpu, prev_cpu, sync, now) ? this_cpu
+									    : prev_cpu;
+}
+
+/*
+ * select_idle_sibling (5.1): the target if idle; prev if idle and sharing
+ * the target's cache; the wakee's recent_used_cpu on the same terms (it
+ * then remembers prev); with an sd_llc, the first idle CPU of the LLC from
+ * the target on (select_idle_cpu); else the target.
+ */
+static int select_idle_sibling_51(const struct guest *g, struct task *p, int prev, int target)
+{
+	int r = p->recent_used_cpu;
+
+	if (cpu_idle(g->cpus[target]))
+		return target;
+	if (prev != target && share_cache(g, prev, target) && cpu_idle(g->cpus[prev]))
+		return prev;
+	if (r >= 0 && r != prev && r != target && share_cache(g, r, target) &&
+	    cpu_idle(g->cpus[r])) {
+		p->recent_used_cpu = prev;
+		return r;
+	}
+	if (g->llc != GUEST_LLC_SHARED)
+		return target;
+	for (int i = 1; i < g->nr_cpus; i++) {
+		int c = (target + i) % g->nr_cpus;
+
+		if (cpu_idle(g->cpus[c]))
+			return c;
+	}
+	return target;
+}
+
+/*
+ * cfs_rq_load_avg: the load of the CPU's fair tasks, runnable or blocked
+ * there (a sleeper's average decayed to now), but for 'skip'.
+ */
+static double cpu_load_avg(const struct guest *g, int cpu, const struct task *skip, stime_t now)
+{
+	double l = 0;
+
+	for (int i = 0; i < g->nr_tasks; i++) {
+		struct task *x = g->tasks[i];
+		struct pelt_avg a;
+
+		if (x == skip || x->cpu != cpu || x->cls != TASK_NORMAL || x->state == TASK_DEAD)
+			continue;
+		if (x->load_on) {
+			l += task_load(x, now);
+			continue;
+		}
+		a = x->load;
+		pelt_update(&a, now, false);
+		l += a.load_avg * task_weight(x) / NICE_0_WEIGHT;
+	}
+	return l;
+}
+
+/*
+ * find_idlest_cpu for a fork (SD_BALANCE_FORK) from this_cpu, whose
+ * previous process (p's) has exited: find_idlest_group over the one
+ * domain's single-CPU groups, visited from the one after the local CPU
+ * (build_sched_groups' order), with forkexec_idx 0 and no spare-capacity
+ * test (skipped for a fork).  A group replaces the idlest so far when its
+ * runnable load is lower by more than the imbalance (a nice-0 load times
+ * imbalance_pct - 100 per cent), or when it is no higher by that much and
+ * its load average (blocked load included) is lower by more than half
+ * the imbalance_pct; the local CPU is kept when the idlest is not lower
+ * on the same terms.  A group of one CPU is its own idlest CPU.
+ */
+static int fork_cpu(struct guest *g, struct task *p, int this_cpu, stime_t now)
+{
+	double imb = NICE_0_WEIGHT * (g->p.imbalance_pct - 100) / 100;
+	int scale = 100 + (g->p.imbalance_pct - 100) / 2, idlest = -1;
+	double this_rl = 0, this_al = cpu_load_avg(g, this_cpu, p, now);
+	double min_rl = INFINITY, min_al = INFINITY;
+	const struct guest_vcpu *tc = g->cpus[this_cpu];
+
+	if (tc->curr && tc->curr != p && tc->curr->cls == TASK_NORMAL)
+		this_rl += task_load(tc->curr, now);
+	for (struct task *x = tc->rq; x; x = x->next)
+		if (x != p)
+			this_rl += task_load(x, now);
+	for (int i = 1; i < g->nr_cpus; i++) {
+		int c = (this_cpu + i) % g->nr_cpus;
+		double rl = cpu_load(g->cpus[c], now), al = cpu_load_avg(g, c, p, now);
+
+		if (min_rl > rl + imb) {
+			min_rl = rl;
+			min_al = al;
+			idlest = c;
+		} else if (rl < min_rl + imb && 100 * min_al > scale * al) {
+			min_al = al;
+			idlest = c;
+		}
+	}
+	if (idlest < 0 || min_rl > this_rl + imb ||
+	    (this_rl < min_rl + imb && 100 * this_al < scale * min_al))
+		return this_cpu;
+	return idlest;
+}
+
+/* select_task_rq_fair (5.1) for a wake-up (SD_BALANCE_WAKE) or a fork. */
+static int select_cpu_51(struct task *t, int this_cpu, struct task *waker, bool sync,
+			 bool fork, stime_t now)
+{
+	struct guest *g = t->g;
+	int prev = t->cpu, new_cpu = prev;
+	bool want_affine;
+
+	if (this_cpu < 0)         /* a timer's wake: on the task's own CPU */
+		this_cpu = prev;
+	if (fork)
+		return fork_cpu(g, t, this_cpu, now);
+	if (waker)
+		record_wakee(waker, t, now);
+	want_affine = !wake_wide(g, waker, t);
+	if (want_affine && this_cpu != prev)
+		new_cpu = wake_affine_51(g, t, waker, this_cpu, prev, sync, now);
+	new_cpu = select_idle_sibling_51(g, t, prev, new_cpu);
+	if (want_affine && waker)
+		waker->recent_used_cpu = this_cpu;
+	return new_cpu;
+}
+
+/* select_task_rq_fair for a wake-up (SD_BALANCE_WAKE), or a fork under 5.1. */
+static int select_cpu(struct task *t, bool fork, stime_t now)
 {
 	struct guest *g = t->g;
 	int prev = t->cpu, this_cpu = t->waker_cpu, target = prev;
+	struct task *waker = t->waker;
+	bool sync = t->wake_sync;
 
 	t->waker_cpu = -1;
+	t->waker = NULL;
+	t->wake_sync = false;
 	if (t->bound)
 		return prev;
+	if (g->kernel == GUEST_KERNEL_5_1)
+		return select_cpu_51(t, this_cpu, waker, sync, fork, now);
 	if (this_cpu >= 0 && this_cpu != prev && wake_affine(g, t, this_cpu, prev, now))
 		target = this_cpu;
+	if (g->llc != GUEST_LLC_SHARED)       /* 4.4 without an sd_llc: the target, idle or not */
+		return target;
 	return select_idle_sibling(g, prev, target);
 }
 
@@ -886,18 +1116,33 @@ static bool should_preempt(struct guest_vcpu *gv, struct task *t)
 static void make_ready(struct sim *s, struct task *t)
 {
 	stime_t now = sim_now(s);
-	int old = t->cpu, c = select_cpu(t, now);
-	struct guest_vcpu *gv = t->g->cpus[c];
+	bool fork = t->fork_pending;
+	int old = t->cpu, c;
+	struct guest_vcpu *gv;
 
+	t->fork_pending = false;
+	c = select_cpu(t, fork, now);
+	gv = t->g->cpus[c];
 	t->cpu = c;
 	/* enqueue_entity: update_curr first, so min_vruntime is current */
 	if (gv->curr && gv->on_pcpu)
 		account(gv, now);
-	if (t->cls == TASK_NORMAL) {
+	if (t->cls == TASK_NORMAL && fork) {
+		/* place_entity(initial) with START_DEBIT: a vslice after min_vruntime */
+		stime_t sl = gv->g->p.sched_latency / (nr_running(gv) + 1);
+
+		t->vruntime = gv->min_vruntime + vmax(sl, gv->g->p.min_granularity);
+	} else if (t->cls == TASK_NORMAL) {
 		/* migrate_task_rq_fair keeps the lag; place_entity gives sleepers half a latency */
 		if (c != old)
 			t->vruntime = t->vruntime - t->g->cpus[old]->min_vruntime + gv->min_vruntime;
 		t->vruntime = vmax(t->vruntime, gv->min_vruntime - gv->g->p.sched_latency / 2);
+	}
+	if (fork) {
+		/* a new process: init_entity_runnable_average, recent_used_cpu its CPU */
+		pelt_init(&t->load, now);
+		t->load_on = false;
+		t->recent_used_cpu = c;
 	}
 	load_set(t, now, true);
 	t->enqueued_at = now;
@@ -933,18 +1178,31 @@ static void step_once(struct sim *s, struct task *t)
 	bool was_curr = gv->curr == t;
 
 	int outer = t->g->stepping_cpu;
+	struct task *outer_task = t->g->stepping_task;
 
 	t->pending_action = ACT_NONE;
 	t->wake_pending = false;
 	t->in_step = true;
 	t->g->stepping_cpu = t->cpu;
+	t->g->stepping_task = t;
 	t->step(s, t);
 	t->g->stepping_cpu = outer;
+	t->g->stepping_task = outer_task;
 	t->in_step = false;
 	switch (t->pending_action) {
 	case ACT_RUN:
 	case ACT_CLAIM:
 		t->remaining = t->pending_arg;
+		if (was_curr && t->fork_pending) {
+			/* its process exits here; the one forked from this CPU is placed anew */
+			load_set(t, sim_now(s), false);
+			t->last_ran = sim_now(s);
+			t->state = TASK_READY;
+			gv->curr = NULL;
+			t->waker_cpu = t->cpu;
+			make_ready(s, t);
+			return;
+		}
 		if (!was_curr)
 			make_ready(s, t);
 		return;
@@ -962,6 +1220,7 @@ static void step_once(struct sim *s, struct task *t)
 		fprintf(stderr, "schedsim: internal error: task %s step chose nothing\n", t->name);
 		abort();
 	}
+	t->fork_pending = false;
 	load_set(t, sim_now(s), false);
 	if (was_curr) {
 		t->last_ran = sim_now(s);
@@ -1028,8 +1287,31 @@ void task_wake(struct sim *s, struct task *t)
 	if (t->state != TASK_BLOCKED)
 		return;
 	t->waker_cpu = t->g->stepping_cpu;
+	t->waker = t->g->stepping_task && t->g->stepping_task->cls == TASK_NORMAL
+		   ? t->g->stepping_task : NULL;
 	run_step(s, t);
+	t->waker = NULL;          /* a step that blocked again used neither */
+	t->wake_sync = false;
 	times_update(t->g);
+}
+
+void task_wake_sync(struct sim *s, struct task *t)
+{
+	if (!t->in_step && t->state == TASK_BLOCKED)
+		t->wake_sync = true;
+	task_wake(s, t);
+}
+
+void task_fork(struct sim *s, struct task *t)
+{
+	(void)s;
+	if (!t->in_step) {
+		fprintf(stderr, "schedsim: internal error: task %s forked outside its step\n",
+			t->name);
+		abort();
+	}
+	t->fork_pending = t->g->kernel == GUEST_KERNEL_5_1 && !t->bound &&
+			  t->cls == TASK_NORMAL;
 }
 
 /*
@@ -1201,6 +1483,7 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 	t->ctx = ctx;
 	t->state = TASK_SLEEPING;
 	t->waker_cpu = -1;
+	t->recent_used_cpu = t->cpu;
 	pelt_init(&t->load, start);
 	t->last_ran = -SEC(1000);
 	timer_init(&t->sleep_timer, sleep_timer_fn, t);
@@ -1350,6 +1633,8 @@ void guest_attach_all(struct sim *s)
 		g->idle_pull = true;
 		default_params(&g->p, g->nr_cpus);
 		g->stepping_cpu = -1;
+		g->kernel = dom->kernel;
+		g->llc = dom->llc;
 		timer_init(&g->nohz_timer, nohz_balance_fn, g);
 		rng_seed(&g->rng, seed_derive(s->seed, 0x6775657374ULL + (uint64_t)dom->domid));
 		g->cpus = xcalloc((size_t)g->nr_cpus, sizeof(*g->cpus));

@@ -21,7 +21,10 @@
  * end of a sleep are the guest CPU's timer interrupt: they are taken when
  * Xen runs that CPU's vCPU, so a task's first step may come later.
  *
- * Placement and balancing are Linux 4.4's (kernel/sched/fair.c): a woken
+ * Placement and balancing are Linux 4.4's (kernel/sched/fair.c), or, for
+ * a domain with kernel="5.1", 5.1's placement of woken and forked tasks
+ * (guest.c, "Placement of a 5.1 guest kernel"), over the cache topology
+ * the domain's llc= gives (sim/engine/guest_kernel.h).  4.4's: a woken
  * task goes where select_task_rq_fair puts it (wake_affine towards the
  * waker's CPU, then select_idle_sibling), a CPU going idle pulls a waiting
  * task (idle_balance, when its average idle time is long enough), and a
@@ -101,6 +104,14 @@ struct task {
 	stime_t last_ran;       /* when it last ran (cache-hot test) */
 	stime_t enqueued_at;    /* when it last became runnable (rq->cfs_tasks order) */
 	struct task_group *tg;  /* its session's autogroup (NULL: the root group) */
+	/* placement of a 5.1 guest kernel (guest.c; <domain kernel="5.1">) */
+	struct task *waker;     /* the normal task whose step woke it (NULL: none) */
+	bool wake_sync;         /* that wake was WF_SYNC (task_wake_sync) */
+	bool fork_pending;      /* its next burst is a new process (task_fork) */
+	int recent_used_cpu;    /* p->recent_used_cpu */
+	struct task *last_wakee;        /* record_wakee: the last task it woke */
+	unsigned wakee_flips;           /* ... how often that changed, halved each second */
+	stime_t wakee_flip_decay_ts;
 	/* time accounting (task_time_start) */
 	bool timed;
 	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
@@ -134,6 +145,23 @@ void task_exit(struct sim *s, struct task *t);
  * step chose to block, it steps again at once instead.
  */
 void task_wake(struct sim *s, struct task *t);
+/*
+ * task_wake with WF_SYNC: the waker says it will sleep soon (a socket's or
+ * a pipe's reader or writer woken by wake_up_interruptible_sync_poll).  A
+ * guest kernel of 5.1 (<domain kernel="5.1">) may then put t on the
+ * waker's CPU (wake_affine_idle, wake_affine_weight); 4.4's model takes it
+ * as a plain wake.
+ */
+void task_wake_sync(struct sim *s, struct task *t);
+/*
+ * From inside t's own step, before task_run or task_run_claimed: the
+ * burst is a new process, forked (and exec'd) by one that ran on t's
+ * CPU, whose previous process exited (a make job's shell and compiler).
+ * A 5.1 guest kernel places it as a fork (find_idlest_cpu,
+ * SD_BALANCE_FORK) with a new process's load; under 4.4's model t keeps
+ * its CPU.
+ */
+void task_fork(struct sim *s, struct task *t);
 
 /*
  * From inside t's own step: t runs as class cls from now on.  Softirq work
@@ -200,6 +228,9 @@ struct guest {
 	struct task_group **groups;   /* its autogroups (task_group_create) */
 	int nr_groups;
 	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */
+	struct task *stepping_task;   /* that task (NULL: none) */
+	enum guest_kernel kernel;     /* whose placement it follows (sim/engine/guest_kernel.h) */
+	enum guest_llc llc;           /* the vCPUs it believes share a last-level cache */
 	struct timer nohz_timer;      /* idle CPUs balance at the busy one's next tick */
 };
 

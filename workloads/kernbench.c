@@ -191,11 +191,13 @@ static void slot_next(struct sim *s, struct kb_slot *sl)
 	case BUILD_JOB:
 		job = k->next_job++;
 		sl->st = KS_JOB;
+		task_fork(s, sl->t);      /* make forks the job's shell */
 		task_run(s, sl->t, with_noise(k, k->job_cpu[job]) +
 			 kernel_extra(k, k->job_cpu[job], job >= k->c->host_tools));
 		return;
 	case BUILD_SERIAL:
 		sl->st = KS_SERIAL;
+		task_fork(s, sl->t);
 		task_run(s, sl->t, with_noise(k, k->serial_cpu[k->b.stage]) +
 			 kernel_extra(k, k->serial_cpu[k->b.stage], false));
 		return;

@@ -149,7 +149,8 @@ static void wake_owner(struct lo_sock *s, struct lo_sock *waker)
 		waker->wakes++;
 		s->debt += s->conn->c->switch_in + kops(s, KOP_CTXSW, 1, 0);
 	}
-	worker_kick(s->conn->dom->guest->sim, w);
+	/* sock_def_readable and sk_write_space wake with wake_up_interruptible_sync_poll */
+	worker_kick_sync(s->conn->dom->guest->sim, w);
 }
 
 /* sk_wmem_queued: bytes written and not acknowledged, in truesize (one skb per MSS). */

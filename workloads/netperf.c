@@ -354,7 +354,7 @@ static stime_t d0_wake(struct netperf *np, int end)
 		w = np->c->lo.wake;
 		e->debt += np->c->lo.switch_in + d0_kops(np, e->dom, KOP_CTXSW, 0);
 	}
-	worker_kick(np->w->sim, e->owner);
+	worker_kick_sync(np->w->sim, e->owner);     /* a socket's wake: WF_SYNC */
 	return w;
 }
 

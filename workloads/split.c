@@ -212,6 +212,13 @@ void worker_kick(struct sim *s, struct worker *w)
 		task_wake(s, w->task);
 }
 
+void worker_kick_sync(struct sim *s, struct worker *w)
+{
+	w->kicks++;
+	if (w->task->state == TASK_BLOCKED)
+		task_wake_sync(s, w->task);
+}
+
 void worker_free(struct worker *w)
 {
 	free(w);

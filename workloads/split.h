@@ -122,6 +122,8 @@ struct worker *worker_create(struct guest *g, const char *name, enum task_class 
 			     worker_done_fn done, void *ctx);
 /* There may be work: wake the worker if it sleeps. */
 void worker_kick(struct sim *s, struct worker *w);
+/* The same, its wake WF_SYNC (a socket's sock_def_readable or write_space: task_wake_sync). */
+void worker_kick_sync(struct sim *s, struct worker *w);
 void worker_free(struct worker *w);
 
 struct evtchn {

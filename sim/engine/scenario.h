@@ -16,6 +16,7 @@
 
 #include "sim/engine/dist.h"
 #include "sim/engine/domain_type.h"
+#include "sim/engine/guest_kernel.h"
 #include "sim/engine/rt_params.h"
 #include "sim/engine/topology.h"
 #include "sim/err.h"
@@ -101,6 +102,8 @@ struct domain_spec {
 	int nworkloads;
 	char pool[64];                /* <domain pool="NAME"> (xl's pool=); "": Pool-0 */
 	enum domain_type type;        /* <domain type=".."> (xl's type=); DEFAULT: not given */
+	enum guest_kernel kernel;     /* <domain kernel=".."> (guest_kernel.h); 4.4 unless given */
+	enum guest_llc llc;           /* <domain llc=".."> (guest_kernel.h); shared unless given */
 	int line, affinity_line;
 	char *affinity_source;        /* the file of affinity_line and the vcpu_over lines
 					 when an xl config gave them; NULL: the scenario */

@@ -26,6 +26,7 @@
 
 #include "sim/engine/cpumask.h"
 #include "sim/engine/domain_type.h"
+#include "sim/engine/guest_kernel.h"
 #include "sim/engine/evq.h"
 #include "sim/engine/hist.h"
 #include "sim/engine/hw.h"
@@ -129,6 +130,8 @@ struct domain {
 	struct guest *guest;
 	struct hw_domain hw;           /* where its memory is (sim/engine/hw.c) */
 	enum domain_type type;         /* pv, pvh, hvm or native (never DEFAULT once built) */
+	enum guest_kernel kernel;      /* whose placement its guest kernel follows (guest_kernel.h) */
+	enum guest_llc llc;            /* the cache topology its guest kernel sees */
 	bool is_idle;
 };
 

@@ -379,6 +379,8 @@ static int build_domain(struct sim *s, const struct scenario *sc, const struct d
 	d->weight = ds->weight;
 	d->cap = ds->cap;
 	d->type = ds->type != DOMAIN_TYPE_DEFAULT ? ds->type : DOMAIN_PV;
+	d->kernel = ds->kernel;
+	d->llc = ds->llc;
 	d->pool = cpupool_find(s, ds->pool);
 	s->domains[s->nr_domains++] = d;
 	if (!d->pool) {

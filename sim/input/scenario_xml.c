@@ -355,6 +355,23 @@ static int attr_domain_type(struct loader *l, const xmlNode *n, enum domain_type
 	return ret;
 }
 
+/* kernel=, llc=: the guest kernel's placement era and the cache topology it sees. */
+static int attr_guest_kernel(struct loader *l, const xmlNode *n, struct domain_spec *d)
+{
+	char *k = attr(n, "kernel"), *c = attr(n, "llc");
+	int ret = 0;
+
+	if (k && guest_kernel_parse(k, &d->kernel) < 0)
+		ret = fail(l, line_of(n), "<domain> kernel: '%s' is not a guest kernel era "
+			   "(valid: 4.4, 5.1)", k);
+	else if (c && guest_llc_parse(c, &d->llc) < 0)
+		ret = fail(l, line_of(n), "<domain> llc: '%s' is not a guest cache topology "
+			   "(valid: shared, vcpu)", c);
+	xmlFree(k);
+	xmlFree(c);
+	return ret;
+}
+
 /* period=, budget=, extratime=: RTDS's parameters of a domain or a vCPU. */
 static int attr_rt(struct loader *l, const xmlNode *n, struct rt_params *rt)
 {
@@ -670,7 +687,7 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 {
 	static const char *const valid[] = { "name", "xl", "vcpus", "weight", "cap", "memory",
 					     "numa-nodes", "period", "budget", "extratime", "pool",
-					     "type", NULL };
+					     "type", "kernel", "llc", NULL };
 	struct domain_spec *other;
 	char *xl = NULL;
 	int ret;
@@ -684,6 +701,8 @@ static int domain_attrs(struct loader *l, const xmlNode *n, struct domain_spec *
 		ret = attr_pool(l, n, d->pool, sizeof(d->pool));
 	if (ret == 0)
 		ret = attr_domain_type(l, n, &d->type);
+	if (ret == 0)
+		ret = attr_guest_kernel(l, n, d);
 	if (ret == 0 && !d->name[0])
 		ret = fail(l, d->line, "<domain xl=\"%s\"> has no name: the file gives no name= "
 			   "and the element no name attribute", xl);
