@@ -49,19 +49,6 @@ struct iperf_config {
 #define NET_OFF(f) OFF(net.f)
 #define NIC_OFF(f) OFF(nic.f)
 
-/*
- * The calibration (doc/workloads.md): the costs above were set on the
- * full-speed machine; with the hardware model the work is scaled once so
- * that the stream on the default host (the 2016 test host) under the
- * Credit1 of that time (credit1:era=2016), no dom0 load, gives the real
- * 11.793 Gbit/s (real-measurements.md section 1; doc/validation.md, the
- * guest's memory on both nodes as xl leaves it after autoballooning, the
- * client started from connect() on netfront's vCPU: 0.79 gave 11.815
- * Gbit/s, 0.794 11.756, 0.7915 11.790 over 15 iterations).  It was set on
- * the guest-to-dom0 stream; the other direction is a prediction.
- */
-#define IPERF_MODEL_SCALE 0.7915
-#define IPERF_MODEL_SCALE_TEXT "0.7915"
 
 static const struct param_def iperf_params[] = {
 	{ "direction", PARAM_ENUM, "to-dom0", "to-dom0|from-dom0", 0, 0,
@@ -101,7 +88,7 @@ static const struct param_def iperf_params[] = {
 	  "variation of all CPU costs from run to run (coefficient of variation)", OFF(run_noise) },
 	{ "work_scale", PARAM_DOUBLE, "0", NULL, 0, 100,
 	  "factor on every CPU cost above, the calibration (0: as calibrated for the machine: "
-	  "1 on --hw=ideal, " IPERF_MODEL_SCALE_TEXT " with the hardware model)", OFF(work_scale) },
+	  "1 on --hw=ideal, " PVNET_MODEL_SCALE_TEXT " with the hardware model)", OFF(work_scale) },
 	{ NULL }
 };
 
@@ -276,7 +263,7 @@ static int iperf_setup(struct workload *w, struct err *e)
 	ip->c = c;
 	run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
 	run_factor *= c->work_scale > 0 ? c->work_scale
-		    : hw_is_ideal(s->hw) ? 1.0 : IPERF_MODEL_SCALE;
+		    : hw_is_ideal(s->hw) ? 1.0 : PVNET_MODEL_SCALE;
 	pvnet_init(&ip->net, s, &c->net, &w->rng, c->noise, run_factor);
 	ip->net.warm_end = c->warmup;
 	if (c->peer == PEER_REMOTE) {
