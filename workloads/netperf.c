@@ -39,9 +39,10 @@
  * commit of a batch of sends; what is queued, work and commit of a batch
  * of receives), for the client's end (0) and the server's (1), and the
  * path's own tasks; the test logic here is the same for all.  TCP_STREAM
- * to dom0 or to a remote host behind dom0's NIC (peer=dom0|remote) is
- * not such a peer: it is iperf's connection (workloads/pvnet.h, nic.h),
- * whose sockets' owners are netperf's and netserver's calls (stream_setup).
+ * to dom0 or to a remote host behind dom0's NIC (peer=dom0|remote), and
+ * UDP_STREAM to dom0, are not such peers: they are iperf's connection
+ * (workloads/pvnet.h, nic.h), whose sockets' owners are netperf's and
+ * netserver's calls (stream_setup).
  */
 #include <math.h>
 #include <stddef.h>
@@ -83,7 +84,7 @@ static const struct param_def netperf_params[] = {
 	{ "peer", PARAM_ENUM, "loopback", "loopback|dom0|remote", 0, 0,
 	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
 	  "dom0, netperf in the guest and netserver in dom0 over netfront/netback (TCP_RR, "
-	  "TCP_STREAM); remote, on another host through dom0's bridge and NIC (TCP_STREAM)",
+	  "TCP_STREAM, UDP_STREAM); remote, on another host through dom0's bridge and NIC (TCP_STREAM)",
 	  OFF(peer) },
 	{ "direction", PARAM_ENUM, "to-dom0", "to-dom0|from-dom0", 0, 0,
 	  "peer=dom0 or remote: to-dom0, netperf in the guest and netserver in dom0 or on the "
@@ -104,7 +105,8 @@ static const struct param_def netperf_params[] = {
 	{ "sndbuf", PARAM_SIZE, "0", NULL, 0, 1LL << 31,
 	  "TCP send buffer of both sockets (0: autotuned to tcp_wmem[2] 4 MiB)", OFF(sndbuf) },
 	{ "figure", PARAM_ENUM, "auto", "auto|send|recv|p50|p90|p99", 0, 0,
-	  "the figure of merit: auto (send Mbit/s for a stream, MMTests' send-SIZE; "
+	  "the figure of merit: auto (send Mbit/s for a stream over lo, MMTests' send-SIZE; "
+	  "the reader's over netfront/netback, what crossed the path; "
 	  "transactions/s for TCP_RR), recv (the receiver's Mbit/s), p50/p90/p99 (TCP_RR "
 	  "transaction time, us)", OFF(figure) },
 	{ "batch_time", PARAM_DURATION, "10us", NULL, 1000, 1e9,
@@ -817,8 +819,10 @@ static void server_done(struct sim *s, struct worker *w)
 
 /* ------------------------------------------------------------------------ */
 /*
- * TCP_STREAM to dom0 or to a remote host (peer=dom0|remote): the
- * connection is workloads/pvnet.h's, the one iperf streams over, stage by
+ * TCP_STREAM to dom0 or to a remote host (peer=dom0|remote), and
+ * UDP_STREAM to dom0 (pvnet_flow_udp: datagrams of size bytes, a batch of
+ * calls as over lo, the sockets' 212992-byte buffers, drops where Linux
+ * drops them): the connection is workloads/pvnet.h's, the one iperf streams over, stage by
  * stage (netfront, netback, its dealloc and guest-rx threads; TCP Small
  * Queues, the window and the send buffer of workloads/tcp.h) and, for
  * peer=remote, dom0's bridge, NIC and link (workloads/nic.h).  The path's
@@ -866,6 +870,23 @@ static stime_t stream_client_poll(struct sim *s, struct worker *w)
 	uint64_t n = (uint64_t)st->net.segment / size;
 
 	(void)s;
+	if (f->udp) {
+		/* batch_time of calls, at most half the receiver's buffer, what the socket takes */
+		uint64_t room = pvnet_udp_room(f), cap = udp_batch_cap(np);
+
+		n = batch_calls(np, send_estimate(np));
+		n = n < cap ? n : cap;
+		n = n < room ? n : room;
+		if (!n) {
+			task_block_reason(w->task, STREAM_SNDBUF);
+			return 0;
+		}
+		st->sends = n;
+		return pvnet_udp_send_claim(f, n) +
+		       cost(np, stream_calls(np, f, f->snd_at, np->c->lo.send_call, n, size) +
+				(stime_t)((double)n * ((double)size * np->c->lo.copy +
+						       (double)(f->frags * np->c->lo.packet))));
+	}
 	if (!pvnet_connected(f)) {
 		task_block_reason(w->task, STREAM_CONNECT);
 		return 0;
@@ -889,7 +910,10 @@ static void stream_client_done(struct sim *s, struct worker *w)
 	struct netperf *np = f->app;
 
 	(void)s;
-	pvnet_write_commit(f);
+	if (f->udp)
+		pvnet_udp_send_commit(f);
+	else
+		pvnet_write_commit(f);
 	if (np->measuring)
 		np->sent_bytes += np->stream->sends * (uint64_t)np->c->size;
 }
@@ -906,6 +930,16 @@ static stime_t stream_server_poll(struct sim *s, struct worker *w)
 	if (!pvnet_readable(f)) {
 		task_block_reason(w->task, SERVER_RECV);
 		return 0;
+	}
+	if (f->udp) {
+		/* a datagram per recv(), up to batch_time of them */
+		uint64_t size = (uint64_t)np->c->size, calls = batch_calls(np, recv_estimate(np));
+		uint64_t avail = pvnet_readable(f) / size;
+
+		calls = calls < avail ? calls : avail;
+		return pvnet_read_claim(f, calls * size) +
+		       cost(np, stream_calls(np, f, f->rcv_at, np->c->lo.recv_call, calls, size) +
+				(stime_t)((double)(calls * size) * np->c->lo.copy));
 	}
 	work = pvnet_read_claim(f, (uint64_t)st->net.segment);
 	return work + cost(np, stream_calls(np, f, f->rcv_at, np->c->lo.recv_call,
@@ -959,13 +993,14 @@ static int stream_setup(struct netperf *np, struct err *e)
 		free(st);
 		return -1;
 	}
-	if (c->rcvbuf)
+	if (c->rcvbuf && c->test == NP_TCP_STREAM)
 		st->net.rmem_max = c->rcvbuf;
-	if (c->sndbuf)
+	if (c->sndbuf && c->test == NP_TCP_STREAM)
 		st->net.wmem_max = c->sndbuf;
 	/* the path's own checks (pvnet_check) in netperf's words */
-	if (st->net.wmem_max < 2 * (st->net.segment + st->net.skb_overhead) ||
-	    st->net.rmem_max < 2 * st->net.segment) {
+	if (c->test == NP_TCP_STREAM &&
+	    (st->net.wmem_max < 2 * (st->net.segment + st->net.skb_overhead) ||
+	     st->net.rmem_max < 2 * st->net.segment)) {
 		bool snd = st->net.wmem_max < 2 * (st->net.segment + st->net.skb_overhead);
 
 		err_set(e, "netperf: %s=%lld is below %lld bytes, the two %lld-byte segments TCP "
@@ -989,6 +1024,11 @@ static int stream_setup(struct netperf *np, struct err *e)
 		pvnet_attach_nic(&st->pv, &c->nic, to_dom0);
 	st->flow = pvnet_flow_add(&st->pv, guest_of(w->dom), -1, to_dom0 ? PVNET_GUEST : peer,
 				  to_dom0 ? peer : PVNET_GUEST, &client, &server, np);
+	/* UDP: Linux's rmem_default and wmem_default (212992) unless -s/-S set them */
+	if (c->test == NP_UDP_STREAM)
+		pvnet_flow_udp(st->flow, (uint64_t)c->size, lo_udp_truesize((uint64_t)c->size),
+			       c->sndbuf ? (uint64_t)c->sndbuf : LO_UDP_RCVBUF,
+			       c->rcvbuf ? (uint64_t)c->rcvbuf : LO_UDP_RCVBUF);
 	pvnet_start(&st->pv);
 	return 0;
 }
@@ -1040,11 +1080,9 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 	if (c->peer == NP_PEER_LOOPBACK && c->direction != NP_TO_DOM0)
 		return err_set(e, "netperf: direction=from-dom0 needs peer=dom0 or remote (over lo "
 			       "both ends are in one domain)");
-	if (c->peer != NP_PEER_LOOPBACK && c->test == NP_UDP_STREAM)
-		return err_set(e, "netperf: peer=%s runs TCP_STREAM%s; UDP_STREAM over "
-			       "netfront/netback is not modelled (peer=loopback runs it)",
-			       c->peer == NP_PEER_DOM0 ? "dom0" : "remote",
-			       c->peer == NP_PEER_DOM0 ? " and TCP_RR" : "");
+	if (c->peer == NP_PEER_REMOTE && c->test == NP_UDP_STREAM)
+		return err_set(e, "netperf: peer=remote runs TCP_STREAM; UDP_STREAM through dom0's "
+			       "NIC is not modelled (peer=dom0 and loopback run it)");
 	if (c->peer == NP_PEER_REMOTE && c->test == NP_TCP_RR)
 		return err_set(e, "netperf: peer=remote runs TCP_STREAM, not TCP_RR (TCP_RR's "
 			       "peers: loopback, dom0)");
@@ -1082,7 +1120,7 @@ static int netperf_setup(struct workload *w, struct err *e)
 	np->peer = c->peer < (int)(sizeof(peers) / sizeof(peers[0])) ? peers[c->peer] : NULL;
 	np->half_width = c->noise * sqrt(3.0);
 	np->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
-	if (c->peer != NP_PEER_LOOPBACK && c->test == NP_TCP_STREAM) {
+	if (c->peer != NP_PEER_LOOPBACK && c->test != NP_TCP_RR) {
 		if (stream_setup(np, e) < 0) {
 			free(np);
 			w->priv = NULL;
@@ -1156,7 +1194,7 @@ static void netperf_metric(struct workload *w, struct metric *m)
 		m->value = (double)(c->figure == NP_FIG_RECV || c->test == NP_TCP_STREAM ?
 				    np->recv_bytes : np->sent_bytes) * 8 / 1e6 / secs;
 	/* a remote netserver reads at once, without a task: pvnet counts it */
-	if (m->valid && np->stream)
+	if (m->valid && np->stream && (c->test == NP_TCP_STREAM || c->figure != NP_FIG_SEND))
 		m->value = (double)pvnet_measured(&np->stream->pv) * 8 / 1e6 / secs;
 }
 
@@ -1205,7 +1243,7 @@ static void netperf_destroy(struct workload *w)
 const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "netperf UDP_STREAM, TCP_STREAM or TCP_RR between netperf and netserver "
-		   "in one domain over lo (peer=loopback), TCP_RR or TCP_STREAM between a guest "
+		   "in one domain over lo (peer=loopback), any of them between a guest "
 		   "and dom0 over netfront/netback (peer=dom0), or TCP_STREAM to or from a "
 		   "remote host through dom0's NIC (peer=remote), as MMTests runs it; metric the "
 		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's transactions/s (higher is "

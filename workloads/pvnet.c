@@ -12,6 +12,25 @@
 #include "sim/xalloc.h"
 #include "workloads/pvnet.h"
 
+/*
+ * UDP (pvnet_flow_udp): a datagram above the MTU leaves as IP fragments of
+ * 1480 bytes (a 1500-byte MTU less the IP header; Linux 4.x's UDP has no
+ * segmentation offload to netfront), each a packet of one ring slot;
+ * netfront stops its queue with fewer than MAX_SKB_FRAGS + 2 = 19 slots
+ * free (netfront_tx_slot_available); netback's rx_queue takes
+ * XENVIF_RX_QUEUE_BYTES = XEN_NETIF_RX_RING_SIZE / 2 pages = 512 KiB before
+ * xenvif_rx_queue_tail stops the vif's queue, whose qdisc then holds
+ * XENVIF_QUEUE_LENGTH = 32 packets and drops the rest (interface.c of
+ * Linux 4.4-4.9).  A burst (one pvnet_pkt) is at most UDP_BURST_SLOTS
+ * slots, so that the guest-rx thread can always take one.
+ */
+#define UDP_FRAG_BYTES 1480
+#define UDP_HDR 8
+#define XENNET_STOP_SLOTS 19
+#define XENVIF_RX_QUEUE_BYTES (256 / 2 * 4096)
+#define XENVIF_QUEUE_LENGTH 32
+#define UDP_BURST_SLOTS 64
+
 const char *const pvnet_snd_name[SND_N] = {
 	"sending", "no_data", "tsq", "rwnd", "ring", "ready"
 };
@@ -222,7 +241,9 @@ static unsigned tx_gc(struct pvnet_queue *q)
 		for (unsigned i = 0; i < k;) {
 			const struct pvnet_pkt *p = &q->txp[(tx->rsp_cons + i) % tx->size];
 
-			if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_GUEST)
+			if (p->kind == PVNET_DATA && p->flow->udp)
+				p->flow->wmem -= p->dgrams * p->flow->truesize;
+			else if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_GUEST)
 				tcp_tx_freed(&p->flow->tcp, p->bytes);
 			i += p->slots;
 			freed++;
@@ -282,6 +303,8 @@ stime_t pvnet_read_claim(struct pvnet_flow *f, uint64_t max)
 
 	f->rd_bytes = f->sock_bytes < max ? f->sock_bytes : max;
 	f->sock_bytes -= f->rd_bytes;
+	if (f->udp)                   /* UDP's receive was the softirq's: only the calls */
+		return 0;
 	return pvnet_cost(n, per_byte(n, n->c->server_cost, f->rd_bytes));
 }
 
@@ -322,6 +345,10 @@ void pvnet_read_commit(struct pvnet_flow *f)
 	if (sim_now(n->sim) > n->warm_end)
 		f->measured += b;
 	f->rd_bytes = 0;
+	if (f->udp) {                 /* skb_consume_udp frees the datagrams: no ACK */
+		f->rmem -= b / f->dgram * f->truesize;
+		return;
+	}
 	if (f->rcv_at == PVNET_GUEST) {
 		guest_send_ack(f);
 		return;
@@ -330,6 +357,117 @@ void pvnet_read_commit(struct pvnet_flow *f)
 		.flow = f, .slots = 1, .kind = PVNET_ACK, .ack = f->consumed,
 		.wnd_end = f->consumed + tcp_rcv_window(&f->tcp.p) });
 	worker_kick(n->sim, f->q->rxk);
+}
+
+/* ------------------------------------------------------------------------ */
+/* UDP flows */
+
+void pvnet_flow_udp(struct pvnet_flow *f, uint64_t dgram, uint64_t truesize, uint64_t sndbuf,
+		    uint64_t rcvbuf)
+{
+	f->udp = true;
+	f->connected = true;          /* connect() of a UDP socket sends nothing */
+	f->dgram = (uint32_t)dgram;
+	f->frags = (uint32_t)((dgram + UDP_HDR + UDP_FRAG_BYTES - 1) / UDP_FRAG_BYTES);
+	f->truesize = truesize;
+	f->sndbuf = sndbuf;
+	f->rcvbuf = rcvbuf;
+}
+
+/*
+ * sock_alloc_send_pskb allocates while sk_wmem_alloc < sk_sndbuf; a
+ * guest's datagrams also need netfront's ring (with its queue stopped
+ * the qdisc would hold them, charged to the same sndbuf: an assumption
+ * that the two bind alike, as they do for small datagrams).
+ */
+uint64_t pvnet_udp_room(const struct pvnet_flow *f)
+{
+	uint64_t n, cap = UDP_BURST_SLOTS / f->frags;
+
+	if (f->wmem >= f->sndbuf)
+		return 0;
+	n = (f->sndbuf - f->wmem + f->truesize - 1) / f->truesize;
+	if (f->snd_at == PVNET_GUEST) {
+		unsigned free = ring_free_requests(&f->q->tx);
+		uint64_t r = free > XENNET_STOP_SLOTS ? (free - XENNET_STOP_SLOTS) / f->frags : 0;
+
+		n = n < r ? n : r;
+	}
+	cap = cap ? cap : 1;
+	return n < cap ? n : cap;
+}
+
+stime_t pvnet_udp_send_claim(struct pvnet_flow *f, uint64_t n)
+{
+	struct pvnet_queue *q = f->q;
+	struct ring *tx = &q->tx;
+	unsigned gc;
+
+	f->cl_dgrams = n;
+	f->wmem += n * f->truesize;
+	f->sending++;
+	if (f->snd_at != PVNET_GUEST)
+		return 0;
+	q->txp[tx->req_prod_pvt % tx->size] = (struct pvnet_pkt){
+		.flow = f, .bytes = (uint32_t)(n * f->dgram), .slots = (uint16_t)(n * f->frags),
+		.kind = PVNET_DATA, .dgrams = (uint32_t)n };
+	ring_queue_requests(tx, (unsigned)(n * f->frags));
+	gc = tx_gc(q);
+	return gc ? pvnet_cost(f->net, (double)gc * f->net->c->gc_cost) : 0;
+}
+
+/* dom0's datagrams: the bridge and xenvif_start_xmit queue them for the guest-rx thread. */
+void pvnet_udp_send_commit(struct pvnet_flow *f)
+{
+	struct pvnet_queue *q = f->q;
+	uint64_t n = f->cl_dgrams, k = 0;
+	uint64_t cap = XENVIF_RX_QUEUE_BYTES + (uint64_t)XENVIF_QUEUE_LENGTH * f->dgram;
+
+	f->cl_dgrams = 0;
+	f->sending--;
+	if (f->snd_at == PVNET_GUEST) {
+		tx_publish(q);
+		return;
+	}
+	while (k < n && q->rxq_udp_bytes + f->dgram <= cap) {
+		q->rxq_udp_bytes += f->dgram;
+		k++;
+	}
+	f->drops += n - k;            /* freed at once: their sndbuf share comes back */
+	f->wmem -= (n - k) * f->truesize;
+	if (!k)
+		return;
+	pktq_push(&q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)(k * f->dgram),
+						.slots = (uint16_t)(k * f->frags),
+						.kind = PVNET_DATA, .dgrams = (uint32_t)k });
+	worker_kick(f->net->sim, q->rxk);
+}
+
+/*
+ * k datagrams reach the receiver's socket: each is queued while
+ * sk_rmem_alloc is below sk_rcvbuf, else dropped (__sock_queue_rcv_skb of
+ * Linux 4.4, called by udp_queue_rcv_skb; 4.10's __udp_enqueue_schedule_skb
+ * the same test).
+ */
+static void udp_deliver(struct pvnet_flow *f, uint64_t k)
+{
+	uint64_t got = 0;
+
+	while (got < k && f->rmem < f->rcvbuf) {
+		f->rmem += f->truesize;
+		got++;
+	}
+	f->drops += k - got;
+	f->sock_bytes += got * f->dgram;
+	if (got)
+		worker_kick(f->net->sim, f->receiver);
+}
+
+/* The sender sleeping for memory is woken when half its sndbuf is free (sock_def_write_space). */
+static void udp_write_space(struct pvnet_flow *f)
+{
+	if (f->wmem * 2 <= f->sndbuf && pvnet_udp_room(f))
+		worker_kick(f->net->sim, f->sender);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -387,6 +525,10 @@ static stime_t netback_poll(struct sim *s, struct worker *w)
 	q->nb_polled++;
 	if (p->kind == PVNET_DATA && p->flow->rcv_at == PVNET_REMOTE)
 		return pvnet_cost(n, fwd_map_base(n, p) + nic_fwd_base(n->nic, NULL));
+	/* a burst of datagrams: each packet a small one's work, the bytes a segment's share */
+	if (p->kind == PVNET_DATA && p->flow->udp)
+		return pvnet_cost(n, (double)p->slots * (double)(n->c->ack_cost + n->c->ack_rx_cost) +
+				     per_byte(n, n->c->netback_cost, p->bytes));
 	if (p->kind == PVNET_DATA)
 		return pvnet_cost(n, per_byte(n, n->c->netback_cost, p->bytes));
 	/*
@@ -421,6 +563,14 @@ static void netback_done(struct sim *s, struct worker *w)
 		/* to the bridge and the NIC, mapped: the dealloc thread waits for its TX clean */
 		nic_xmit(q->net->nic, &(struct nic_frame){ .owner = f, .bytes = p->bytes,
 							   .slots = p->slots, .kind = NIC_DATA });
+		return;
+	}
+	if (p->kind == PVNET_DATA && f->udp) {
+		/* up dom0's stack to the socket; answered at once (an assumption, below) */
+		udp_deliver(f, p->dgrams);
+		ring_queue_responses(&q->tx, p->slots);
+		if (ring_push_responses(&q->tx))
+			evtchn_send(&q->tx_to_front);
 		return;
 	}
 	if (p->kind == PVNET_DATA) {
@@ -506,6 +656,16 @@ static stime_t rxk_poll(struct sim *s, struct worker *w)
 			base += (double)c->ack_cost;
 			continue;
 		}
+		if (p->flow->udp) {
+			/* one copy op per fragment (each below a page), a small packet's work each */
+			if (slots + p->slots > free || (c->copy_batch && k && ops + p->slots > c->copy_batch))
+				break;
+			ops += p->slots;
+			slots += p->slots;
+			base += (double)p->slots * (double)(c->ack_cost + c->grant_copy_op) +
+				(double)p->bytes / 1024 * c->grant_copy_kib;
+			continue;
+		}
 		{
 			long long pops = ((long long)p->bytes + 4095) / 4096;
 
@@ -562,8 +722,13 @@ static void rxk_done(struct sim *s, struct worker *w)
 	while (put < q->rxk_n && rx_put(q, pktq_at(&q->rxq, put))) {
 		const struct pvnet_pkt *p = pktq_at(&q->rxq, put);
 
+		/* the copied skb is freed: a dom0 UDP sender's sndbuf (sock_wfree) */
+		if (p->kind == PVNET_DATA && p->flow->udp) {
+			p->flow->wmem -= p->dgrams * p->flow->truesize;
+			q->rxq_udp_bytes -= p->bytes;
+			udp_write_space(p->flow);
 		/* the copied skb is freed: a dom0 sender's TSQ room (tcp_wfree) */
-		if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_DOM0) {
+		} else if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_DOM0) {
 			tcp_tx_freed(&p->flow->tcp, p->bytes);
 			snd_update(p->flow);
 		}
@@ -646,6 +811,8 @@ static stime_t netfront_poll(struct sim *s, struct worker *w)
 	for (int i = 0; i < q->nflows; i++)
 		snd_update(q->flows[i]);
 	base = (double)q->nf_gc * n->c->gc_cost + (double)acks * n->c->ack_rx_cost;
+	if (q->nf_data && q->nf_pkt.flow->udp)
+		base += (double)q->nf_pkt.slots * (double)n->c->ack_rx_cost;
 	if (q->nf_data)
 		base += per_byte(n, n->c->netfront_rx_cost, q->nf_pkt.bytes);
 	return pvnet_cost(n, base);
@@ -663,7 +830,9 @@ static void netfront_done(struct sim *s, struct worker *w)
 		for (int i = 0; i < q->nflows; i++) {
 			struct pvnet_flow *f = q->flows[i];
 
-			if (f->snd_at == PVNET_GUEST && tcp_writeable(&f->tcp))
+			if (f->snd_at == PVNET_GUEST && f->udp)
+				udp_write_space(f);
+			else if (f->snd_at == PVNET_GUEST && tcp_writeable(&f->tcp))
 				worker_kick(s, f->sender);
 		}
 	}
@@ -671,8 +840,12 @@ static void netfront_done(struct sim *s, struct worker *w)
 		struct pvnet_flow *f = q->nf_pkt.flow;
 
 		q->nf_data = false;
-		f->sock_bytes += q->nf_pkt.bytes;
-		worker_kick(s, f->receiver);
+		if (f->udp) {
+			udp_deliver(f, q->nf_pkt.dgrams);
+		} else {
+			f->sock_bytes += q->nf_pkt.bytes;
+			worker_kick(s, f->receiver);
+		}
 	}
 	for (int i = 0; i < q->nflows; i++) {
 		if (q->flows[i]->ack_waits)
@@ -991,6 +1164,8 @@ static void syn_ack_fn(struct timer *t, void *arg)
 		struct pvnet_pkt a = { .flow = f, .slots = 1, .kind = PVNET_ACK,
 				       .wnd_end = tcp_rcv_window(&f->tcp.p) };
 
+		if (f->udp)
+			continue;
 		if (f->snd_at == PVNET_GUEST) {
 			rx_put(f->q, &a);
 			if (ring_push_responses(&f->q->rx))
@@ -1113,9 +1288,10 @@ void pvnet_breakdown(struct pvnet *n, struct breakdown *b, const char *sender,
 		add_stage(n, b, ST_RECEIVER, receiver, receiver_reasons);
 		add_stage(n, b, ST_NETBACK, "netback", NULL);
 	}
-	st = breakdown_stage(b, "tcp-sender", f0->snd_at == PVNET_REMOTE ? "remote" :
+	st = f0->udp ? NULL :
+	     breakdown_stage(b, "tcp-sender", f0->snd_at == PVNET_REMOTE ? "remote" :
 			     pvnet_guest_of(f0, f0->snd_at)->dom->name, n->nflows);
-	for (int i = 0; i < n->nflows; i++) {
+	for (int i = 0; st && i < n->nflows; i++) {
 		snd_update(n->flows[i]);
 		for (int k = 0; k < SND_N; k++)
 			breakdown_part(st, pvnet_snd_name[k], n->flows[i]->snd_ns[k]);

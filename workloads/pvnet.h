@@ -37,7 +37,9 @@
  *             sender's copied skb releases TCP Small Queues (tcp_wfree),
  *             whose tasklet sends on this CPU (tcp_tasklet_func).
  *
- * A flow (struct pvnet_flow) is one TCP connection: its flow control is
+ * A flow (struct pvnet_flow) is one TCP connection (or a UDP socket pair,
+ * pvnet_flow_udp: datagrams, no flow control beyond the sockets' buffers,
+ * drops at a full receive buffer or netback's rx_queue): its flow control is
  * workloads/tcp.h's, its sender and receiver are a guest's and dom0's
  * sockets (to-dom0: the guest sends; from-dom0: dom0 sends).  Data moves
  * in GSO segments of 'segment' bytes (64 KiB), ACKs one per read.
@@ -202,6 +204,7 @@ struct pvnet_pkt {
 	uint16_t slots;               /* ring slots it takes */
 	uint8_t kind;
 	uint64_t ack, wnd_end;        /* an ACK's: bytes acknowledged, window's right edge */
+	uint32_t dgrams;              /* a UDP flow's: datagrams in the burst (0: TCP) */
 };
 
 /* A FIFO of packets (netback's rx_queue). */
@@ -224,6 +227,7 @@ struct pvnet_queue {
 	bool rx_stalled;              /* the guest-rx thread waits for RX buffers */
 	struct pvnet_flow **flows;    /* the flows hashed onto it */
 	int nflows;
+	uint64_t rxq_udp_bytes;       /* UDP payload on rxq (rx_queue_len's share) */
 	/* the batches under way */
 	struct pvnet_flow *nf_flow, *nb_flow, *rxk_flow;   /* a sending context's flow */
 	unsigned nf_sent, nb_sent, rxk_sent;
@@ -257,6 +261,19 @@ struct pvnet_flow {
 	struct timer pump;            /* a remote sender: its link is free again */
 	int snd_cat;
 	stime_t snd_from, snd_ns[SND_N];
+	/*
+	 * A UDP flow (pvnet_flow_udp): datagrams of 'dgram' bytes, each 'frags'
+	 * packets of one ring slot (IP fragments of a 1500-byte MTU), no ACKs,
+	 * no TSQ, no window.  The sender's skbs count in wmem (sk_wmem_alloc)
+	 * until the driver frees them; the receiver's in rmem (sk_rmem_alloc):
+	 * a datagram arriving at a full receive buffer is dropped, as is one
+	 * netback's rx_queue has no room for (both counted in drops).
+	 */
+	bool udp;
+	uint32_t dgram, frags;
+	uint64_t truesize, sndbuf, rcvbuf;
+	uint64_t wmem, rmem, drops;
+	uint64_t cl_dgrams;           /* the sender's batch */
 };
 
 struct pvnet {
@@ -358,6 +375,24 @@ uint64_t pvnet_readable(const struct pvnet_flow *f);
 stime_t pvnet_read_claim(struct pvnet_flow *f, uint64_t max);
 /* The read is done: the bytes are consumed and acknowledged (one ACK per read). */
 void pvnet_read_commit(struct pvnet_flow *f);
+
+/*
+ * f (not started) carries UDP datagrams of dgram bytes, truesize each in
+ * the sockets' accounts, with the sender's sndbuf and the receiver's
+ * rcvbuf.  A guest or dom0 sender only: a remote end is TCP's.
+ */
+void pvnet_flow_udp(struct pvnet_flow *f, uint64_t dgram, uint64_t truesize, uint64_t sndbuf,
+		    uint64_t rcvbuf);
+/* Datagrams the sender may send now (sock_alloc_send_skb; a guest's TX ring). */
+uint64_t pvnet_udp_room(const struct pvnet_flow *f);
+/*
+ * Sends n datagrams (n <= pvnet_udp_room): the path's CPU for them, a
+ * guest's reaping of TX completions (xennet_start_xmit); the commit puts
+ * them on the TX ring or, from dom0, on netback's rx_queue, dropping what
+ * it has no room for.
+ */
+stime_t pvnet_udp_send_claim(struct pvnet_flow *f, uint64_t n);
+void pvnet_udp_send_commit(struct pvnet_flow *f);
 
 /* The measured interval starts: time accounting of every task, the sender's states. */
 void pvnet_time_start(struct pvnet *n);

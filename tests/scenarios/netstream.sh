@@ -12,7 +12,12 @@
 #     than 16 KiB sends; figure=send is the reader's figure, as netperf's
 #     TCP_STREAM stops its clock when netserver has read everything;
 #  4. bad values of the new parameter values and combinations are one line
-#     naming the problem, exit 2.
+#     naming the problem, exit 2;
+#  5. UDP_STREAM to and from dom0: the breakdown's stages in order (no TCP
+#     sender), adding up; with the path's costs the receiver keeps up with
+#     64-byte datagrams to dom0 (what is sent is received), and with a
+#     receiver slowed to 10 us a recv() datagrams are dropped at its socket
+#     in both directions (the receiver's figure below 60 % of the sender's).
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -88,7 +93,7 @@ assert send == big, (send, big)'
 # 4. Bad input.
 expect_error "netperf: peer: 'moon' is not one of loopback|dom0|remote" \
 	--workload=netperf:peer=moon --iterations=1
-expect_error "netperf: peer=remote runs TCP_STREAM; UDP_STREAM over netfront/netback is not modelled" \
+expect_error "netperf: peer=remote runs TCP_STREAM; UDP_STREAM through dom0's NIC is not modelled" \
 	--workload=netperf:peer=remote --iterations=1
 expect_error "netperf: peer=remote runs TCP_STREAM, not TCP_RR" \
 	--workload=netperf:test=TCP_RR:peer=remote --iterations=1
@@ -106,5 +111,36 @@ expect_error "netperf: server_vcpu=16 but domain dom0 has 16 vCPUs" \
 	--workload=netperf:test=TCP_STREAM:peer=dom0:server_vcpu=16 --iterations=1
 expect_error "netperf: sndbuf=1024 is below 136320 bytes" \
 	--workload=netperf:test=TCP_STREAM:peer=dom0:sndbuf=1024 --iterations=1
+
+# 5. UDP_STREAM over the split driver.
+run_ok --sched=credit2 \
+	--workload='netperf:test=UDP_STREAM:peer=dom0:size=1024:recv_cost=10us:direction={to-dom0,from-dom0}:figure={auto,send}:warmup=200ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/udp.json"
+run_ok --sched=credit2 --workload='netperf:test=UDP_STREAM:peer=dom0:size=64:figure={auto,send}:warmup=200ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/udp64.json"
+json_check "$tmp/udp.json" '
+want = {"to-dom0": ["netperf", "netback", "dealloc", "netserver", "guest-rx", "netfront"],
+        "from-dom0": ["netperf", "guest-rx", "netfront", "netserver", "netback"]}
+got = {}
+for r in doc["runs"]:
+    w, b = r["workload"], r["breakdown"]
+    d = w.split("direction=")[1].split(":")[0]
+    names = [st["name"] for st in b["stages"]]
+    assert names == want[d], (w, names)
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), (w, st)
+    got[w] = r["metric"]["value"]
+print(got)
+for d in ("to-dom0", "from-dom0"):
+    k = "netperf:test=UDP_STREAM:peer=dom0:size=1024:recv_cost=10us:direction=%s:figure=%%s:warmup=200ms:time=1s" % d
+    recv, send = got[k % "auto"], got[k % "send"]
+    assert 0 < recv < 0.6 * send, (d, recv, send)'
+json_check "$tmp/udp64.json" '
+got = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
+print(got)
+recv = got["netperf:test=UDP_STREAM:peer=dom0:size=64:figure=auto:warmup=200ms:time=1s"]
+send = got["netperf:test=UDP_STREAM:peer=dom0:size=64:figure=send:warmup=200ms:time=1s"]
+# what is in flight at the end: at most the 212992-byte send buffer of 64-byte datagrams
+assert 0 < recv <= send and send - recv < 0.01 * send, (recv, send)'
 
 finish
