@@ -15,6 +15,8 @@
  *   TCP_STREAM  the same over one TCP connection; netperf stops its clock
  *               when netserver has read all it wrote, so its figure is
  *               what the reader took.
+ *   UDP_RR      TCP_RR's transactions over UDP sockets (send_udp_rr /
+ *               recv_udp_rr): the same calls, one datagram each way.
  *   TCP_RR      one transaction at a time: netperf sends a request of
  *               request_size bytes and waits for the response_size bytes
  *               netserver sends back (1 and 1, netperf's defaults, as the
@@ -57,7 +59,7 @@
 #include "workloads/loopback.h"
 #include "workloads/netperf.h"
 
-enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR };
+enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR, NP_UDP_RR };
 enum np_peer { NP_PEER_LOOPBACK, NP_PEER_DOM0, NP_PEER_REMOTE };
 enum np_direction { NP_TO_DOM0, NP_FROM_DOM0 };
 enum np_figure { NP_FIG_AUTO, NP_FIG_SEND, NP_FIG_RECV, NP_FIG_P50, NP_FIG_P90, NP_FIG_P99 };
@@ -79,7 +81,7 @@ struct netperf_config {
 #define NIC_OFF(f) OFF(nic.f)
 
 static const struct param_def netperf_params[] = {
-	{ "test", PARAM_ENUM, "UDP_STREAM", "UDP_STREAM|TCP_STREAM|TCP_RR", 0, 0,
+	{ "test", PARAM_ENUM, "UDP_STREAM", "UDP_STREAM|TCP_STREAM|TCP_RR|UDP_RR", 0, 0,
 	  "netperf -t", OFF(test) },
 	{ "peer", PARAM_ENUM, "loopback", "loopback|dom0|remote", 0, 0,
 	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
@@ -96,9 +98,9 @@ static const struct param_def netperf_params[] = {
 	{ "recv_size", PARAM_SIZE, "0", NULL, 0, 65507,
 	  "bytes per recv of a stream test (-M; 0: size, as MMTests sets it)", OFF(recv_size) },
 	{ "request_size", PARAM_SIZE, "1", NULL, 1, 65507,
-	  "TCP_RR request bytes (-r, netperf's default 1)", OFF(request_size) },
+	  "TCP_RR and UDP_RR request bytes (-r, netperf's default 1)", OFF(request_size) },
 	{ "response_size", PARAM_SIZE, "1", NULL, 1, 65507,
-	  "TCP_RR response bytes (-r, netperf's default 1)", OFF(response_size) },
+	  "TCP_RR and UDP_RR response bytes (-r, netperf's default 1)", OFF(response_size) },
 	{ "rcvbuf", PARAM_SIZE, "0", NULL, 0, 1LL << 31,
 	  "receive buffer of both sockets (-s/-S; 0: Linux's default, 212992 for UDP, TCP "
 	  "autotuned to tcp_rmem[2] 6 MiB)", OFF(rcvbuf) },
@@ -222,7 +224,8 @@ static void lo_connect(struct netperf *np)
 	struct np_loopback *lp = xcalloc(1, sizeof(*lp));
 
 	np->path = lp;
-	lo_conn_init(&lp->conn, c->test == NP_UDP_STREAM ? LO_UDP : LO_TCP, &c->lo,
+	lo_conn_init(&lp->conn, c->test == NP_UDP_STREAM || c->test == NP_UDP_RR ? LO_UDP : LO_TCP,
+		     &c->lo,
 		     np->w->dom, np->client, np->server, (uint64_t)c->rcvbuf,
 		     (uint64_t)c->sndbuf);
 }
@@ -345,6 +348,12 @@ struct np_dom0 {
 };
 
 static stime_t cost(struct netperf *np, stime_t work);
+
+/* TCP_RR or UDP_RR: one transaction at a time. */
+static bool is_rr(const struct netperf_config *c)
+{
+	return c->test == NP_TCP_RR || c->test == NP_UDP_RR;
+}
 static int check_vcpu(const char *what, long long v, const struct domain *d, struct err *e);
 
 static struct np_dom0 *d0_path(struct netperf *np)
@@ -708,6 +717,19 @@ static uint64_t udp_batch_cap(const struct netperf *np)
 	return cap ? cap : 1;
 }
 
+/*
+ * A transaction's message of 'bytes' has arrived at end: over lo a UDP
+ * socket counts datagrams (one message, one datagram), the others bytes.
+ */
+static bool rr_ready(struct netperf *np, int end, uint64_t bytes)
+{
+	uint64_t avail = np->peer->recv_avail(np, end);
+
+	if (np->c->test == NP_UDP_RR && np->c->peer == NP_PEER_LOOPBACK)
+		return avail >= 1;
+	return avail >= bytes;
+}
+
 static stime_t client_poll(struct sim *s, struct worker *w)
 {
 	struct netperf *np = w->ctx;
@@ -716,12 +738,12 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 	stime_t work;
 
 	(void)s;
-	if (c->test == NP_TCP_RR) {
+	if (is_rr(c)) {
 		uint64_t resp = (uint64_t)c->response_size;
 
 		work = 0;
 		if (np->outstanding) {
-			if (np->peer->recv_avail(np, 0) < resp) {
+			if (!rr_ready(np, 0, resp)) {
 				task_block_reason(w->task, CLIENT_RESPONSE);
 				return 0;
 			}
@@ -755,7 +777,7 @@ static void client_done(struct sim *s, struct worker *w)
 	stime_t now = sim_now(s);
 
 	(void)w;
-	if (c->test == NP_TCP_RR) {
+	if (is_rr(c)) {
 		if (np->outstanding) {
 			np->peer->recv_commit(np, 0, &np->cl_rx, true);
 			if (np->measuring) {
@@ -779,11 +801,11 @@ static stime_t server_poll(struct sim *s, struct worker *w)
 	const struct netperf_config *c = np->c;
 
 	(void)s;
-	if (c->test == NP_TCP_RR) {
+	if (is_rr(c)) {
 		uint64_t req = (uint64_t)c->request_size;
 		stime_t work;
 
-		if (np->peer->recv_avail(np, 1) < req) {
+		if (!rr_ready(np, 1, req)) {
 			task_block_reason(w->task, SERVER_RECV);
 			return 0;
 		}
@@ -807,7 +829,7 @@ static void server_done(struct sim *s, struct worker *w)
 
 	(void)s;
 	(void)w;
-	if (c->test == NP_TCP_RR) {
+	if (is_rr(c)) {
 		np->peer->recv_commit(np, 1, &np->srv_rx, true);
 		np->peer->send_commit(np, 1, 1, (uint64_t)c->response_size);
 		return;
@@ -1071,7 +1093,7 @@ static int check_vcpu(const char *what, long long v, const struct domain *d,
 static int netperf_check(const struct netperf_config *c, const struct domain *d,
 			 struct err *e)
 {
-	static const char *const test_names[] = { "UDP_STREAM", "TCP_STREAM", "TCP_RR" };
+	static const char *const test_names[] = { "UDP_STREAM", "TCP_STREAM", "TCP_RR", "UDP_RR" };
 
 	if (check_vcpu("client_vcpu", c->client_vcpu, d, e) < 0)
 		return -1;
@@ -1083,15 +1105,15 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 	if (c->peer == NP_PEER_REMOTE && c->test == NP_UDP_STREAM)
 		return err_set(e, "netperf: peer=remote runs TCP_STREAM; UDP_STREAM through dom0's "
 			       "NIC is not modelled (peer=dom0 and loopback run it)");
-	if (c->peer == NP_PEER_REMOTE && c->test == NP_TCP_RR)
-		return err_set(e, "netperf: peer=remote runs TCP_STREAM, not TCP_RR (TCP_RR's "
-			       "peers: loopback, dom0)");
-	if (c->test == NP_TCP_RR && (c->figure == NP_FIG_SEND || c->figure == NP_FIG_RECV))
-		return err_set(e, "netperf: figure=%s is a stream's; TCP_RR gives auto "
+	if (c->peer == NP_PEER_REMOTE && is_rr(c))
+		return err_set(e, "netperf: peer=remote runs TCP_STREAM, not %s (%s's "
+			       "peers: loopback, dom0)", test_names[c->test], test_names[c->test]);
+	if (is_rr(c) && (c->figure == NP_FIG_SEND || c->figure == NP_FIG_RECV))
+		return err_set(e, "netperf: figure=%s is a stream's; %s gives auto "
 			       "(transactions/s), p50, p90 or p99",
-			       c->figure == NP_FIG_SEND ? "send" : "recv");
-	if (c->test != NP_TCP_RR && c->figure >= NP_FIG_P50)
-		return err_set(e, "netperf: figure=p%d is TCP_RR's; %s gives auto (send), "
+			       c->figure == NP_FIG_SEND ? "send" : "recv", test_names[c->test]);
+	if (!is_rr(c) && c->figure >= NP_FIG_P50)
+		return err_set(e, "netperf: figure=p%d is TCP_RR's and UDP_RR's; %s gives auto (send), "
 			       "send or recv",
 			       c->figure == NP_FIG_P50 ? 50 : c->figure == NP_FIG_P90 ? 90 : 99,
 			       test_names[c->test]);
@@ -1120,7 +1142,7 @@ static int netperf_setup(struct workload *w, struct err *e)
 	np->peer = c->peer < (int)(sizeof(peers) / sizeof(peers[0])) ? peers[c->peer] : NULL;
 	np->half_width = c->noise * sqrt(3.0);
 	np->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
-	if (c->peer != NP_PEER_LOOPBACK && c->test != NP_TCP_RR) {
+	if (c->peer != NP_PEER_LOOPBACK && !is_rr(c)) {
 		if (stream_setup(np, e) < 0) {
 			free(np);
 			w->priv = NULL;
@@ -1163,7 +1185,7 @@ static void netperf_metric(struct workload *w, struct metric *m)
 	memset(m, 0, sizeof(*m));
 	m->valid = np && np->measuring && sim_now(w->sim) > np->warm_end;
 	secs = m->valid ? (double)(sim_now(w->sim) - np->warm_end) / 1e9 : 0;
-	if (c->test == NP_TCP_RR && c->figure >= NP_FIG_P50) {
+	if (is_rr(c) && c->figure >= NP_FIG_P50) {
 		double q = c->figure == NP_FIG_P50 ? 0.5 : c->figure == NP_FIG_P90 ? 0.9 : 0.99;
 
 		snprintf(m->name, sizeof(m->name), "latency_p%d", (int)lround(q * 100));
@@ -1175,7 +1197,7 @@ static void netperf_metric(struct workload *w, struct metric *m)
 		return;
 	}
 	m->higher_better = true;
-	if (c->test == NP_TCP_RR) {
+	if (is_rr(c)) {
 		snprintf(m->name, sizeof(m->name), "transactions");
 		snprintf(m->unit, sizeof(m->unit), "trans/s");
 		if (m->valid)
@@ -1242,11 +1264,11 @@ static void netperf_destroy(struct workload *w)
 
 const struct workload_ops netperf_ops = {
 	.name = "netperf",
-	.summary = "netperf UDP_STREAM, TCP_STREAM or TCP_RR between netperf and netserver "
+	.summary = "netperf UDP_STREAM, TCP_STREAM, TCP_RR or UDP_RR between netperf and netserver "
 		   "in one domain over lo (peer=loopback), any of them between a guest "
 		   "and dom0 over netfront/netback (peer=dom0), or TCP_STREAM to or from a "
 		   "remote host through dom0's NIC (peer=remote), as MMTests runs it; metric the "
-		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's transactions/s (higher is "
+		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's and UDP_RR's transactions/s (higher is "
 		   "better), or a latency percentile",
 	.params = netperf_params,
 	.config_size = sizeof(struct netperf_config),

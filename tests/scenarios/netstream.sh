@@ -17,7 +17,11 @@
 #     sender), adding up; with the path's costs the receiver keeps up with
 #     64-byte datagrams to dom0 (what is sent is received), and with a
 #     receiver slowed to 10 us a recv() datagrams are dropped at its socket
-#     in both directions (the receiver's figure below 60 % of the sender's).
+#     in both directions (the receiver's figure below 60 % of the sender's);
+#  6. UDP_RR over lo and to dom0, both directions: transactions and their
+#     percentiles; the model's per-call costs are one set (calibrated on
+#     UDP sends) and RR's ACKs ride on the data, so UDP_RR and TCP_RR give
+#     the same figures, run for run.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -142,5 +146,33 @@ recv = got["netperf:test=UDP_STREAM:peer=dom0:size=64:figure=auto:warmup=200ms:t
 send = got["netperf:test=UDP_STREAM:peer=dom0:size=64:figure=send:warmup=200ms:time=1s"]
 # what is in flight at the end: at most the 212992-byte send buffer of 64-byte datagrams
 assert 0 < recv <= send and send - recv < 0.01 * send, (recv, send)'
+
+# 6. UDP_RR.
+run_ok --sched=credit2 \
+	--workload='netperf:test={TCP_RR,UDP_RR}:peer={loopback,dom0}:figure={auto,p50,p99}:warmup=100ms:time=500ms' \
+	--iterations=1 --format=json > "$tmp/udprr.json"
+run_ok --sched=credit2 --workload='netperf:test=UDP_RR:peer=dom0:direction=from-dom0:warmup=100ms:time=500ms' \
+	--iterations=1 --format=json > "$tmp/udprr-from.json"
+json_check "$tmp/udprr.json" '
+got = {r["workload"]: (r["metric"]["value"], r["metric"]["unit"]) for r in doc["runs"]}
+print(got)
+assert len(got) == 12, len(got)
+for w, (v, unit) in got.items():
+    assert v > 0, (w, v)
+    assert unit == ("trans/s" if "figure=auto" in w else "us"), (w, unit)
+    if "UDP_RR" in w:
+        assert got[w.replace("UDP_RR", "TCP_RR")][0] == v, (w, v)
+for peer in ("loopback", "dom0"):
+    p50 = got["netperf:test=UDP_RR:peer=%s:figure=p50:warmup=100ms:time=500ms" % peer][0]
+    p99 = got["netperf:test=UDP_RR:peer=%s:figure=p99:warmup=100ms:time=500ms" % peer][0]
+    assert p50 <= p99, (peer, p50, p99)'
+json_check "$tmp/udprr-from.json" '
+r = doc["runs"][0]
+names = [st["name"] for st in r["breakdown"]["stages"]]
+print(r["metric"]["value"], names)
+assert r["metric"]["value"] > 1000, r["metric"]
+assert names == ["netperf", "guest-rx", "netfront", "netserver", "netback"], names'
+expect_error "netperf: peer=remote runs TCP_STREAM, not UDP_RR" \
+	--workload=netperf:test=UDP_RR:peer=remote --iterations=1
 
 finish
