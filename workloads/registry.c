@@ -11,6 +11,7 @@ extern const struct workload_ops dom0load_ops;
 extern const struct workload_ops utilisation_ops;
 extern const struct workload_ops kernbench_ops;
 extern const struct workload_ops netperf_ops;
+extern const struct workload_ops mutilate_ops;
 extern const struct workload_ops xentrace_ops;
 
 static const struct workload_ops *const registry[] = {
@@ -22,6 +23,7 @@ static const struct workload_ops *const registry[] = {
 	&utilisation_ops,
 	&kernbench_ops,
 	&netperf_ops,
+	&mutilate_ops,
 	&xentrace_ops,
 	NULL
 };

@@ -57,6 +57,11 @@ static const struct published_figure figures[] = {
 	{ P2019, "netperf-udp HVMx2-v8", "send-256", "HT", 1376.16, NULL, 0, S2019 },
 	{ P2019, "netperf-udp HVMx2-v8", "send-2048", "HT", 10212.34, NULL, 0, S2019 },
 	{ P2019, "netperf-udp HVMx2-v8", "send-8192", "HT", 30442.79, NULL, 0, S2019 },
+	{ P2019, "mutilate dom0", "1", "HT", 31063.01, NULL, 0, S2019 },
+	{ P2019, "mutilate dom0", "3", "HT", 75373.02, NULL, 0, S2019 },
+	{ P2019, "mutilate dom0", "5", "HT", 113127.84, NULL, 0, S2019 },
+	{ P2019, "mutilate dom0", "7", "HT", 112467.16, NULL, 0, S2019 },
+	{ P2019, "mutilate dom0", "8", "HT", 103246.75, NULL, 0, S2019 },
 	/*
 	 * The noHT (smt=0, 4 pCPUs, dom0 4 vCPUs) and csc (sched-gran=core)
 	 * columns, added after the model's predictions of them were committed

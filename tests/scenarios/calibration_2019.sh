@@ -5,6 +5,7 @@
 # (real-measurements.md sections 3 and 5; doc/validation.md, "The 2019
 # core-scheduling evaluation", Calibration), netperf UDP's eight HT cells
 # (dom0 and HVMx2-v8; loopback.h's send, packet, copy and PV TLB costs)
+# and mutilate's five dom0 HT cells (its client, server and poll costs)
 # among them.  schedsim validate runs the
 # cells (2 iterations).  The cells outside 5 % are listed here with the
 # mechanism the model lacks; they are not checked.
@@ -29,6 +30,10 @@ known = {
     # bare metal with HT: the guest kernel places 2 or 4 jobs on siblings
     # (no select_idle_core); and over-commit again at -j16 (within 5 % by chance)
     ("kernbench BM", "-j2", "BM-HT"), ("kernbench BM", "-j4", "BM-HT"),
+    # mutilate: the model saturates between 5 and 8 client threads but keeps
+    # rising (+10 %) where the real host peaks at 5 and falls 9 % at 8
+    # (doc/validation.md, "mutilate", Calibration): 5 low, 8 high
+    ("mutilate dom0", "5", "HT"), ("mutilate dom0", "8", "HT"),
 }
 checked = 0
 for f in doc["figures"]:
@@ -40,9 +45,11 @@ for f in doc["figures"]:
     assert abs(f["error"]) < 0.05, "%s %s %s: model %.2f, real %.2f (%+.1f %%)" % (
         key + (f["model"], f["real"], 100 * f["error"]))
     checked += 1
-assert checked >= 24, checked
+assert checked >= 27, checked
 netperf = [f for f in doc["figures"] if f["table"].startswith("netperf-udp ") and f["column"] == "HT"]
 assert len(netperf) == 8, netperf
+mutilate = [f for f in doc["figures"] if f["table"] == "mutilate dom0" and f["column"] == "HT"]
+assert len(mutilate) == 5, mutilate
 print("ok: %d cells within 5 %%" % checked)
 '
 finish

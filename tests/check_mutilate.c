@@ -1,0 +1,157 @@
+/*
+ * mutilate against memcached (workloads/mutilate.c): its messages' bytes,
+ * and the request loop on a host where every vCPU has its own pCPU (the
+ * null scheduler, the ideal machine, free switches) against timings
+ * worked out by hand: a memcached thread that bounds the rate, connections
+ * handed to memcached's threads round robin, a client that bounds it with
+ * requests pipelined, and mutilate's threads that never sleep.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tests/run_suite.h"
+#include "tests/testlib.h"
+#include "workloads/mutilate.h"
+
+/* "get " + 30 + "\r\n"; "VALUE " + 30 + " 0 16384\r\n" + 16384 + "\r\nEND\r\n". */
+START_TEST(messages_are_memcacheds_ascii_protocol)
+{
+	ck_assert_uint_eq(mutilate_request_bytes(30), 36);
+	ck_assert_uint_eq(mutilate_response_bytes(30, 16384), 6 + 30 + 3 + 5 + 2 + 16384 + 2 + 5);
+	ck_assert_uint_eq(mutilate_response_bytes(10, 200), 6 + 10 + 3 + 3 + 2 + 200 + 2 + 5);
+}
+END_TEST
+
+#define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+
+/* mutilate with attrs in an HVM domain of 8 vCPUs, every kernel cost 0 but poll_cost 1 us. */
+static void run_mutilate(const char *attrs, struct run_result *r)
+{
+	char buf[2048];
+	struct run_options o = { .check = true };
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">" HOST
+		 "<domain name=\"d\" vcpus=\"8\" type=\"hvm\"><workload type=\"mutilate\""
+		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" time=\"100ms\" copy_cost=\"0\""
+		 " send_cost=\"0\" packet_cost=\"0\" recv_cost=\"0\" wake_cost=\"0\""
+		 " switch_cost=\"0\" ack_cost=\"0\" poll_cost=\"1us\" %s/></domain></scenario>",
+		 attrs);
+	test_run(buf, "null", &o, r);
+	ck_assert_msg(r->check_error[0] == '\0', "invariant: %s", r->check_error);
+	ck_assert_msg(r->metric.valid, "no metric");
+}
+
+static double rate(const char *attrs)
+{
+	struct run_result r;
+	double v;
+
+	run_mutilate(attrs, &r);
+	v = r.metric.value;
+	run_result_free(&r);
+	return v;
+}
+
+static void assert_between(double got, double lo, double hi, const char *what)
+{
+	ck_assert_msg(got >= lo && got <= hi, "%s %.1f, expected %.1f to %.1f", what, got, lo, hi);
+}
+
+/*
+ * One memcached thread for two client threads: it answers one request a
+ * batch, an epoll pass (1 us) and server_cost (100 us), and is never idle:
+ * 1 / 101 us.  With two memcached threads each connection has its own
+ * (connection i to thread i mod 2): a request's round trip is the server's
+ * 101 us, the client's 3 us (two passes reading the 16437-byte response in
+ * reads of at most 16 KiB, one writing the next request) and one or two
+ * passes until the spinning client sees the response (one that began
+ * before it came): 2 requests every 104 to 105 us.
+ */
+START_TEST(memcached_threads_bound_the_rate)
+{
+	const char *base = "client_cost=\"0\" server_cost=\"100us\" threads=\"2\"";
+	char a[512];
+
+	snprintf(a, sizeof(a), "%s server_threads=\"1\"", base);
+	assert_between(rate(a), 1e6 / 101 * 0.998, 1e6 / 101 * 1.002, "req/s, one memcached thread");
+	snprintf(a, sizeof(a), "%s server_threads=\"2\"", base);
+	assert_between(rate(a), 2e6 / 105 * 0.998, 2e6 / 104 * 1.002, "req/s, two memcached threads");
+}
+END_TEST
+
+/*
+ * A client thread whose parse costs 100 us bounds the rate.  With four
+ * requests in flight (-d 4) responses wait back to back and the 16 KiB
+ * reads run across their boundaries: one read a response (16437 bytes in
+ * 16384-byte reads, 1.003 on average) and the pass writing the next
+ * request, 102 us each.  With two connections of one request each (-c 2),
+ * the other connection's response waits whenever one is done: two reads
+ * (16384 and 53 bytes) and the write, 103 us.  With one (-d 1, -c 1) the
+ * round trip adds the server's pass and one or two of the client's until
+ * it sees the answer: 104 to 105 us.
+ */
+START_TEST(a_busy_client_bounds_the_rate_whatever_the_depth)
+{
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" depth=\"4\""),
+		       1e6 / 102 * 0.998, 1e6 / 102 * 1.002, "req/s, depth 4");
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" connections=\"2\""),
+		       1e6 / 103 * 0.998, 1e6 / 103 * 1.002, "req/s, 2 connections");
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\""),
+		       1e6 / 105 * 0.998, 1e6 / 104 * 1.002, "req/s, depth 1");
+}
+END_TEST
+
+/*
+ * Where the time goes: mutilate's threads spin in their event loops (run
+ * all the time, never blocked); memcached's wait in epoll_wait between
+ * requests.  Each stage adds up to its tasks' measured time.
+ */
+START_TEST(mutilate_spins_and_memcached_sleeps)
+{
+	struct run_result r;
+	const struct breakdown_stage *cl, *sv;
+	stime_t epoll = 0;
+
+	run_mutilate("client_cost=\"10us\" server_cost=\"10us\" threads=\"2\"", &r);
+	ck_assert(r.breakdown.valid);
+	ck_assert_int_eq(r.breakdown.nstages, 2);
+	cl = &r.breakdown.stages[0];
+	sv = &r.breakdown.stages[1];
+	ck_assert_str_eq(cl->name, "mutilate");
+	ck_assert_str_eq(sv->name, "memcached");
+	ck_assert_int_eq(breakdown_stage_total(cl), 2 * (r.breakdown.to_ns - r.breakdown.from_ns));
+	ck_assert_int_eq(breakdown_stage_total(sv), 4 * (r.breakdown.to_ns - r.breakdown.from_ns));
+	for (int i = 0; i < cl->nparts; i++)
+		if (!strcmp(cl->parts[i].name, "run"))
+			ck_assert_int_eq(cl->parts[i].ns, breakdown_stage_total(cl));
+	for (int i = 0; i < sv->nparts; i++)
+		if (!strcmp(sv->parts[i].name, "blocked:epoll"))
+			epoll = sv->parts[i].ns;
+	/* two of the four memcached threads have no connection: blocked all along */
+	ck_assert_msg(epoll > breakdown_stage_total(sv) / 2, "memcached blocked %lld of %lld",
+		      (long long)epoll, (long long)breakdown_stage_total(sv));
+	run_result_free(&r);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("mutilate");
+	TCase *unit = tcase_create("messages"), *sim = tcase_create("loop");
+
+	tcase_add_test(unit, messages_are_memcacheds_ascii_protocol);
+	suite_add_tcase(s, unit);
+	tcase_set_timeout(sim, 60);
+	tcase_add_test(sim, memcached_threads_bound_the_rate);
+	tcase_add_test(sim, a_busy_client_bounds_the_rate_whatever_the_depth);
+	tcase_add_test(sim, mutilate_spins_and_memcached_sleeps);
+	suite_add_tcase(s, sim);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(suite());
+}

@@ -1,0 +1,463 @@
+/*
+ * mutilate against memcached on one machine over loopback TCP, as MMTests
+ * runs it (shellpack mutilate-bench and memcached-install of July 2019,
+ * gormanm/mmtests 35f6d03f, configs/config-memdb-memcached-mutilate-small):
+ * memcached started with its defaults but the pool (-m a quarter of
+ * memory), so 4 worker threads (memcached.c settings_init: num_threads 4);
+ * then "mutilate -s 127.0.0.1 -T THREADS -V 16384 -r ITEMS -t 180", THREADS
+ * from 1 to the CPUs in MMTests' large stride (1, 3, 5, 7, 8 on 8 CPUs).
+ * The figure is mutilate's "Total QPS" (ExtractMutilate.pm), Hmean over
+ * the iterations: GETs answered per second, higher is better.
+ *
+ * What each side does per request (leverich/mutilate Connection.cc,
+ * mutilate.cc; memcached 1.4/1.5 memcached.c):
+ *   mutilate  -T threads, each with -c connections (default 1) of at most
+ *             -d requests in flight (default 1), every request a GET
+ *             (--update 0.0 by default) of a key of -K bytes (default 30):
+ *             "get KEY\r\n".  Without --blocking (MMTests does not give
+ *             it) each thread drives its libevent base with
+ *             event_base_loop(EVLOOP_NONBLOCK) in a loop: it never
+ *             sleeps, each pass an epoll_wait with a zero timeout
+ *             (poll_cost) and the exit check.  A response ("VALUE KEY 0
+ *             16384\r\n", the value, "\r\nEND\r\n") is read by the
+ *             bufferevent in reads of at most 16 KiB (libevent 2.1's
+ *             MAX_SINGLE_READ_DEFAULT, read_max), one pass each, and parsed
+ *             (client_cost: the parse, the latency sample, the next key and
+ *             its request), whose write is one more pass.
+ *   memcached a worker thread (libevent, blocking epoll_wait) owns the
+ *             connections handed to it round robin (dispatch_conn_new:
+ *             connection i to thread i mod 4); woken by a request it reads
+ *             it (one read of its 2 KiB buffer, DATA_BUFFER_SIZE),
+ *             looks the item up and sends the response with one sendmsg
+ *             (server_cost: the parse, the hash lookup and item reference,
+ *             the iovecs), then waits in epoll_wait again.
+ * The sockets, their system calls and copies, TCP's segments and ACKs, the
+ * wake-ups of a sleeping memcached thread and a PV domain's extras are
+ * workloads/loopback.h's, the same as netperf's.  Each mutilate thread and
+ * each memcached thread is a guest task (workloads/split.h's workers).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/xalloc.h"
+#include "workloads/kernel_ops.h"
+#include "workloads/loopback.h"
+#include "workloads/mutilate.h"
+
+struct mutilate_config {
+	long long threads, connections, depth, server_threads;
+	long long key_size, value_size, read_max, server_read;
+	stime_t client_cost, server_cost, poll_cost;
+	stime_t warmup, time;
+	struct lo_costs lo;
+	double noise, run_noise;
+};
+
+#define OFF(f) offsetof(struct mutilate_config, f)
+#define LO_OFF(f) OFF(lo.f)
+
+static const struct param_def mutilate_params[] = {
+	{ "threads", PARAM_INT, "1", NULL, 1, 256,
+	  "mutilate -T: client threads (MMTests runs 1 to the CPUs)", OFF(threads) },
+	{ "connections", PARAM_INT, "1", NULL, 1, 64,
+	  "mutilate -c: connections per thread (mutilate's default 1, as MMTests runs it)",
+	  OFF(connections) },
+	{ "depth", PARAM_INT, "1", NULL, 1, 64,
+	  "mutilate -d: requests in flight per connection (default 1)", OFF(depth) },
+	{ "server_threads", PARAM_INT, "4", NULL, 1, 256,
+	  "memcached -t: worker threads (memcached's default 4; MMTests does not set it)",
+	  OFF(server_threads) },
+	{ "key_size", PARAM_SIZE, "30", NULL, 1, 250,
+	  "mutilate -K: key bytes (default 30)", OFF(key_size) },
+	{ "value_size", PARAM_SIZE, "16384", NULL, 1, 1 << 20,
+	  "mutilate -V: value bytes (MMTests' MUTILATE_VALUE_SIZE 16384)", OFF(value_size) },
+	{ "read_max", PARAM_SIZE, "16384", NULL, 1, 1 << 20,
+	  "bytes a bufferevent reads per pass (libevent 2.1 MAX_SINGLE_READ_DEFAULT)",
+	  OFF(read_max) },
+	{ "server_read", PARAM_SIZE, "2048", NULL, 1, 1 << 20,
+	  "bytes memcached reads per read() (its DATA_BUFFER_SIZE)", OFF(server_read) },
+	{ "client_cost", PARAM_DURATION, "500ns", NULL, 0, 0,
+	  "mutilate's user-space CPU per request: the response's parse, the latency sample, "
+	  "the next key and request (calibrated on the 2019 HT column)", OFF(client_cost) },
+	{ "server_cost", PARAM_DURATION, "2us", NULL, 0, 0,
+	  "memcached's user-space CPU per GET: the command's parse, the hash lookup, the "
+	  "item's reference and iovecs (calibrated on the 2019 HT column)", OFF(server_cost) },
+	{ "poll_cost", PARAM_DURATION, "250ns", NULL, 50, 1e6,
+	  "one pass of mutilate's non-blocking event loop: epoll_wait with a zero timeout, "
+	  "libevent's bookkeeping and the exit check (an estimate; a PV domain adds a "
+	  "system call's extra); at least a system call's 50 ns", OFF(poll_cost) },
+	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 0,
+	  "time before the test is measured", OFF(warmup) },
+	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
+	  "measured time (mutilate -t; MMTests runs 180 s); the run then ends", OFF(time) },
+	LO_PARAMS(LO_OFF),
+	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
+	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
+	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
+	  "variation of all CPU costs from run to run (coefficient of variation)", OFF(run_noise) },
+	{ NULL }
+};
+
+enum { SERVER_EPOLL };
+static const char *const server_reasons[TASK_BLOCK_REASONS] = { "epoll" };
+
+struct mc_conn {
+	struct lo_conn lo;          /* end 0 mutilate's, end 1 memcached's */
+	int depth;                  /* requests in flight */
+	uint64_t rx_buf;            /* response bytes read, not yet a whole response */
+	uint64_t req_buf;           /* request bytes memcached read, not yet answered */
+};
+
+struct mutilate;
+
+struct mc_client {
+	struct mutilate *m;
+	struct worker *w;
+	int first, n;               /* its connections */
+	int next;                   /* round robin over them */
+	stime_t seen_ran;           /* its task's last_ran at the last batch */
+	/* the batch under way */
+	struct mc_conn *conn;
+	struct lo_rx rx;
+	uint64_t sends, done;
+};
+
+struct mc_server {
+	struct mutilate *m;
+	struct worker *w;
+	int next;
+	struct mc_conn *conn;
+	struct lo_rx rx;
+	uint64_t answers;
+};
+
+struct mutilate {
+	struct workload *w;
+	const struct mutilate_config *c;
+	uint64_t req_bytes, resp_bytes;
+	double half_width, run_factor;
+	int nconns;
+	struct mc_conn *conns;
+	struct mc_client *clients;
+	struct mc_server *servers;
+	int nclients, nservers;
+	stime_t warm_end;
+	bool measuring;
+	uint64_t answered;
+	struct timer warm, stop;
+};
+
+/* "get KEY\r\n" and "VALUE KEY 0 SIZE\r\n" DATA "\r\nEND\r\n". */
+static uint64_t digits(uint64_t v)
+{
+	uint64_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+uint64_t mutilate_request_bytes(uint64_t key)
+{
+	return 4 + key + 2;
+}
+
+uint64_t mutilate_response_bytes(uint64_t key, uint64_t value)
+{
+	return 6 + key + 3 + digits(value) + 2 + value + 2 + 5;
+}
+
+static stime_t cost(struct mutilate *m, stime_t work)
+{
+	double f = m->run_factor;
+
+	if (m->half_width > 0)
+		f *= 1 + m->half_width * (2 * rng_uniform(&m->w->rng) - 1);
+	return (stime_t)((double)work * f) + 1;
+}
+
+/* passes of the event loop and their system calls, as a PV domain prices them */
+static stime_t passes(struct mutilate *m, uint64_t n)
+{
+	const struct mutilate_config *c = m->c;
+
+	return (stime_t)n * c->poll_cost +
+	       lo_kernel_cost(&c->lo, m->w->dom->type, KOP_SYSCALL, n, 0);
+}
+
+/*
+ * A mutilate thread never sleeps: each batch is one connection's response
+ * read, parsed and answered by the next request (its reads and the write
+ * each a pass of the loop), a first request on a connection with room, or
+ * one empty pass.
+ */
+static stime_t client_poll(struct sim *s, struct worker *w)
+{
+	struct mc_client *cl = w->ctx;
+	struct mutilate *m = cl->m;
+	const struct mutilate_config *c = m->c;
+	stime_t work = 0;
+	int k;
+
+	(void)s;
+	cl->conn = NULL;
+	cl->sends = cl->done = 0;
+	memset(&cl->rx, 0, sizeof(cl->rx));
+	/*
+	 * Another task ran on its vCPU since its last batch (it never
+	 * sleeps: a memcached thread woken there, or the load balancer's
+	 * move): switching back to mutilate's address space is a process
+	 * switch, schedule() and switch_mm, in a PV domain the multicall and
+	 * the TLB refill after the page-table switch.
+	 */
+	if (w->task->last_ran != cl->seen_ran)
+		work += c->lo.switch_in + lo_kernel_cost(&c->lo, m->w->dom->type, KOP_CTXSW, 1, 0);
+	cl->seen_ran = w->task->last_ran;
+	for (k = 0; k < cl->n; k++) {
+		struct mc_conn *mc = &m->conns[cl->first + (cl->next + k) % cl->n];
+		struct lo_sock *so = &mc->lo.end[0];
+
+		if (mc->depth && lo_recv_avail(so) + mc->rx_buf >= m->resp_bytes) {
+			uint64_t calls = (m->resp_bytes - mc->rx_buf + (uint64_t)c->read_max - 1) /
+					 (uint64_t)c->read_max;
+
+			work += lo_recv_claim(so, calls, (uint64_t)c->read_max, true, &cl->rx);
+			cl->done = (mc->rx_buf + cl->rx.bytes) / m->resp_bytes;
+			cl->sends = cl->done;
+			work += passes(m, cl->rx.calls + 1) + (stime_t)cl->done * c->client_cost +
+				lo_send_work(so, cl->sends, m->req_bytes);
+			cl->conn = mc;
+			break;
+		}
+		if (mc->depth < c->depth) {
+			cl->sends = (uint64_t)(c->depth - mc->depth);
+			work += passes(m, 1) + (stime_t)cl->sends * c->client_cost +
+			       lo_send_work(so, cl->sends, m->req_bytes);
+			cl->conn = mc;
+			break;
+		}
+	}
+	cl->next = (cl->next + 1) % cl->n;
+	if (!cl->conn)
+		work += passes(m, 1);
+	return cost(m, work);
+}
+
+static void client_done(struct sim *s, struct worker *w)
+{
+	struct mc_client *cl = w->ctx;
+	struct mutilate *m = cl->m;
+	struct mc_conn *mc = cl->conn;
+
+	(void)s;
+	if (!mc)
+		return;
+	if (cl->rx.calls) {
+		lo_recv_commit(&mc->lo.end[0], &cl->rx, true);
+		mc->rx_buf = (mc->rx_buf + cl->rx.bytes) % m->resp_bytes;
+		mc->depth -= (int)cl->done;
+		if (m->measuring)
+			m->answered += cl->done;
+	}
+	if (cl->sends) {
+		lo_send_commit(&mc->lo.end[0], cl->sends, m->req_bytes);
+		mc->depth += (int)cl->sends;
+	}
+}
+
+/* A memcached thread answers the requests read on one of its connections a batch. */
+static stime_t server_poll(struct sim *s, struct worker *w)
+{
+	struct mc_server *sv = w->ctx;
+	struct mutilate *m = sv->m;
+	const struct mutilate_config *c = m->c;
+	int k;
+
+	(void)s;
+	sv->conn = NULL;
+	for (k = 0; k < m->nconns; k++) {
+		int i = (sv->next + k) % m->nconns;
+		struct mc_conn *mc = &m->conns[i];
+		struct lo_sock *so = &mc->lo.end[1];
+		stime_t work;
+
+		if (i % m->nservers != (int)(sv - m->servers) ||
+		    lo_recv_avail(so) + mc->req_buf < m->req_bytes)
+			continue;
+		work = lo_recv_claim(so, 1, (uint64_t)c->server_read, true, &sv->rx);
+		sv->answers = (mc->req_buf + sv->rx.bytes) / m->req_bytes;
+		sv->conn = mc;
+		sv->next = (i + 1) % m->nconns;
+		return cost(m, work + passes(m, 1) + (stime_t)sv->answers * c->server_cost +
+				       lo_send_work(so, sv->answers, m->resp_bytes));
+	}
+	task_block_reason(w->task, SERVER_EPOLL);
+	return 0;
+}
+
+static void server_done(struct sim *s, struct worker *w)
+{
+	struct mc_server *sv = w->ctx;
+	struct mutilate *m = sv->m;
+	struct mc_conn *mc = sv->conn;
+
+	(void)s;
+	lo_recv_commit(&mc->lo.end[1], &sv->rx, true);
+	mc->req_buf = (mc->req_buf + sv->rx.bytes) % m->req_bytes;
+	if (sv->answers)
+		lo_send_commit(&mc->lo.end[1], sv->answers, m->resp_bytes);
+}
+
+static void mutilate_warm(struct timer *t, void *arg)
+{
+	struct mutilate *m = arg;
+	struct sim *s = m->w->sim;
+	int i;
+
+	(void)t;
+	m->measuring = true;
+	for (i = 0; i < m->nclients; i++)
+		task_time_start(s, m->clients[i].w->task);
+	for (i = 0; i < m->nservers; i++)
+		task_time_start(s, m->servers[i].w->task);
+}
+
+static void mutilate_stop(struct timer *t, void *arg)
+{
+	struct mutilate *m = arg;
+
+	(void)t;
+	sim_request_stop(m->w->sim);
+}
+
+static int mutilate_setup(struct workload *w, struct err *e)
+{
+	const struct mutilate_config *c = w->config;
+	struct sim *s = w->sim;
+	struct domain *d = w->dom;
+	struct guest *g = guest_of(d);
+	struct mutilate *m;
+	int i, nv = d->nr_vcpus;
+
+	m = xcalloc(1, sizeof(*m));
+	w->priv = m;
+	m->w = w;
+	m->c = c;
+	m->req_bytes = mutilate_request_bytes((uint64_t)c->key_size);
+	m->resp_bytes = mutilate_response_bytes((uint64_t)c->key_size, (uint64_t)c->value_size);
+	m->half_width = c->noise * sqrt(3.0);
+	m->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
+	m->nclients = (int)c->threads;
+	m->nservers = (int)c->server_threads;
+	m->nconns = (int)(c->threads * c->connections);
+	m->conns = xcalloc((size_t)m->nconns, sizeof(*m->conns));
+	m->clients = xcalloc((size_t)m->nclients, sizeof(*m->clients));
+	m->servers = xcalloc((size_t)m->nservers, sizeof(*m->servers));
+	/*
+	 * memcached starts first, its threads on the first vCPUs; mutilate's
+	 * threads after them; then the guest kernel places them all.
+	 */
+	for (i = 0; i < m->nservers; i++) {
+		m->servers[i].m = m;
+		m->servers[i].w = worker_create(g, "memcached", TASK_NORMAL, i % nv, false,
+						server_poll, server_done, &m->servers[i]);
+	}
+	for (i = 0; i < m->nclients; i++) {
+		struct mc_client *cl = &m->clients[i];
+
+		cl->m = m;
+		cl->first = i * (int)c->connections;
+		cl->n = (int)c->connections;
+		cl->w = worker_create(g, "mutilate", TASK_NORMAL, (m->nservers + i) % nv, false,
+				      client_poll, client_done, cl);
+	}
+	for (i = 0; i < m->nconns; i++)
+		lo_conn_init(&m->conns[i].lo, LO_TCP, &c->lo, d,
+			     m->clients[i / (int)c->connections].w,
+			     m->servers[i % m->nservers].w, 0, 0);
+	m->warm_end = c->warmup;
+	timer_init(&m->warm, mutilate_warm, m);
+	timer_set(&s->q, &m->warm, c->warmup);
+	timer_init(&m->stop, mutilate_stop, m);
+	timer_set(&s->q, &m->stop, c->warmup + c->time);
+	(void)e;
+	return 0;
+}
+
+static void mutilate_metric(struct workload *w, struct metric *m)
+{
+	struct mutilate *mu = w->priv;
+
+	memset(m, 0, sizeof(*m));
+	m->valid = mu && mu->measuring && sim_now(w->sim) > mu->warm_end;
+	m->higher_better = true;
+	snprintf(m->name, sizeof(m->name), "requests");
+	snprintf(m->unit, sizeof(m->unit), "req/s");
+	if (m->valid)
+		m->value = (double)mu->answered / ((double)(sim_now(w->sim) - mu->warm_end) / 1e9);
+}
+
+static void mutilate_breakdown(struct workload *w, struct breakdown *b)
+{
+	struct mutilate *m = w->priv;
+	struct sim *s = w->sim;
+	struct task **t;
+	int i;
+
+	if (!m || !m->measuring || sim_now(s) <= m->warm_end)
+		return;
+	breakdown_init(b, m->warm_end, sim_now(s));
+	t = xcalloc((size_t)(m->nclients + m->nservers), sizeof(*t));
+	for (i = 0; i < m->nclients; i++)
+		t[i] = m->clients[i].w->task;
+	for (i = 0; i < m->nservers; i++)
+		t[m->nclients + i] = m->servers[i].w->task;
+	breakdown_tasks(b, s, "mutilate", t, m->nclients, NULL);
+	breakdown_tasks(b, s, "memcached", t + m->nclients, m->nservers, server_reasons);
+	free(t);
+}
+
+static void mutilate_destroy(struct workload *w)
+{
+	struct mutilate *m = w->priv;
+	int i;
+
+	if (!m)
+		return;
+	timer_stop(&w->sim->q, &m->warm);
+	timer_stop(&w->sim->q, &m->stop);
+	for (i = 0; i < m->nconns; i++)
+		lo_conn_free(&m->conns[i].lo);
+	for (i = 0; i < m->nclients; i++)
+		worker_free(m->clients[i].w);
+	for (i = 0; i < m->nservers; i++)
+		worker_free(m->servers[i].w);
+	free(m->conns);
+	free(m->clients);
+	free(m->servers);
+	free(m);
+	w->priv = NULL;
+}
+
+const struct workload_ops mutilate_ops = {
+	.name = "mutilate",
+	.summary = "mutilate's GETs against memcached in one domain over lo, as MMTests runs "
+		   "it (threads=T client threads spinning in their event loops, 4 memcached "
+		   "threads, 16 KiB values); metric requests/s (mutilate's Total QPS, higher is "
+		   "better)",
+	.params = mutilate_params,
+	.config_size = sizeof(struct mutilate_config),
+	.setup = mutilate_setup,
+	.hw = { 0.6, 256 << 10, 0.2 },
+	.hw_source = "the kernel's network path and 16 KiB copies, as netperf's: smt_speed 0.6, "
+		     "working set 256 KiB (socket buffers, the values in flight), mem_intensity "
+		     "0.2 (a modelling choice, netperf's)",
+	.metric = mutilate_metric,
+	.breakdown = mutilate_breakdown,
+	.destroy = mutilate_destroy,
+};
