@@ -12,6 +12,7 @@ extern const struct workload_ops utilisation_ops;
 extern const struct workload_ops kernbench_ops;
 extern const struct workload_ops netperf_ops;
 extern const struct workload_ops mutilate_ops;
+extern const struct workload_ops hackbench_ops;
 extern const struct workload_ops xentrace_ops;
 
 static const struct workload_ops *const registry[] = {
@@ -24,6 +25,7 @@ static const struct workload_ops *const registry[] = {
 	&kernbench_ops,
 	&netperf_ops,
 	&mutilate_ops,
+	&hackbench_ops,
 	&xentrace_ops,
 	NULL
 };

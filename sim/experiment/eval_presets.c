@@ -207,6 +207,24 @@ static const struct eval_axis rows_mutilate[] = {
 	{ .name = "8", .workload = "mutilate:threads=8" },
 };
 
+/*
+ * MMTests' hackbench-process-pipes (configs/config-scheduler-unbound of
+ * July 2019, shellpack hackbench-bench: perf bench sched messaging --pipe
+ * -g N -l 10000, process mode), groups from 1 to 4 x NUMCPUS (32) in
+ * MMTests' large stride; the published 1, 3, 5, 7, 12, 18, 24, 30, 32.
+ */
+static const struct eval_axis rows_hackbench[] = {
+	{ .name = "1", .workload = "hackbench:groups=1" },
+	{ .name = "3", .workload = "hackbench:groups=3" },
+	{ .name = "5", .workload = "hackbench:groups=5" },
+	{ .name = "7", .workload = "hackbench:groups=7" },
+	{ .name = "12", .workload = "hackbench:groups=12" },
+	{ .name = "18", .workload = "hackbench:groups=18" },
+	{ .name = "24", .workload = "hackbench:groups=24" },
+	{ .name = "30", .workload = "hackbench:groups=30" },
+	{ .name = "32", .workload = "hackbench:groups=32" },
+};
+
 #define T2019(bench, config, param, file, noht_file, rows) \
 	{ bench, config, param, { .name = config, .scenario = DIR2019 file }, \
 	  COLS2019(noht_file), NCOLS2019, rows, N(rows) }
@@ -221,6 +239,10 @@ static const struct eval_table tables_2019[] = {
 	T2019("netperf-udp", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
 	      rows_netperf_udp),
 	T2019("mutilate", "dom0", "client threads", "dom0.xml", "dom0-noht.xml", rows_mutilate),
+	T2019("hackbench-process-pipes", "dom0", "groups", "dom0.xml", "dom0-noht.xml",
+	      rows_hackbench),
+	T2019("hackbench-process-pipes", "HVMx2-v8", "groups", "hvmx2-v8.xml",
+	      "hvmx2-v8-noht.xml", rows_hackbench),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
 };

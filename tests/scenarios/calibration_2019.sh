@@ -5,8 +5,9 @@
 # (real-measurements.md sections 3 and 5; doc/validation.md, "The 2019
 # core-scheduling evaluation", Calibration), netperf UDP's eight HT cells
 # (dom0 and HVMx2-v8; loopback.h's send, packet, copy and PV TLB costs)
-# and mutilate's five dom0 HT cells (its client, server and poll costs)
-# among them.  schedsim validate runs the
+# mutilate's five dom0 HT cells (its client, server and poll costs) and
+# hackbench's HVMx2-v8 cells (its write and read costs) among them.
+# schedsim validate runs the
 # cells (2 iterations).  The cells outside 5 % are listed here with the
 # mechanism the model lacks; they are not checked.
 . "${srcdir:-.}/tests/scenarios/lib.sh"
@@ -35,6 +36,17 @@ known = {
     # (doc/validation.md, "mutilate", Calibration): 5 low, 8 high
     ("mutilate dom0", "5", "HT"), ("mutilate dom0", "8", "HT"),
 }
+# hackbench in dom0: +110 to +150 %: a PV pipe call pays the
+# 640 ns system call through Xen of kernel_ops.h, which the real dom0 cells bound below
+# ~70 ns (doc/validation.md, "hackbench"); none is checked
+known |= {("hackbench-process-pipes dom0", g, "HT")
+          for g in ("1", "3", "5", "7", "12", "18", "24", "30", "32")}
+# hackbench in HVMx2-v8: one group 39 % fast (its 40 tasks on 8 vCPUs beside
+# the noise: the real 1-group run took 1.4 times a group of the 3-group
+# one), 3, 12 and 30 groups -14, +9 and -7 %: in the model the
+# dynamics of blocking and wake-ups move a cell by up to 10 % between
+# neighbouring parameters (doc/workloads.md, "hackbench")
+known |= {("hackbench-process-pipes HVMx2-v8", g, "HT") for g in ("1", "3", "12", "30")}
 checked = 0
 for f in doc["figures"]:
     key = (f["table"], f["row"], f["column"])
@@ -50,6 +62,9 @@ netperf = [f for f in doc["figures"] if f["table"].startswith("netperf-udp ") an
 assert len(netperf) == 8, netperf
 mutilate = [f for f in doc["figures"] if f["table"] == "mutilate dom0" and f["column"] == "HT"]
 assert len(mutilate) == 5, mutilate
+hackbench = [f for f in doc["figures"]
+             if f["table"].startswith("hackbench-process-pipes ") and f["column"] == "HT"]
+assert len(hackbench) == 18, hackbench
 print("ok: %d cells within 5 %%" % checked)
 '
 finish
