@@ -206,15 +206,16 @@ static stime_t sender_poll(struct sim *s, struct worker *wk)
 	struct hb_task *t = wk->ctx;
 	struct hackbench *h = t->h;
 	uint64_t fds = (uint64_t)h->c->fds, n = (uint64_t)h->c->batch;
+	struct hb_pipe *group = pipe_of(h, t->group, 0);
+	uint64_t r = (uint64_t)t->next;
 
 	(void)s;
 	if (!t->left)
 		return 0;
 	if (n > t->left)
 		n = t->left;
-	for (uint64_t d = 0; d < fds && d < n; d++) {
-		struct hb_pipe *p = pipe_of(h, t->group, (int)((t->next + d) % fds));
-		uint64_t used = p->msgs + p->reserved;
+	for (uint64_t d = 0; d < fds && d < n; d++, r = r + 1 == fds ? 0 : r + 1) {
+		uint64_t used = group[r].msgs + group[r].reserved;
 		uint64_t stop = d + (used < h->cap ? h->cap - used : 0) * fds;
 
 		if (stop < n)
@@ -222,12 +223,13 @@ static stime_t sender_poll(struct sim *s, struct worker *wk)
 	}
 	if (!n) {
 		/* pipe_wait on the full pipe until a read empties a page */
-		pipe_of(h, t->group, t->next)->waiters |= 1ULL << t->idx;
+		group[t->next].waiters |= 1ULL << t->idx;
 		t->blocks++;
 		return 0;
 	}
-	for (uint64_t d = 0; d < fds && d < n; d++)
-		pipe_of(h, t->group, (int)((t->next + d) % fds))->reserved += writes_to(n, d, fds);
+	r = (uint64_t)t->next;
+	for (uint64_t d = 0; d < fds && d < n; d++, r = r + 1 == fds ? 0 : r + 1)
+		group[r].reserved += writes_to(n, d, fds);
 	t->claim_from = t->next;
 	t->claimed = n;
 	t->next = (int)((t->next + n) % fds);
@@ -240,14 +242,15 @@ static void sender_done(struct sim *s, struct worker *wk)
 	struct hb_task *t = wk->ctx;
 	struct hackbench *h = t->h;
 	uint64_t fds = (uint64_t)h->c->fds, n = t->claimed;
+	struct hb_pipe *group = pipe_of(h, t->group, 0);
+	uint64_t r = (uint64_t)t->claim_from;
 
-	for (uint64_t d = 0; d < fds && d < n; d++) {
-		struct hb_pipe *p = pipe_of(h, t->group, (int)((t->claim_from + d) % fds));
+	for (uint64_t d = 0; d < fds && d < n; d++, r = r + 1 == fds ? 0 : r + 1) {
 		uint64_t k = writes_to(n, d, fds);
 
-		p->reserved -= k;
-		p->msgs += k;
-		wake(h, t, p->reader->ctx);
+		group[r].reserved -= k;
+		group[r].msgs += k;
+		wake(h, t, group[r].reader->ctx);
 	}
 	t->left -= n;
 	t->claimed = 0;
