@@ -87,7 +87,7 @@ START_TEST(smt_sibling_slows_and_tells)
 	static const char xml[] =
 		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\" hw=\"model\"" NO_CACHES "/>"
 		"<domain name=\"a\" vcpus=\"3\"/></scenario>";
-	static const struct hw_profile p = { 0.65, 0, 0 };
+	static const struct hw_profile p = { 0.65, 0, 0, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
@@ -133,9 +133,9 @@ static double rate_running(struct sim *s, struct vcpu *v, const struct hw_profil
 }
 
 /* The profiles of the pairwise tests: what workloads/ and hardware.md give. */
-static const struct hw_profile compile = { 0.65, 4 << 20, 0.2 };    /* make-xen */
-static const struct hw_profile compute = { 0.65, 256 << 10, 0.1 };  /* cpu-hog */
-static const struct hw_profile stalled = { 0.95, 64 << 20, 0.8 };   /* a pointer chaser */
+static const struct hw_profile compile = { 0.65, 4 << 20, 0.2, 0 };    /* make-xen */
+static const struct hw_profile compute = { 0.65, 256 << 10, 0.1, 0 };  /* cpu-hog */
+static const struct hw_profile stalled = { 0.95, 64 << 20, 0.8, 0 };   /* a pointer chaser */
 
 START_TEST(smt_speed_depends_on_what_the_sibling_runs)
 {
@@ -258,7 +258,7 @@ START_TEST(socket_memory_traffic_slows_its_threads)
 		"<scenario><host sockets=\"2\" cores-per-socket=\"4\" nodes=\"2\" hw=\"model\"" NO_CACHES ""
 		" socket-memory-bandwidth=\"12\"/>"
 		"<domain name=\"a\" vcpus=\"5\" numa-nodes=\"0\"/></scenario>";
-	static const struct hw_profile streamer = { 1, 64 << 20, 1.0 };
+	static const struct hw_profile streamer = { 1, 64 << 20, 1.0, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
@@ -339,9 +339,9 @@ START_TEST(socket_load_retimes_by_each_threads_memory_time)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"8\" threads-per-core=\"1\""
 		" nodes=\"1\" hw=\"model\"" NO_CACHES " socket-memory-bandwidth=\"4\"/>"
 		"<domain name=\"a\" vcpus=\"7\"/></scenario>";
-	static const struct hw_profile streamer = { 1, 64 << 20, 1.0 };
-	static const struct hw_profile light = { 1, 256 << 10, 0.02 };
-	static const struct hw_profile lighter = { 1, 256 << 10, 0.021 };
+	static const struct hw_profile streamer = { 1, 64 << 20, 1.0, 0 };
+	static const struct hw_profile light = { 1, 256 << 10, 0.02, 0 };
+	static const struct hw_profile lighter = { 1, 256 << 10, 0.021, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
@@ -413,9 +413,9 @@ START_TEST(sibling_hears_only_a_different_neighbour)
 	static const char xml[] =
 		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\""
 		" hw=\"model\"" NO_CACHES "/><domain name=\"a\" vcpus=\"4\"/></scenario>";
-	static const struct hw_profile mine = { 0.65, 256 << 10, 0.1 };
-	static const struct hw_profile copy = { 0.65, 256 << 10, 0.1 };
-	static const struct hw_profile lighter = { 0.95, 256 << 10, 0.1 };   /* same traffic */
+	static const struct hw_profile mine = { 0.65, 256 << 10, 0.1, 0 };
+	static const struct hw_profile copy = { 0.65, 256 << 10, 0.1, 0 };
+	static const struct hw_profile lighter = { 0.95, 256 << 10, 0.1, 0 };   /* same traffic */
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
@@ -452,7 +452,7 @@ START_TEST(numa_remote_memory_stretches_memory_time)
 		"<scenario><host sockets=\"2\" cores-per-socket=\"2\" nodes=\"2\" hw=\"model\"" NO_CACHES "/>"
 		"<domain name=\"a\" vcpus=\"2\" numa-nodes=\"0\" memory=\"1024\"/>"
 		"<domain name=\"b\" vcpus=\"1\" memory=\"2048\" numa-nodes=\"0,1\"/></scenario>";
-	static const struct hw_profile p = { 1, 0, 0.5 };
+	static const struct hw_profile p = { 1, 0, 0.5, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu *a0 = s->domains[0]->vcpus[0], *a1 = s->domains[0]->vcpus[1];
@@ -511,7 +511,7 @@ START_TEST(cache_fill_after_moves_and_cuts)
 		"<scenario><host sockets=\"2\" cores-per-socket=\"2\" nodes=\"2\" hw=\"model\""
 		" llc-bandwidth=\"40\" memory-bandwidth=\"8\"/>"
 		"<domain name=\"a\" vcpus=\"1\" numa-nodes=\"0\"/></scenario>";
-	static const struct hw_profile p = { 1, 1 << 20, 0.25 };
+	static const struct hw_profile p = { 1, 1 << 20, 0.25, 0 };
 	const double fill = 2.0 / 3 * 1048576 / 2;
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
@@ -577,7 +577,7 @@ START_TEST(cache_lines_age_by_what_others_touch)
 		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" hw=\"model\""
 		" memory-bandwidth=\"8\"/>"
 		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
-	static const struct hw_profile p = { 1, 1 << 20, 0.25 }, big = { 1, 15 << 19, 0.25 };
+	static const struct hw_profile p = { 1, 1 << 20, 0.25, 0 }, big = { 1, 15 << 19, 0.25, 0 };
 	const double fill = 2.0 / 3 * 1048576 / 2, big_fill = 2.0 / 3 * (15 << 19) / 2;
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
@@ -728,7 +728,7 @@ START_TEST(ideal_machine_is_full_speed)
 	static const char xml[] =
 		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\" hw=\"ideal\"/>"
 		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
-	static const struct hw_profile p = { 0.5, 8 << 20, 1 };
+	static const struct hw_profile p = { 0.5, 8 << 20, 1, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;

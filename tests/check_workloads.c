@@ -1283,6 +1283,89 @@ START_TEST(fork_on_an_idle_machine_goes_to_the_idlest_vcpu)
 }
 END_TEST
 
+/* --- stream (workloads/stream.c) --- */
+
+static char *stream_xml(const char *host, const char *attrs)
+{
+	static char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">%s"
+		 "<domain name=\"dom0\" vcpus=\"4\"><workload type=\"stream\""
+		 " array_size=\"1000000\" ntimes=\"4\" %s/></domain></scenario>", host, attrs);
+	return buf;
+}
+
+/*
+ * On the ideal machine each thread moves its bytes at thread_bandwidth:
+ * 2 threads of 10 GB/s move 20 GB/s, which is 20000 MB/s counted for copy
+ * (non-temporal: 16 B moved, 16 counted), 20000 x 16/24 for scale (the
+ * write-allocate read of b), 20000 x 24/32 for add and triad, and 20000 x
+ * 16/24 for a copy kept as a loop (copy_nt=off).
+ */
+START_TEST(stream_figure_counts_what_stream_c_counts)
+{
+	static const struct { const char *attrs; double mbps; } cases[] = {
+		{ "figure=\"copy\"", 20000 },
+		{ "figure=\"scale\"", 20000.0 * 16 / 24 },
+		{ "figure=\"add\"", 20000.0 * 24 / 32 },
+		{ "figure=\"triad\"", 20000.0 * 24 / 32 },
+		{ "figure=\"copy\" copy_nt=\"off\"", 20000.0 * 16 / 24 },
+		{ "figure=\"triad\" threads=\"1\"", 10000.0 * 24 / 32 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char attrs[128];
+		double v;
+
+		snprintf(attrs, sizeof(attrs), "thread_bandwidth=\"10\" %s", cases[i].attrs);
+		v = metric_of(stream_xml(HOST, attrs), "null");
+		ck_assert_msg(v > cases[i].mbps * 0.999 && v < cases[i].mbps * 1.001,
+			      "%s: %.1f MB/s, expected %.1f", cases[i].attrs, v, cases[i].mbps);
+	}
+}
+END_TEST
+
+/*
+ * The best time is the shortest loop after the first sweep: a thread
+ * sharing its vCPU with a hog makes every loop as slow as its slowest
+ * thread (the barrier), so the figure halves when one of two threads runs
+ * at half its vCPU.
+ */
+START_TEST(stream_loop_waits_for_its_slowest_thread)
+{
+	double alone = metric_of(stream_xml(HOST, "thread_bandwidth=\"10\""), "null");
+	double v = metric_of("<scenario duration=\"100s\">" HOST
+			     "<domain name=\"dom0\" vcpus=\"2\"><workload type=\"stream\""
+			     " array_size=\"1000000\" ntimes=\"4\" thread_bandwidth=\"10\"/>"
+			     "<workload type=\"cpu-hog\" tasks=\"1\"/></domain></scenario>",
+			     "null");
+
+	ck_assert_msg(v < alone * 0.75, "beside a hog %.0f MB/s, alone %.0f", v, alone);
+}
+END_TEST
+
+/*
+ * On the hardware model the socket's memory controller is shared: two
+ * threads that each stream 24 GB/s alone get the socket's 35 GB/s (and its
+ * own queueing), not 48; on a controller of 1000 GB/s they get 48 (less
+ * the wake-ups from the barrier, C-state exits included: 2 % of these
+ * 0.33 ms loops).
+ */
+START_TEST(stream_threads_share_the_sockets_bandwidth)
+{
+	const char *narrow = "<host sockets=\"1\" cores-per-socket=\"4\" socket-memory-bandwidth=\"35\"/>";
+	const char *wide = "<host sockets=\"1\" cores-per-socket=\"4\" socket-memory-bandwidth=\"1000\"/>";
+	double n = metric_of(stream_xml(narrow, "thread_bandwidth=\"24\""), "null");
+	double w = metric_of(stream_xml(wide, "thread_bandwidth=\"24\""), "null");
+	double one = metric_of(stream_xml(narrow, "thread_bandwidth=\"24\" threads=\"1\""), "null");
+
+	ck_assert_msg(n > 35000 && n < 35000 * 1.1, "2 threads on 35 GB/s: %.0f MB/s", n);
+	ck_assert_msg(w > 48000 * 0.97 && w < 48000 * 1.001, "2 threads on 1000 GB/s: %.0f MB/s", w);
+	ck_assert_msg(one > 24000 * 0.97 && one < 24000 * 1.001, "1 thread on 35 GB/s: %.0f MB/s", one);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("workloads");
@@ -1323,6 +1406,9 @@ static Suite *suite(void)
 	tcase_add_test(sim, sync_wake_of_a_lone_waker_stacks_without_a_shared_llc);
 	tcase_add_test(sim, sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone);
 	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
+	tcase_add_test(sim, stream_figure_counts_what_stream_c_counts);
+	tcase_add_test(sim, stream_loop_waits_for_its_slowest_thread);
+	tcase_add_test(sim, stream_threads_share_the_sockets_bandwidth);
 	suite_add_tcase(s, sim);
 	return s;
 }

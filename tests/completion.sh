@@ -109,7 +109,7 @@ expect_only "schedsim --sched=credit2:runqueue=core:tickle_" tickle_ratelimit= t
 expect_only "schedsim --sched=null:" era= gran= offline_deassign=
 
 # Workloads and the other value lists.
-expect_only "schedsim --workload=" cpu-hog phases make-xen iperf kernbench netperf mutilate hackbench
+expect_only "schedsim --workload=" cpu-hog phases make-xen iperf kernbench netperf mutilate hackbench stream
 expect_only "schedsim --workload=make-xen,ip" make-xen,iperf
 # a workload's parameters and an enum's values, as a scheduler's
 expect "schedsim --workload=iperf:dir" direction=

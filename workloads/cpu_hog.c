@@ -46,7 +46,7 @@ const struct workload_ops cpu_hog_ops = {
 	.params = cpu_hog_params,
 	.config_size = sizeof(struct cpu_hog_config),
 	.setup = cpu_hog_setup,
-	.hw = { 0.65, 256 << 10, 0.1 },
+	.hw = { 0.65, 256 << 10, 0.1, 0 },
 	.hw_source = "smt_speed 0.65: the kernbench figure, two compiler threads per core at 0.65 each "
 		     "(real-measurements.md section 3); a compute loop that fits the L2 (256 KiB) and "
 		     "seldom waits on memory (hardware.md: compute-bound work barely notices NUMA)",

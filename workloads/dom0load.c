@@ -109,7 +109,7 @@ const struct workload_ops dom0load_ops = {
 	.params = dom0load_params,
 	.config_size = sizeof(struct dom0load_config),
 	.setup = dom0load_setup,
-	.hw = { 0.99, 2 << 20, 0.3 },
+	.hw = { 0.99, 2 << 20, 0.3, 0 },
 	.hw_source = "the benchmark's dom0 load is CPU and memory synthetic processes (real-"
 		     "measurements.md section 1) whose nature is not known: their SMT pressure is "
 		     "calibrated on make-xen's loaded Credit1 cell (doc/validation.md: 0.97 gave "

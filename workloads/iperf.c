@@ -360,7 +360,7 @@ const struct workload_ops iperf_ops = {
 	.params = iperf_params,
 	.config_size = sizeof(struct iperf_config),
 	.setup = iperf_setup,
-	.hw = { 0.55, 512 << 10, 0.5 },
+	.hw = { 0.55, 512 << 10, 0.5, 0 },
 	.hw_source = "memory copies: smt_speed at the low end of hardware.md's 0.55 to 0.75 (memory-"
 		     "bound code gains little from a second thread); working set: the 512 KiB window "
 		     "of bytes in flight; mem_intensity 0.5: copies wait on memory about half the "

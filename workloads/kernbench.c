@@ -348,7 +348,7 @@ const struct workload_ops kernbench_ops = {
 	.params = kernbench_params,
 	.config_size = sizeof(struct kernbench_config),
 	.setup = kernbench_setup,
-	.hw = { 0.70, 4 << 20, 0.2 },
+	.hw = { 0.70, 4 << 20, 0.2, 0 },
 	.hw_source = "smt_speed 0.70: kernbench's bare-metal rows, HT on against off at make -j8 "
 		     "(83.65 and 109.77 s, real-measurements.md section 3) with the serial steps "
 		     "left out (doc/workloads.md); working set: a few MB per compiler (hardware.md); mem_intensity "

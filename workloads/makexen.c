@@ -499,7 +499,7 @@ const struct workload_ops makexen_ops = {
 	.params = makexen_params,
 	.config_size = sizeof(struct makexen_config),
 	.setup = makexen_setup,
-	.hw = { 0.65, 4 << 20, 0.2 },
+	.hw = { 0.65, 4 << 20, 0.2, 0 },
 	.hw_source = "smt_speed 0.65: kernbench, a parallel kernel build (real-measurements.md section "
 		     "3); working set: a few MB per compiler (hardware.md); mem_intensity 0.2: "
 		     "compilers are mostly compute-bound (hardware.md), a modelling choice",

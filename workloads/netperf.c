@@ -1273,7 +1273,7 @@ const struct workload_ops netperf_ops = {
 	.params = netperf_params,
 	.config_size = sizeof(struct netperf_config),
 	.setup = netperf_setup,
-	.hw = { 0.6, 256 << 10, 0.2 },
+	.hw = { 0.6, 256 << 10, 0.2, 0 },
 	.hw_source = "the kernel's network path and copies of a few KiB: smt_speed 0.6, between "
 		     "kernbench's 0.65 and iperf's 0.55 for bulk copies; working set: the 208 KiB "
 		     "receive buffer and netperf's buffers; mem_intensity 0.2: copies within the "

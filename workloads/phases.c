@@ -101,7 +101,7 @@ const struct workload_ops phases_ops = {
 	.params = phases_params,
 	.config_size = sizeof(struct phases_config),
 	.setup = phases_setup,
-	.hw = { 0.65, 256 << 10, 0.1 },
+	.hw = { 0.65, 256 << 10, 0.1, 0 },
 	.hw_source = "as cpu-hog: kernbench's 0.65 (real-measurements.md section 3), a compute loop in "
 		     "the L2 that seldom waits on memory (hardware.md)",
 	.destroy = phases_destroy,

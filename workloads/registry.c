@@ -14,6 +14,7 @@ extern const struct workload_ops netperf_ops;
 extern const struct workload_ops mutilate_ops;
 extern const struct workload_ops hackbench_ops;
 extern const struct workload_ops xentrace_ops;
+extern const struct workload_ops stream_ops;
 
 static const struct workload_ops *const registry[] = {
 	&cpu_hog_ops,
@@ -27,6 +28,7 @@ static const struct workload_ops *const registry[] = {
 	&mutilate_ops,
 	&hackbench_ops,
 	&xentrace_ops,
+	&stream_ops,
 	NULL
 };
 

@@ -253,7 +253,7 @@ const struct workload_ops utilisation_ops = {
 	.config_size = sizeof(struct util_config),
 	.setup = util_setup,
 	.demand = util_demand,
-	.hw = { 1, 0, 0 },
+	.hw = { 1, 0, 0, 0 },
 	.hw_source = "a trace's utilisation is CPU time as its host measured it, so the replay "
 		     "asks for CPU time: no hardware effect stretches it",
 	.destroy = util_destroy,

@@ -280,7 +280,7 @@ const struct workload_ops xentrace_ops = {
 	.setup = xt_setup,
 	.demand = xt_demand,
 	.metric = xt_metric,
-	.hw = { 1, 0, 0 },
+	.hw = { 1, 0, 0, 0 },
 	.hw_source = "a trace's run time is CPU time as the recording host measured it, so the "
 		     "replay asks for CPU time: no hardware effect stretches it",
 	.destroy = xt_destroy,

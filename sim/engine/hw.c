@@ -137,7 +137,7 @@ _Static_assert(sizeof(hw_sources) / sizeof(hw_sources[0]) ==
 	       "one source per host parameter");
 
 /* The profile of tasks that carry none: a compute loop in the L2. */
-static const struct hw_profile default_profile = { 0.65, 256 << 10, 0.1 };
+static const struct hw_profile default_profile = { 0.65, 256 << 10, 0.1, 0 };
 
 const struct hw_profile *hw_default_profile(void)
 {
@@ -581,10 +581,16 @@ static void profile_changed(struct hw *hw, int cpu)
 
 /* ------------------------------------------------------ memory bandwidth */
 
+/* GB/s at which a thread of profile p misses while it waits on memory. */
+static double miss_gbps(const struct hw *hw, const struct hw_profile *p)
+{
+	return p->stream_gbps > 0 ? p->stream_gbps : hw->c.mem_gbps;
+}
+
 /* MB/s of memory traffic a thread of profile p makes at full speed. */
 static long long mem_demand(const struct hw *hw, const struct hw_profile *p)
 {
-	return (long long)(p->mem_intensity * hw->c.mem_gbps * 1000 + 0.5);
+	return (long long)(p->mem_intensity * miss_gbps(hw, p) * 1000 + 0.5);
 }
 
 /* A socket's load: its threads' demand over its controller's bandwidth. */
@@ -795,7 +801,7 @@ static const struct hw_figures *figures_of(struct hw *hw, const struct hw_profil
 	f->p = p;
 	f->pressure = smt_pressure(p);
 	f->demand = mem_demand(hw, p);
-	f->misses = p->mem_intensity * hw->c.mem_gbps;
+	f->misses = p->mem_intensity * miss_gbps(hw, p);
 	f->alone = mem_stretch(hw, load_of(hw, f->demand));
 	f->per_alone = 1.0 / f->alone;
 	f->band_half = p->mem_intensity > 0 ?

@@ -19,7 +19,8 @@
  *    pressure(b) ns, summed over the busy siblings.
  *  - Memory bandwidth: a socket's memory controller serves the memory
  *    traffic of every thread running on it (mem_intensity of the time
- *    at full speed, streaming at memory-bandwidth); the queueing delay
+ *    at full speed, streaming at memory-bandwidth, or at the profile's
+ *    stream_gbps when its misses are prefetched ahead); the queueing delay
  *    as the socket's demand nears socket-memory-bandwidth, or the
  *    bandwidth itself beyond it, stretches each thread's memory time.
  *  - Caches: a vCPU whose working set is not warm where it starts
@@ -77,6 +78,12 @@ struct hw_profile {
 	double smt_speed;        /* speed beside a sibling thread of the same profile, (0, 1] */
 	long long working_set;   /* bytes it keeps hot in the caches */
 	double mem_intensity;    /* share of its full-speed time waiting on memory, [0, 1] */
+	/*
+	 * GB/s it streams from memory while it waits there, when its misses are
+	 * prefetched ahead (a sequential sweep: workloads/stream.c); 0: a core's
+	 * demand misses, memory-bandwidth.  Its traffic is mem_intensity times it.
+	 */
+	double stream_gbps;
 };
 
 /* Where run time that did no work went; cstate is wake-to-run time instead. */

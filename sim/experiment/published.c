@@ -25,7 +25,6 @@
 #define S2019P "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, KERNBENCH 4) to 7)"
 #define S2019PN "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, NETPERF-UDP 4) and 7), Hmean send"
 #define S2019PM "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, MUTILATE 4), Hmean"
-
 #define S2019PH "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, HACKBENCH-PROCESS-PIPE 4) and 7), Amean"
 #define S2019BM "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 3"
 #define PNUMA "2012-numa-placement"
@@ -83,6 +82,14 @@ static const struct published_figure figures[] = {
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "24", "HT", 23.6798, NULL, 0, S2019 },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "30", "HT", 29.6202, NULL, 0, S2019 },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "32", "HT", 31.7582, NULL, 0, S2019 },
+	{ P2019, "stream dom0", "copy", "HT", 33112.76, NULL, 0, S2019 },
+	{ P2019, "stream dom0", "scale", "HT", 24225.04, NULL, 0, S2019 },
+	{ P2019, "stream dom0", "add", "HT", 27195.52, NULL, 0, S2019 },
+	{ P2019, "stream dom0", "triad", "HT", 27296.42, NULL, 0, S2019 },
+	{ P2019, "stream HVMx2-v8", "copy", "HT", 28821.94, NULL, 0, S2019 },
+	{ P2019, "stream HVMx2-v8", "scale", "HT", 20544.64, NULL, 0, S2019 },
+	{ P2019, "stream HVMx2-v8", "add", "HT", 22774.16, NULL, 0, S2019 },
+	{ P2019, "stream HVMx2-v8", "triad", "HT", 22163.52, NULL, 0, S2019 },
 	/*
 	 * The noHT (smt=0, 4 pCPUs, dom0 4 vCPUs) and csc (sched-gran=core)
 	 * columns, added after the model's predictions of them were committed
