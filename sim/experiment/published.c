@@ -26,6 +26,7 @@
 #define S2019PN "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, NETPERF-UDP 4) and 7), Hmean send"
 #define S2019PM "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, MUTILATE 4), Hmean"
 #define S2019PH "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, HACKBENCH-PROCESS-PIPE 4) and 7), Amean"
+#define S2019PS "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, STREAM 4) and 7)"
 #define S2019BM "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 3"
 #define PNUMA "2012-numa-placement"
 #define SNUMA "xenbits.xen.org/people/dariof/benchmarks/numa-scheduling (March 2012)"
@@ -208,6 +209,22 @@ static const struct published_figure figures[] = {
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "30", "csc", 30.5034, NULL, 0, S2019PH },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "32", "noHT", 28.5946, NULL, 0, S2019PH },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "32", "csc", 33.0222, NULL, 0, S2019PH },
+	{ P2019, "stream dom0", "copy", "noHT", 33070.62, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "scale", "noHT", 24335.76, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "add", "noHT", 27360.86, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "triad", "noHT", 27468.54, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "copy", "csc", 31811.06, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "scale", "csc", 22745.18, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "add", "csc", 25088.74, NULL, 0, S2019PS },
+	{ P2019, "stream dom0", "triad", "csc", 25170.02, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "copy", "noHT", 22508.84, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "scale", "noHT", 15269.06, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "add", "noHT", 16733.48, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "triad", "noHT", 16508.20, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "copy", "csc", 27223.16, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "scale", "csc", 17813.02, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "add", "csc", 19659.98, NULL, 0, S2019PS },
+	{ P2019, "stream HVMx2-v8", "triad", "csc", 19722.54, NULL, 0, S2019PS },
 	{ P2019, "kernbench BM", "-j2", "BM-HT", 199.46, NULL, 0, S2019BM },
 	{ P2019, "kernbench BM", "-j4", "BM-HT", 114.96, NULL, 0, S2019BM },
 	{ P2019, "kernbench BM", "-j8", "BM-HT", 83.65, NULL, 0, S2019BM },
