@@ -326,6 +326,52 @@ START_TEST(callbacks_rearming_themselves_keep_order)
 }
 END_TEST
 
+static void nop(struct timer *t, void *arg)
+{
+}
+
+/*
+ * A bucket that once held 1000 timers, drained (by firing them, or by
+ * stopping them), gives its array back: the same 1000 in 50 other buckets
+ * one after the other need no more memory than the first time.
+ */
+START_TEST(drained_buckets_give_their_memory_back)
+{
+	enum { N = 1000, ROUNDS = 50 };
+	struct timer *t = calloc(N, sizeof(*t));
+	struct evq q;
+	size_t first = 0;
+
+	evq_init(&q);
+	for (int i = 0; i < N; i++)
+		timer_init(&t[i], nop, NULL);
+	for (int round = 0; round < ROUNDS; round++) {
+		/* 1 ms apart: a different bucket of the ring each round */
+		stime_t at = (stime_t)(round + 1) * 1000000;
+
+		for (int i = 0; i < N; i++)
+			timer_set(&q, &t[i], at);
+		ck_assert_uint_eq(q.len, N);
+		if (round % 2)
+			ck_assert_uint_eq(evq_run_until(&q, at), N);
+		else {
+			for (int i = N - 1; i >= 0; i--)
+				timer_stop(&q, &t[i]);
+			evq_run_until(&q, at);
+		}
+		ck_assert_uint_eq(q.len, 0);
+		if (round == 0) {
+			first = q.pool.slots;
+			ck_assert_uint_ge(first, N);
+			ck_assert_uint_le(first, 2 * 1024);
+		}
+		ck_assert_uint_eq(q.pool.slots, first);
+	}
+	evq_free(&q);
+	free(t);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("evq");
@@ -338,6 +384,7 @@ int main(void)
 	tcase_add_test(tc, random_operations_keep_heap_order);
 	tcase_add_test(tc, ring_and_heap_keep_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
+	tcase_add_test(tc, drained_buckets_give_their_memory_back);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

@@ -26,6 +26,16 @@
  * has passed all of its timers.  A bitmap of the buckets that hold any
  * finds the next one in a few word scans.
  *
+ * A bucket's array has room for a power of two of entries and doubles when
+ * full.  A bucket can hold many timers for a while (timers due at the
+ * same instant: at 128 pCPUs credit1's ticks and accounting put 147 in one
+ * bucket), and since such instants move across the ring, each bucket would
+ * in time keep the largest array it ever needed: at 128 pCPUs that was
+ * 8.7 MB after 10 simulated seconds, and growing.  So an emptied bucket gives an array larger than the smallest
+ * back to a pool, one free list per size, from which growing buckets take
+ * theirs: the arrays allocated are the most that were in use at once, not
+ * the sum of each bucket's past.
+ *
  * The heap keeps each slot's (expires, seq) key in an array beside the
  * pointers, and sifting reads only the two arrays; a timer is touched once
  * per move, to record its new slot.  A pop moves the hole at the root down
@@ -270,9 +280,46 @@ static uint64_t next_nonempty(const struct evq *q, uint64_t from)
 	return from + ((w * 64 + (unsigned)__builtin_ctzll(bits) - slot) & EVQ_RING_MASK);
 }
 
-/* Room for one more entry at b's end. */
-static void bucket_grow(struct evq_bucket *b)
+/* ------------------------------------------------------- bucket arrays */
+
+/* A free array of the pool: its first bytes link it to the next of its size. */
+struct evq_free_array {
+	struct evq_free_array *next;
+};
+
+/* The pool's list of arrays of EVQ_BUCKET_MIN << c entries. */
+static inline unsigned class_of(uint32_t cap)
 {
+	return (unsigned)__builtin_ctz(cap / EVQ_BUCKET_MIN);
+}
+
+/* An array of EVQ_BUCKET_MIN << c entries: a free one, else a new one. */
+static struct evq_entry *pool_get(struct evq_pool *p, unsigned c)
+{
+	struct evq_free_array *a = p->free[c];
+
+	if (!a) {
+		p->slots += EVQ_BUCKET_MIN << c;
+		return xreallocarray(NULL, EVQ_BUCKET_MIN << c, sizeof(struct evq_entry));
+	}
+	p->free[c] = a->next;
+	return (struct evq_entry *)(void *)a;
+}
+
+static inline void pool_put(struct evq_pool *p, struct evq_entry *e, unsigned c)
+{
+	struct evq_free_array *a = (struct evq_free_array *)(void *)e;
+
+	a->next = p->free[c];
+	p->free[c] = a;
+}
+
+/* Room for one more entry at b's end. */
+static void bucket_grow(struct evq_pool *p, struct evq_bucket *b)
+{
+	struct evq_entry *e;
+	unsigned c;
+
 	if (b->head > 0) {
 		/* the entries taken from the head leave their room */
 		for (uint32_t i = b->head; i < b->len; i++)
@@ -281,8 +328,20 @@ static void bucket_grow(struct evq_bucket *b)
 		b->head = 0;
 		return;
 	}
-	b->cap = b->cap ? b->cap * 2 : 4;
-	b->e = xreallocarray(b->e, b->cap, sizeof(*b->e));
+	if (!b->cap) {
+		b->e = pool_get(p, 0);
+		b->cap = EVQ_BUCKET_MIN;
+		return;
+	}
+	/* twice the room: the entries keep their slots */
+	c = class_of(b->cap);
+	if (c + 1 >= EVQ_CLASSES)
+		abort();        /* 2^31 timers in one bucket: more than memory holds */
+	e = pool_get(p, c + 1);
+	memcpy(e, b->e, b->len * sizeof(*e));
+	pool_put(p, b->e, c);
+	b->e = e;
+	b->cap *= 2;
 }
 
 static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
@@ -298,7 +357,7 @@ static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_
 	}
 	b = &q->ring[slot];
 	if (b->len == b->cap)
-		bucket_grow(b);
+		bucket_grow(&q->pool, b);
 	i = b->len++;
 	if (b->sorted) {
 		/*
@@ -317,10 +376,19 @@ static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_
 		q->first = bn;
 }
 
-/* Bucket bn (at slot) was left empty. */
+/*
+ * Bucket bn (at slot) was left empty.  An array larger than the smallest
+ * goes back to the pool, so that the ring's memory follows the timers
+ * pending, not the most that each bucket ever held.
+ */
 static inline __attribute__((always_inline)) void ring_emptied(struct evq *q, struct evq_bucket *b,
 								uint64_t bn, unsigned slot)
 {
+	if (b->cap > EVQ_BUCKET_MIN) {
+		pool_put(&q->pool, b->e, class_of(b->cap));
+		b->e = NULL;
+		b->cap = 0;
+	}
 	b->head = b->len = 0;
 	b->sorted = false;
 	q->nonempty[slot / 64] &= ~(1ULL << (slot % 64));
@@ -423,6 +491,14 @@ void evq_free(struct evq *q)
 			for (uint32_t j = q->ring[i].head; j < q->ring[i].len; j++)
 				q->ring[i].e[j].t->heap_slot = -1;
 			free(q->ring[i].e);
+		}
+	}
+	for (unsigned c = 0; c < EVQ_CLASSES; c++) {
+		while (q->pool.free[c]) {
+			struct evq_free_array *a = q->pool.free[c];
+
+			q->pool.free[c] = a->next;
+			free(a);
 		}
 	}
 	for (size_t i = 0; i < q->later.len; i++)

@@ -54,12 +54,24 @@ struct evq_entry {
 /*
  * The timers of one bucket of the ring, e[head] to e[len - 1]: in the
  * order they came (head 0), or (sorted) in ascending order, the earliest
- * at head.
+ * at head.  e has room for cap entries (a power of two from
+ * EVQ_BUCKET_MIN on, or none).
  */
 struct evq_bucket {
 	struct evq_entry *e;
 	uint32_t head, len, cap;
 	bool sorted;
+};
+
+/*
+ * The bucket arrays that emptied buckets gave back (evq.c), one list per
+ * capacity: free[c] links arrays of EVQ_BUCKET_MIN << c entries.
+ */
+#define EVQ_BUCKET_MIN 4u
+#define EVQ_CLASSES 30
+struct evq_pool {
+	void *free[EVQ_CLASSES];
+	size_t slots;            /* entries allocated for the ring, in buckets and here */
 };
 
 struct evq {
@@ -75,6 +87,7 @@ struct evq {
 	uint64_t *nonempty;
 	size_t ring_len;         /* timers in the ring */
 	uint64_t first;          /* the earliest bucket holding any, while ring_len > 0 */
+	struct evq_pool pool;
 	struct evq_heap later;
 	size_t len;              /* timers armed, in both */
 	uint64_t next_seq;
