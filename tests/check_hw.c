@@ -446,6 +446,56 @@ START_TEST(sibling_hears_only_a_different_neighbour)
 }
 END_TEST
 
+/*
+ * A vCPU asked again gives its speed from its pCPU's memo while nothing it
+ * depends on moved, and works it out anew when its core changed: profiles
+ * without memory traffic, so that the socket's memory time never moves and
+ * only the core's switches and profile changes tell the memo it is stale.
+ * The invariant checker agrees with the memo at every step.
+ */
+static void assert_hw_holds(struct sim *s)
+{
+	char msg[256];
+
+	ck_assert_msg(hw_check(s->hw, msg, sizeof(msg)), "%s", msg);
+}
+
+START_TEST(rate_memo_follows_the_core)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\""
+		" hw=\"model\"" NO_CACHES "/><domain name=\"a\" vcpus=\"3\"/></scenario>";
+	static const struct hw_profile p = { 0.65, 0, 0 }, q = { 0.9, 0, 0 };
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "null");
+	struct vcpu **v = s->domains[0]->vcpus;
+	double beside_p = 0.65, beside_q = 1 / (1 + sqrt(1 / 0.65 - 1) * sqrt(1 / 0.9 - 1));
+
+	v[1]->hw.prof = v[2]->hw.prof = &p;
+	switch_on(s, 0, v[0]);
+	ck_assert(rate_running(s, v[0], &p) == 1.0);
+	ck_assert(rate_running(s, v[0], &p) == 1.0);
+	assert_hw_holds(s);
+	switch_on(s, 1, v[1]);                  /* a neighbour: the memo is stale */
+	assert_hw_holds(s);
+	ck_assert_double_eq_tol(rate_running(s, v[0], &p), beside_p, 1e-12);
+	ck_assert_double_eq_tol(rate_running(s, v[1], &q), beside_q, 1e-12);
+	assert_hw_holds(s);                     /* v1's profile changed: so did v0's neighbour */
+	ck_assert_double_eq_tol(rate_running(s, v[0], &p), beside_q, 1e-12);
+	switch_on(s, 1, s->pcpus[1].idle);
+	assert_hw_holds(s);
+	ck_assert(rate_running(s, v[0], &p) == 1.0);
+	switch_on(s, 1, v[2]);
+	ck_assert_double_eq_tol(rate_running(s, v[0], &p), beside_p, 1e-12);
+	switch_on(s, 1, v[1]);                  /* v1 comes back with q */
+	assert_hw_holds(s);
+	ck_assert_double_eq_tol(rate_running(s, v[0], &p), beside_q, 1e-12);
+	ck_assert_double_eq_tol(rate_running(s, v[0], &p), beside_q, 1e-12);
+	assert_hw_holds(s);
+	destroy(s, &sc);
+}
+END_TEST
+
 START_TEST(numa_remote_memory_stretches_memory_time)
 {
 	static const char xml[] =
@@ -892,6 +942,7 @@ int main(void)
 	tcase_add_test(t, socket_memory_traffic_slows_its_threads);
 	tcase_add_test(t, socket_load_retimes_by_each_threads_memory_time);
 	tcase_add_test(t, sibling_hears_only_a_different_neighbour);
+	tcase_add_test(t, rate_memo_follows_the_core);
 	tcase_add_test(t, numa_remote_memory_stretches_memory_time);
 	tcase_add_test(t, cache_fill_after_moves_and_cuts);
 	tcase_add_test(t, cache_lines_age_by_what_others_touch);

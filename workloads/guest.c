@@ -1546,6 +1546,16 @@ static void hook_work_sync(struct sim *s, struct vcpu *v)
 
 	if (!gv || !gv->on_pcpu)
 		return;
+	/*
+	 * Told in the instant its speed was worked out (its core's retold
+	 * event, after its own task changed profile), nothing it depends on
+	 * changed since: nothing ran to account, the speed and the armed step
+	 * stay, and the time categories were charged when the event that
+	 * asked ended (guest_check holds them to that).
+	 */
+	if (gv->curr && gv->rate_for == gv->curr && sim_now(s) <= gv->progress_from &&
+	    hw_rate_kept(s->hw, v, gv->curr->prof, &gv->rate))
+		return;
 	account(gv, sim_now(s));
 	if (gv->curr) {
 		old = rate_of(gv, gv->curr)->rate;
@@ -1580,6 +1590,10 @@ static bool guest_check(struct sim *s)
 	for (d = 0; d < s->nr_domains; d++) {
 		struct guest *g = s->domains[d]->guest;
 
+		for (i = 0; g && i < g->nr_timed; i++)
+			if (g->timed[i]->time_cat != time_category(g->timed[i]))
+				return check_fail(s, gcpu(g->timed[i]),
+						  "a task's time category changed and was not charged");
 		for (i = 0; g && i < g->nr_cpus; i++) {
 			const struct guest_vcpu *gv = g->cpus[i];
 			const struct vcpu *v = gv->v;

@@ -197,6 +197,23 @@ struct hw_touched {
 	long long slope;
 };
 
+/*
+ * The speed a pCPU's running vCPU was last given (hw_rate), with what it
+ * is a function of besides the vCPU and its profile: its core's gen (what
+ * runs on the core's threads, and their profiles), its socket's memory
+ * time, and whether its cache still fills.  While all are the same a query
+ * gives the same speed, and hw_rate takes it from here (a vCPU re-asked in
+ * the instant it asked, as a core's retold event does).
+ */
+struct hw_rate_memo {
+	const struct vcpu *v;      /* NULL: none */
+	const struct hw_profile *p;
+	unsigned long gen;
+	double stretch;
+	bool filling;
+	struct hw_rate r;
+};
+
 /* A profile's figures, worked out once per run (struct hw's table of them). */
 struct hw_figures {
 	const struct hw_profile *p;
@@ -227,6 +244,12 @@ struct hw {
 	int *sib_start, *sibs;
 	/* The pCPUs of each socket, ascending: socket_cpus[socket_start[k] .. socket_start[k + 1]). */
 	int *socket_start, *socket_cpus;
+	/*
+	 * Per core: moves on whenever one of its threads switches vCPUs or a
+	 * running vCPU's profile changes (each thread's SMT inputs).
+	 */
+	unsigned long *core_gen;
+	struct hw_rate_memo *memo; /* per pCPU */
 	struct timer *retold;      /* per core: tells its threads a profile changed */
 	struct hw_retold_arg *retold_arg;
 	long long *cpu_demand;     /* per pCPU: MB/s of memory traffic of what it runs */
@@ -395,6 +418,8 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 				hw->socket_cpus[hw->socket_start[k + 1]++] = cpu;
 	}
 	hw->busy = xcalloc((size_t)hw->nr_cores, sizeof(*hw->busy));
+	hw->core_gen = xcalloc((size_t)hw->nr_cores, sizeof(*hw->core_gen));
+	hw->memo = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->memo));
 	hw->retold = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold));
 	hw->retold_arg = xcalloc((size_t)hw->nr_cores, sizeof(*hw->retold_arg));
 	for (int core = 0; core < hw->nr_cores; core++) {
@@ -475,6 +500,8 @@ void hw_free(struct hw *hw)
 		free(hw->figures[i]);
 	free(hw->figures);
 	free(hw->busy);
+	free(hw->core_gen);
+	free(hw->memo);
 	free(hw->thread_start);
 	free(hw->threads);
 	free(hw->sib_start);
@@ -902,13 +929,57 @@ static void fill_fold(struct hw_vcpu *h, stime_t now)
 	h->fill_from = now;
 }
 
+/*
+ * The speed of v on cpu doing p (figures f) at its socket's memory time
+ * 'stretch', and in *mem what its memory time gives it: a function of what
+ * runs on cpu's core, of v's domain's memory and of whether v's cache fills.
+ */
+static inline __attribute__((always_inline)) void
+rate_work_out(struct hw *hw, const struct vcpu *v, const struct hw_profile *p,
+	      const struct hw_figures *f, int cpu, double stretch, struct hw_mem_view *mem,
+	      struct hw_rate *r)
+{
+	struct sim *s = hw->s;
+	const double *remote = v->dom->hw.remote;
+	double smt = 0, numa = 0, membw, cache, lost;
+
+	if (hw->busy[s->topo.cpu_core[cpu]] > 1)
+		smt = smt_extra(hw, cpu, f->pressure);
+	if (remote && p->mem_intensity > 0)
+		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
+	*mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
+	mem->told = membw = mem_extra(mem, stretch);
+	cache = v->hw.fill_left > 0 ? v->hw.fill_extra : 0;
+	lost = smt + membw + numa + cache;
+	if (lost <= 0) {
+		rate_full(r);
+	} else {
+		r->per_rate = 1.0 + lost;
+		r->rate = 1.0 / r->per_rate;
+		/* x / x is 1 and 0 / x is 0 exactly: a single effect needs no division */
+		r->smt_share = smt == 0 ? 0 : smt == lost ? 1 : smt / lost;
+		r->membw_share = membw == 0 ? 0 : membw == lost ? 1 : membw / lost;
+		r->cache_share = cache == 0 ? 0 : cache == lost ? 1 : cache / lost;
+	}
+}
+
+/* Whether pCPU cpu's memo holds what a query of v doing p would give now. */
+static inline bool memo_holds(const struct hw *hw, int cpu, const struct vcpu *v,
+			      const struct hw_profile *p)
+{
+	const struct hw_rate_memo *m = &hw->memo[cpu];
+
+	return m->v == v && m->p == p && m->gen == hw->core_gen[hw->s->topo.cpu_core[cpu]] &&
+	       m->stretch == hw->socket_stretch[hw->s->topo.cpu_socket[cpu]] &&
+	       m->filling == (v->hw.fill_left > 0);
+}
+
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r)
 {
 	struct sim *s;
 	const struct hw_figures *f;
-	const double *remote;
 	struct hw_mem_view mem;
-	double smt = 0, numa = 0, membw, stretch, cache, lost;
+	double stretch;
 	int cpu, socket;
 	bool running;
 
@@ -923,40 +994,52 @@ void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct h
 	running = s->pcpus[cpu].curr == v;
 	/* f stays valid: a sibling's look-up below changes its own entry, not f */
 	f = vcpu_figures(hw, v, p);
-	if (v->hw.prof != p && v->is_running && running) {
-		v->hw.prof = p;
-		profile_changed(hw, cpu);
-		set_demand(hw, cpu, f->demand, false);
+	if (v->hw.prof != p && running) {
+		hw->core_gen[s->topo.cpu_core[cpu]]++;   /* the siblings' neighbour changed */
+		if (v->is_running) {
+			v->hw.prof = p;
+			profile_changed(hw, cpu);
+			set_demand(hw, cpu, f->demand, false);
+		}
 	}
 	v->hw.prof = p;
-	if (hw->busy[s->topo.cpu_core[cpu]] > 1)
-		smt = smt_extra(hw, cpu, f->pressure);
-	remote = v->dom->hw.remote;
-	if (remote && p->mem_intensity > 0)
-		numa = p->mem_intensity * remote[s->topo.cpu_node[cpu]] * hw->remote_extra;
 	socket = s->topo.cpu_socket[cpu];
 	stretch = hw->socket_stretch[socket];
-	mem = (struct hw_mem_view){ p->mem_intensity, f->alone, f->per_alone, 0 };
-	mem.told = membw = mem_extra(&mem, stretch);
-	if (running) {
+	if (!running) {
+		rate_work_out(hw, v, p, f, cpu, stretch, &mem, r);
+		return;
+	}
+	fill_fold(&v->hw, sim_now(s));
+	if (memo_holds(hw, cpu, v, p)) {
+		/* the view and band it set are still this stretch's */
+		*r = hw->memo[cpu].r;
+	} else {
+		rate_work_out(hw, v, p, f, cpu, stretch, &mem, r);
 		hw->mem_view[cpu] = mem;        /* what v's speed is now worked out with */
 		band_set(hw, cpu, socket, mem_band(stretch, f->alone, f->band_half));
-		fill_fold(&v->hw, sim_now(s));
+		hw->memo[cpu] = (struct hw_rate_memo){ v, p, hw->core_gen[s->topo.cpu_core[cpu]],
+						       stretch, v->hw.fill_left > 0, *r };
 	}
-	cache = v->hw.fill_left > 0 ? v->hw.fill_extra : 0;
-	lost = smt + membw + numa + cache;
-	if (lost <= 0) {
-		rate_full(r);
-	} else {
-		r->per_rate = 1.0 + lost;
-		r->rate = 1.0 / r->per_rate;
-		/* x / x is 1 and 0 / x is 0 exactly: a single effect needs no division */
-		r->smt_share = smt == 0 ? 0 : smt == lost ? 1 : smt / lost;
-		r->membw_share = membw == 0 ? 0 : membw == lost ? 1 : membw / lost;
-		r->cache_share = cache == 0 ? 0 : cache == lost ? 1 : cache / lost;
-	}
-	if (running)
-		fill_track(hw, v, cpu, f, r);
+	fill_track(hw, v, cpu, f, r);
+}
+
+bool hw_rate_kept(struct hw *hw, struct vcpu *v, const struct hw_profile *p,
+		  const struct hw_rate *r)
+{
+	int cpu = v->processor;
+
+	if (!hw)
+		return true;
+	if (!p)
+		p = &default_profile;
+	if (hw->s->pcpus[cpu].curr != v || v->hw.prof != p)
+		return false;
+	/* what hw_rate does first; a query after it folds nothing more */
+	fill_fold(&v->hw, sim_now(hw->s));
+	if (!memo_holds(hw, cpu, v, p) || memcmp(&hw->memo[cpu].r, r, sizeof(*r)) != 0)
+		return false;
+	fill_track(hw, v, cpu, vcpu_figures(hw, v, p), r);
+	return true;
 }
 
 /* ---------------------------------------------------------------- caches */
@@ -1158,6 +1241,7 @@ void hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *nex
 
 	if (was_busy)
 		cache_leave(hw, prev, cpu, now);
+	hw->core_gen[hw->s->topo.cpu_core[cpu]]++;
 	if (was_busy != busy) {
 		int *core_busy = &hw->busy[hw->s->topo.cpu_core[cpu]];
 
@@ -1328,6 +1412,28 @@ static bool band_holds(const struct hw *hw, int cpu, char *msg, size_t len)
 }
 
 /*
+ * A pCPU's memo, where it holds for the vCPU running there, gives what
+ * working the speed out anew gives, to the bit.
+ */
+static bool memo_right(struct hw *hw, int cpu, char *msg, size_t len)
+{
+	struct vcpu *v = hw->s->pcpus[cpu].curr;
+	const struct hw_profile *p = v->hw.prof;
+	struct hw_mem_view mem;
+	struct hw_rate r;
+
+	if (is_idle_vcpu(v) || !p || !memo_holds(hw, cpu, v, p))
+		return true;
+	rate_work_out(hw, v, p, vcpu_figures(hw, v, p), cpu,
+		      hw->socket_stretch[hw->s->topo.cpu_socket[cpu]], &mem, &r);
+	if (memcmp(&r, &hw->memo[cpu].r, sizeof(r)) == 0)
+		return true;
+	snprintf(msg, len, "hw: pCPU %d keeps speed %.17g for its vCPU, worked out anew it is %.17g",
+		 cpu, hw->memo[cpu].r.rate, r.rate);
+	return false;
+}
+
+/*
  * The touched-bytes slopes: an idle pCPU has no part in them, and no fill
  * ends on it; a core's and a socket's slopes are the sums of their threads'
  * parts.
@@ -1406,6 +1512,6 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 			ok = false;
 		}
 	for (int cpu = 0; cpu < hw->s->topo.nr_cpus && ok; cpu++)
-		ok = band_holds(hw, cpu, msg, len);
+		ok = band_holds(hw, cpu, msg, len) && memo_right(hw, cpu, msg, len);
 	return ok && touch_holds(hw, msg, len);
 }

@@ -202,6 +202,15 @@ static inline stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
 
 /* The speed of running vCPU v doing a task of profile p (NULL: the default). */
 void hw_rate(struct hw *hw, struct vcpu *v, const struct hw_profile *p, struct hw_rate *r);
+/*
+ * Whether running vCPU v, given speed r for profile p, would be given r
+ * again, with nothing else to change but what it does here (the timing of
+ * its cache fill's end, at the same instant): a query whose inputs (its
+ * core's vCPUs and their profiles, its socket's memory time, whether its
+ * cache fills) have not changed since it was given r.
+ */
+bool hw_rate_kept(struct hw *hw, struct vcpu *v, const struct hw_profile *p,
+		  const struct hw_rate *r);
 
 /* Work done in d ns run at rate r; the time lost is charged to st. */
 static inline stime_t hw_charge(struct hw_stats *st, const struct hw_rate *r, stime_t d)
