@@ -171,7 +171,7 @@ static const struct published_figure figures[] = {
 	 * hackbench-process-pipes: the noHT and csc columns, added after the
 	 * model's predictions of them were committed (doc/validation.md,
 	 * "hackbench: predictions committed before reading the real noHT and
-	 * csc figures", 98d42e9); none was used to set a parameter.
+	 * csc figures", 003dc7b); none was used to set a parameter.
 	 */
 	{ P2019, "hackbench-process-pipes dom0", "1", "noHT", 1.2200, NULL, 0, S2019PH },
 	{ P2019, "hackbench-process-pipes dom0", "1", "csc", 0.7160, NULL, 0, S2019PH },
@@ -209,6 +209,11 @@ static const struct published_figure figures[] = {
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "30", "csc", 30.5034, NULL, 0, S2019PH },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "32", "noHT", 28.5946, NULL, 0, S2019PH },
 	{ P2019, "hackbench-process-pipes HVMx2-v8", "32", "csc", 33.0222, NULL, 0, S2019PH },
+	/*
+	 * stream: the noHT and csc columns, added after the model's predictions
+	 * of them were committed (doc/validation.md, "stream", 01f511d); none
+	 * was used to set a parameter.
+	 */
 	{ P2019, "stream dom0", "copy", "noHT", 33070.62, NULL, 0, S2019PS },
 	{ P2019, "stream dom0", "scale", "noHT", 24335.76, NULL, 0, S2019PS },
 	{ P2019, "stream dom0", "add", "noHT", 27360.86, NULL, 0, S2019PS },
