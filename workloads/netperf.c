@@ -105,7 +105,8 @@ static const struct param_def netperf_params[] = {
 	  "receive buffer of both sockets (-s/-S; 0: Linux's default, 212992 for UDP, TCP "
 	  "autotuned to tcp_rmem[2] 6 MiB)", OFF(rcvbuf) },
 	{ "sndbuf", PARAM_SIZE, "0", NULL, 0, 1LL << 31,
-	  "TCP send buffer of both sockets (0: autotuned to tcp_wmem[2] 4 MiB)", OFF(sndbuf) },
+	  "send buffer of both sockets (-s/-S; 0: Linux's default, 212992 for UDP, TCP "
+	  "autotuned to tcp_wmem[2] 4 MiB)", OFF(sndbuf) },
 	{ "figure", PARAM_ENUM, "auto", "auto|send|recv|p50|p90|p99", 0, 0,
 	  "the figure of merit: auto (send Mbit/s for a stream over lo, MMTests' send-SIZE; "
 	  "the reader's over netfront/netback, what crossed the path; "
@@ -124,18 +125,18 @@ static const struct param_def netperf_params[] = {
 	  "vCPU netserver is bound to (-T; -1: the guest kernel places it)", OFF(server_vcpu) },
 	LO_PARAMS(LO_OFF),
 	{ "pv_copy_cost", PARAM_DURATION, PVNET_ACK_COST, NULL, 0, 0,
-	  "peer=dom0: dom0 CPU per small packet netback copies across, out of the guest "
+	  "peer=dom0|remote: dom0 CPU per small packet netback copies across, out of the guest "
 	  "(netback's poll) or into it (the guest-rx kthread): iperf's ack_cost", OFF(pv_copy) },
 	{ "pv_rx_cost", PARAM_DURATION, PVNET_ACK_RX_COST, NULL, 0, 0,
-	  "peer=dom0: CPU per small packet received by a driver and TCP's input (dom0's "
+	  "peer=dom0|remote: CPU per small packet received by a driver and TCP's input (dom0's "
 	  "stack after netback, the guest's netfront poll): iperf's ack_rx_cost", OFF(pv_rx) },
 	{ "pv_gc_cost", PARAM_DURATION, PVNET_GC_COST, NULL, 0, 0,
-	  "peer=dom0: guest CPU per TX completion netfront reaps: iperf's gc_cost", OFF(pv_gc) },
+	  "peer=dom0|remote: guest CPU per TX completion netfront reaps: iperf's gc_cost", OFF(pv_gc) },
 	{ "pv_grant_copy_op", PARAM_DURATION, PVNET_GRANT_COPY_OP, NULL, 0, 0,
-	  "peer=dom0: Xen's CPU per grant copy op into the guest: iperf's grant_copy_op",
+	  "peer=dom0|remote: Xen's CPU per grant copy op into the guest: iperf's grant_copy_op",
 	  OFF(pv_grant_op) },
 	{ "pv_evtchn_latency", PARAM_DURATION, PVNET_EVTCHN_LATENCY, NULL, 0, 0,
-	  "peer=dom0: event channel send to upcall: iperf's evtchn_latency", OFF(pv_evtchn) },
+	  "peer=dom0|remote: event channel send to upcall: iperf's evtchn_latency", OFF(pv_evtchn) },
 	NIC_PARAMS(NIC_OFF),
 	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
 	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
@@ -850,7 +851,8 @@ static void server_done(struct sim *s, struct worker *w)
  * peer=remote, dom0's bridge, NIC and link (workloads/nic.h).  The path's
  * parameters are iperf's defaults taken by name (PVNET_PARAMS below, with
  * iperf's calibration PVNET_MODEL_SCALE on the hardware model), but for
- * the NIC's, which netperf takes itself (NIC_PARAMS), and the buffers
+ * the NIC's, which netperf takes itself (NIC_PARAMS), the small-packet
+ * costs, netperf's pv_* (whose defaults are iperf's), and the buffers
  * (rcvbuf and sndbuf, when set, are the sockets' tcp_rmem/tcp_wmem).
  * What is netperf's own is the calls: a send() of size bytes costs lo's
  * send_cost and a PV domain's system call extras (loopback.h), its copy
@@ -1015,6 +1017,12 @@ static int stream_setup(struct netperf *np, struct err *e)
 		free(st);
 		return -1;
 	}
+	/* netperf's pv_* are the path's small-packet costs, here as on TCP_RR's path */
+	st->net.ack_cost = c->pv_copy;
+	st->net.ack_rx_cost = c->pv_rx;
+	st->net.gc_cost = c->pv_gc;
+	st->net.grant_copy_op = c->pv_grant_op;
+	st->net.evtchn_latency = c->pv_evtchn;
 	if (c->rcvbuf && c->test == NP_TCP_STREAM)
 		st->net.rmem_max = c->rcvbuf;
 	if (c->sndbuf && c->test == NP_TCP_STREAM)
