@@ -72,9 +72,9 @@ static const struct param_def iperf_params[] = {
 	  "mean, smallest or largest stream's", OFF(figure) },
 	PVNET_PARAMS(NET_OFF),
 	NIC_PARAMS(NIC_OFF),
-	{ "warmup", PARAM_DURATION, "1s", NULL, 0, 0,
+	{ "warmup", PARAM_DURATION, "1s", NULL, 0, 1e15,
 	  "time before throughput is measured", OFF(warmup) },
-	{ "time", PARAM_DURATION, "10s", NULL, 0, 0,
+	{ "time", PARAM_DURATION, "10s", NULL, 0, 1e15,
 	  "measured time (iperf -t); the run then ends (0: at the scenario's end)", OFF(time) },
 	{ "client_vcpu", PARAM_INT, "-1", NULL, -1, 4095,
 	  "vCPU of its domain the client is pinned to (iperf -A, taskset; -1: the kernel "

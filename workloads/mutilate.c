@@ -89,7 +89,7 @@ static const struct param_def mutilate_params[] = {
 	  "one pass of mutilate's non-blocking event loop: epoll_wait with a zero timeout, "
 	  "libevent's bookkeeping and the exit check (an estimate; a PV domain adds a "
 	  "system call's extra); at least a system call's 50 ns", OFF(poll_cost) },
-	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 0,
+	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 1e15,
 	  "time before the test is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
 	  "measured time (mutilate -t; MMTests runs 180 s); the run then ends", OFF(time) },

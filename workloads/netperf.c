@@ -115,7 +115,7 @@ static const struct param_def netperf_params[] = {
 	{ "batch_time", PARAM_DURATION, "10us", NULL, 1000, 1e9,
 	  "work of consecutive calls a stream's task makes in one batch (the model's time "
 	  "resolution; doc/workloads.md, netperf)", OFF(batch_time) },
-	{ "warmup", PARAM_DURATION, "100ms", NULL, 0, 0,
+	{ "warmup", PARAM_DURATION, "100ms", NULL, 0, 1e15,
 	  "time before the test is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "10s", NULL, 1000000, 1e15,
 	  "measured time (netperf -l, default 10 s); the run then ends", OFF(time) },
