@@ -174,11 +174,7 @@ uint64_t mutilate_response_bytes(uint64_t key, uint64_t value)
 
 static stime_t cost(struct mutilate *m, stime_t work)
 {
-	double f = m->run_factor;
-
-	if (m->half_width > 0)
-		f *= 1 + m->half_width * (2 * rng_uniform(&m->w->rng) - 1);
-	return (stime_t)((double)work * f) + 1;
+	return workload_cost(&m->w->rng, m->run_factor, m->half_width, (double)work);
 }
 
 /* passes of the event loop and their system calls, as a PV domain prices them */

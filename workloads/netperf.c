@@ -675,11 +675,7 @@ static const struct np_peer_ops *const peers[] = {
  */
 static stime_t cost(struct netperf *np, stime_t work)
 {
-	double f = np->run_factor;
-
-	if (np->half_width > 0)
-		f *= 1 + np->half_width * (2 * rng_uniform(&np->w->rng) - 1);
-	return (stime_t)((double)work * f) + 1;
+	return workload_cost(&np->w->rng, np->run_factor, np->half_width, (double)work);
 }
 
 static uint64_t recv_size(const struct netperf_config *c)

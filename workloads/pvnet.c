@@ -11,6 +11,7 @@
 
 #include "sim/xalloc.h"
 #include "workloads/pvnet.h"
+#include "workloads/workload.h"
 
 /*
  * UDP (pvnet_flow_udp): a datagram above the MTU leaves as IP fragments of
@@ -79,11 +80,7 @@ static double per_byte(const struct pvnet *n, stime_t seg_cost, uint64_t bytes)
 
 stime_t pvnet_cost(struct pvnet *n, double base)
 {
-	double f = n->run_factor;
-
-	if (n->half_width > 0)
-		f *= 1 + n->half_width * (2 * rng_uniform(n->rng) - 1);
-	return (stime_t)(base * f) + 1;
+	return workload_cost(n->rng, n->run_factor, n->half_width, base);
 }
 
 /* ------------------------------------------------------------------------ */

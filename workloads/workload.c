@@ -182,3 +182,12 @@ void workload_destroy(struct workload *w)
 	free(w->config);
 	free(w);
 }
+
+stime_t workload_cost(struct rng *rng, double run_factor, double half_width, double base)
+{
+	double f = run_factor;
+
+	if (half_width > 0)
+		f *= 1 + half_width * (2 * rng_uniform(rng) - 1);
+	return (stime_t)(base * f) + 1;
+}

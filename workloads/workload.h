@@ -81,6 +81,13 @@ struct workload *workload_create(struct sim *s, struct domain *d,
 				 const struct workload_spec *spec, const char *source,
 				 uint64_t seed, struct err *e);
 void workload_destroy(struct workload *w);
+/*
+ * The CPU of `base` ns of work in this run: the run's factor (its run-to-run
+ * noise), times a uniform draw within +-half_width when that is above 0,
+ * rounded down, plus 1 ns, so that no step is free.  The per-packet and
+ * per-call costs of pvnet, netperf and mutilate.
+ */
+stime_t workload_cost(struct rng *rng, double run_factor, double half_width, double base);
 /* Checks parameters given as key=value (its own and the hardware profile's). */
 int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
 			  struct err *e);
