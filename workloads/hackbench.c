@@ -145,10 +145,7 @@ struct hackbench {
 /* The PV extra of n operations op of this workload's domain. */
 static stime_t pv_extra(const struct hackbench *h, enum kernel_op op, double n)
 {
-	struct kernel_ops ops = { .tlb_refill_ns = (double)h->c->tlb_refill };
-
-	ops.n[op] = n;
-	return kernel_ops_cost(h->w->dom->type, &ops);
+	return kernel_op_n_cost(h->w->dom->type, op, n, (double)h->c->tlb_refill);
 }
 
 static stime_t call_work(const struct hackbench *h, uint64_t n, stime_t call)

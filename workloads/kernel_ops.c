@@ -119,6 +119,14 @@ stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
 	return (stime_t)llround(ns);
 }
 
+stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double tlb_refill_ns)
+{
+	struct kernel_ops ops = { .tlb_refill_ns = tlb_refill_ns };
+
+	ops.n[op] = n;
+	return kernel_ops_cost(t, &ops);
+}
+
 void kernel_ops_list(FILE *f)
 {
 	fputs("Domain types: what a guest kernel's operations cost beyond bare metal, ns "

@@ -75,6 +75,9 @@ double kernel_op_cost_ns(enum domain_type t, enum kernel_op op);
 /* The work ops add in a domain of type t (ns at full speed, rounded). */
 stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops);
 
+/* kernel_ops_cost of n operations of one kind, with tlb_refill_ns. */
+stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double tlb_refill_ns);
+
 /* The table of kernel_op_cost_ns with its sources (--list-workloads). */
 void kernel_ops_list(FILE *f);
 

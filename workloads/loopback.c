@@ -114,14 +114,12 @@ struct lo_sock *lo_peer(struct lo_sock *s)
 stime_t lo_kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
 		       uint64_t n, uint64_t bytes)
 {
-	struct kernel_ops ops = { .tlb_refill_ns = 0 };
 	double toggles = kernel_op_pv_toggles(op);
+	double refill = (double)c->tlb_refill;
 
-	ops.n[op] = (double)n;
-	ops.tlb_refill_ns = (double)c->tlb_refill;
 	if (toggles > 0)    /* the copied pages' refills, once a call */
-		ops.tlb_refill_ns += (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
-	return kernel_ops_cost(t, &ops);
+		refill += (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
+	return kernel_op_n_cost(t, op, (double)n, refill);
 }
 
 /* lo_kernel_cost in the connection's domain (none without one: a unit test's). */
