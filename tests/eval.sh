@@ -84,8 +84,10 @@ for c in dom0 HVMx2-v8; do
 	grep -q "^    hackbench-process-pipes $c: groups (1, 3, 5, 7, 12, 18, 24, 30, 32) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's hackbench $c table is not as expected: $(grep "hackbench-process-pipes $c:" "$tmp/list")"
 done
-grep -q "^    mutilate dom0: client threads (1, 3, 5, 7, 8) x HT, noHT, csc\$" "$tmp/list" ||
-	fail "--list-evals: the 2019 preset's mutilate dom0 table is not as expected: $(grep "mutilate dom0:" "$tmp/list")"
+for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
+	grep -q "^    mutilate $c: client threads (1, 3, 5, 7, 8) x HT, noHT, csc\$" "$tmp/list" ||
+		fail "--list-evals: the 2019 preset's mutilate $c table is not as expected: $(grep "mutilate $c:" "$tmp/list")"
+done
 for c in dom0 HVMx2-v8; do
 	grep -q "^    stream $c: kernel (copy, scale, add, triad) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's stream $c table is not as expected: $(grep "stream $c:" "$tmp/list")"
@@ -94,11 +96,11 @@ run_ok --eval=2019-core-scheduling --iterations=1 --jobs=2 --format=json > "$tmp
 json_check "$tmp/2019.json" '
 files = {"dom0": "dom0", "HVM-v8": "hvm-v8", "HVM-v4": "hvm-v4", "HVMx2-v8": "hvmx2-v8"}
 guests = {"dom0": [], "HVM-v8": [8], "HVM-v4": [4], "HVMx2-v8": [8, 8]}
-benches = (["kernbench"] * 4 + ["netperf-udp"] * 2 + ["mutilate"] +
+benches = (["kernbench"] * 4 + ["netperf-udp"] * 2 + ["mutilate"] * 4 +
            ["hackbench-process-pipes"] * 2 + ["stream"] * 2 + ["kernbench"])
-assert [t["config"] for t in doc["tables"]] == list(files) + ["dom0", "HVMx2-v8", "dom0"] + ["dom0", "HVMx2-v8"] * 2 + ["BM"], doc["tables"]
+assert [t["config"] for t in doc["tables"]] == list(files) + ["dom0", "HVMx2-v8"] + list(files) + ["dom0", "HVMx2-v8"] * 2 + ["BM"], doc["tables"]
 assert [t["benchmark"] for t in doc["tables"]] == benches, [t["benchmark"] for t in doc["tables"]]
-for t in doc["tables"][:11]:
+for t in doc["tables"][:14]:
     assert t["columns"] == ["HT", "noHT", "csc"], t["columns"]
     for r in t["rows"]:
         for k, c in enumerate(r["cells"]):
@@ -115,11 +117,11 @@ for t in doc["tables"][:11]:
             elif (t["columns"][k] == "HT" and t["config"] != "HVM-v4" and
                   r["name"] in ("-j8", "-j16")):
                 assert max(pcpus) >= 4, (t["config"], r["name"], t["columns"][k], pcpus)
-mut = doc["tables"][6]
-assert [r["name"] for r in mut["rows"]] == ["1", "3", "5", "7", "8"], mut["rows"]
-assert (mut["unit"], mut["better"], mut["center"]) == ("req/s", "higher", "hmean"), mut
-assert [c["workload"] for c in mut["rows"][4]["cells"]] == ["mutilate:threads=8"] * 3, mut["rows"][4]
-assert doc["tables"][11]["columns"] == ["BM-HT", "BM-noHT"]
+for mut in doc["tables"][6:10]:
+    assert [r["name"] for r in mut["rows"]] == ["1", "3", "5", "7", "8"], mut["rows"]
+    assert (mut["unit"], mut["better"], mut["center"]) == ("req/s", "higher", "hmean"), mut
+    assert [c["workload"] for c in mut["rows"][4]["cells"]] == ["mutilate:threads=8"] * 3, mut["rows"][4]
+assert doc["tables"][14]["columns"] == ["BM-HT", "BM-noHT"]
 '
 run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
 	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=kernbench:jobs=8 \

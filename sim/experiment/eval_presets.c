@@ -265,6 +265,19 @@ static const struct eval_table tables_2019[] = {
 	T2019("netperf-udp", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
 	      rows_netperf_udp),
 	T2019("mutilate", "dom0", "client threads", "dom0.xml", "dom0-noht.xml", rows_mutilate),
+	/*
+	 * The HVM configurations: mutilate and memcached inside the guest, the
+	 * same rows (MMTests' NUMCPUS was 8 in the guests too: the HVM-v4
+	 * kernbench table runs -j16, NUMCPUS*2, and dom0's noHT mutilate 1 to 8
+	 * on 4 vCPUs).  No parameter set on these cells: their costs are dom0
+	 * HT's, an HVM guest paying no PV cost through kernel_ops.
+	 */
+	T2019("mutilate", "HVM-v8", "client threads", "hvm-v8.xml", "hvm-v8-noht.xml",
+	      rows_mutilate),
+	T2019("mutilate", "HVM-v4", "client threads", "hvm-v4.xml", "hvm-v4-noht.xml",
+	      rows_mutilate),
+	T2019("mutilate", "HVMx2-v8", "client threads", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
+	      rows_mutilate),
 	T2019("hackbench-process-pipes", "dom0", "groups", "dom0.xml", "dom0-noht.xml",
 	      rows_hackbench),
 	T2019("hackbench-process-pipes", "HVMx2-v8", "groups", "hvmx2-v8.xml",
