@@ -25,6 +25,7 @@
 #define S2019P "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, KERNBENCH 4) to 7)"
 #define S2019PN "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, NETPERF-UDP 4) and 7), Hmean send"
 #define S2019PM "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, MUTILATE 4), Hmean"
+#define S2019PMH "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, MUTILATE 5) to 7), Hmean"
 #define S2019PH "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, HACKBENCH-PROCESS-PIPE 4) and 7), Amean"
 #define S2019PS "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, STREAM 4) and 7)"
 #define S2019BM "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 3"
@@ -167,6 +168,59 @@ static const struct published_figure figures[] = {
 	{ P2019, "mutilate dom0", "5", "csc", 100843.37, NULL, 0, S2019PM },
 	{ P2019, "mutilate dom0", "7", "csc", 108439.16, NULL, 0, S2019PM },
 	{ P2019, "mutilate dom0", "8", "csc", 101164.18, NULL, 0, S2019PM },
+	/*
+	 * mutilate in the HVM guests: the three columns of HVM-v8, HVM-v4 and
+	 * HVMx2-v8, added after the model's predictions of every one of them
+	 * were committed (92bc651; doc/validation.md, "mutilate in the HVM
+	 * guests: predictions committed before reading the real figures").
+	 * Their HT cells are predictions too, not calibration: none was used
+	 * to set a parameter.
+	 */
+	{ P2019, "mutilate HVM-v8", "1", "HT", 39583.53, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "3", "HT", 87210.00, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "5", "HT", 130676.61, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "7", "HT", 157586.93, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "8", "HT", 174113.49, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "1", "noHT", 38828.65, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "3", "noHT", 57874.31, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "5", "noHT", 42883.21, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "7", "noHT", 59146.02, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "8", "noHT", 75503.09, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "1", "csc", 35103.76, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "3", "csc", 47160.22, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "5", "csc", 85504.60, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "7", "csc", 136717.21, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v8", "8", "csc", 159666.07, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "1", "HT", 37156.88, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "3", "HT", 91170.71, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "5", "HT", 119020.55, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "7", "HT", 119924.66, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "8", "HT", 121329.34, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "1", "noHT", 36938.92, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "3", "noHT", 91469.09, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "5", "noHT", 126949.11, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "7", "noHT", 133372.57, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "8", "noHT", 136100.78, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "1", "csc", 34869.19, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "3", "csc", 76214.51, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "5", "csc", 109062.82, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "7", "csc", 110466.18, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVM-v4", "8", "csc", 114071.36, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "1", "HT", 30194.08, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "3", "HT", 33860.02, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "5", "HT", 45606.53, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "7", "HT", 70754.93, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "8", "HT", 88529.15, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "1", "noHT", 2457.66, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "3", "noHT", 11209.64, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "5", "noHT", 15984.89, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "7", "noHT", 23045.58, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "8", "noHT", 36532.64, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "1", "csc", 4940.93, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "3", "csc", 23274.26, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "5", "csc", 38599.75, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "7", "csc", 55799.74, NULL, 0, S2019PMH },
+	{ P2019, "mutilate HVMx2-v8", "8", "csc", 70367.33, NULL, 0, S2019PMH },
 	/*
 	 * hackbench-process-pipes: the noHT and csc columns, added after the
 	 * model's predictions of them were committed (doc/validation.md,
