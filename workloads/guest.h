@@ -46,6 +46,7 @@
 #include "workloads/pelt.h"
 
 struct task;
+struct nic;
 typedef void (*task_step_fn)(struct sim *s, struct task *t);
 /* Decides a burst's work when its task gets its CPU (task_run_claimed). */
 typedef stime_t (*task_claim_fn)(struct sim *s, struct task *t);
@@ -232,6 +233,7 @@ struct guest {
 	enum guest_kernel kernel;     /* whose placement it follows (sim/engine/guest_kernel.h) */
 	enum guest_llc llc;           /* the vCPUs it believes share a last-level cache */
 	struct timer nohz_timer;      /* idle CPUs balance at the busy one's next tick */
+	struct nic *nic;              /* dom0's physical NIC, once a workload uses it (nic.h) */
 };
 
 /* Sets up the guest layer for every domain of s and installs the core hooks. */

@@ -205,39 +205,6 @@ static int iperf_check(const struct iperf_config *c, const struct domain *g,
 	return 0;
 }
 
-static bool same_nic(const struct nic_config *a, const struct nic_config *b)
-{
-	return !strcmp(a->rate, b->rate) && a->mtu == b->mtu && a->vcpu == b->vcpu &&
-	       a->itr == b->itr && a->peer_latency == b->peer_latency &&
-	       a->xmit_cost == b->xmit_cost && a->tx_clean_cost == b->tx_clean_cost &&
-	       a->rx_frame_cost == b->rx_frame_cost && a->bridge_cost == b->bridge_cost;
-}
-
-/*
- * dom0 has one NIC: an earlier guest's iperf to a remote host set it up
- * (workloads are set up in order), and every guest's vif is bridged to it.
- * Its parameters must then be the same.
- */
-static int find_nic(struct workload *w, struct nic **nic, struct err *e)
-{
-	const struct iperf_config *c = w->config;
-	struct sim *s = w->sim;
-
-	for (int i = 0; i < s->nr_workloads && s->workloads[i] != w; i++) {
-		const struct workload *o = s->workloads[i];
-		const struct iperf *oi = o->priv;
-
-		if (o->ops != &iperf_ops || !oi || !oi->net.nic || !oi->net.nic_owned)
-			continue;
-		if (!same_nic(&oi->c->nic, &c->nic))
-			return err_set(e, "iperf: dom0's NIC is %s's, set up with other nic_rate, mtu, "
-				       "nic_itr, nic_vcpu, peer_latency or NIC costs", o->dom->name);
-		*nic = oi->net.nic;
-		return 0;
-	}
-	return 0;
-}
-
 static int iperf_setup(struct workload *w, struct err *e)
 {
 	const struct iperf_config *c = w->config;
@@ -251,11 +218,9 @@ static int iperf_setup(struct workload *w, struct err *e)
 	struct iperf *ip;
 	enum pvnet_where peer;
 	double run_factor;
-	struct nic *shared = NULL;
 	int nq;
 
-	if (iperf_check(c, w->dom, d0, e) < 0 ||
-	    (c->peer == PEER_REMOTE && find_nic(w, &shared, e) < 0))
+	if (iperf_check(c, w->dom, d0, e) < 0)
 		return err_prefix(e, "%s:%d", w->source, w->spec->line);
 	ip = xcalloc(1, sizeof(*ip));
 	w->priv = ip;
@@ -266,11 +231,13 @@ static int iperf_setup(struct workload *w, struct err *e)
 		    : hw_is_ideal(s->hw) ? 1.0 : PVNET_MODEL_SCALE;
 	pvnet_init(&ip->net, s, &c->net, &w->rng, c->noise, run_factor);
 	ip->net.warm_end = c->warmup;
-	if (c->peer == PEER_REMOTE) {
-		if (shared)
-			pvnet_share_nic(&ip->net, shared);
-		else
-			pvnet_attach_nic(&ip->net, &c->nic, to_dom0);
+	/* dom0's one NIC: an earlier guest's iperf or netperf may have set it up */
+	if (c->peer == PEER_REMOTE &&
+	    pvnet_attach_nic(&ip->net, &c->nic, to_dom0, "iperf", w->dom->name, e) < 0) {
+		pvnet_free(&ip->net);
+		free(ip);
+		w->priv = NULL;
+		return err_prefix(e, "%s:%d", w->source, w->spec->line);
 	}
 	peer = c->peer == PEER_REMOTE ? PVNET_REMOTE : PVNET_DOM0;
 	/*

@@ -1046,8 +1046,13 @@ static int stream_setup(struct netperf *np, struct err *e)
 	pvnet_init(&st->pv, s, &st->net, &w->rng, c->noise,
 		   np->run_factor * (hw_is_ideal(s->hw) ? 1.0 : PVNET_MODEL_SCALE));
 	st->pv.warm_end = c->warmup;
-	if (remote)
-		pvnet_attach_nic(&st->pv, &c->nic, to_dom0);
+	/* dom0's one NIC: an earlier guest's netperf or iperf may have set it up */
+	if (remote && pvnet_attach_nic(&st->pv, &c->nic, to_dom0, "netperf", w->dom->name, e) < 0) {
+		pvnet_free(&st->pv);
+		free(st);
+		np->stream = NULL;
+		return -1;
+	}
 	st->flow = pvnet_flow_add(&st->pv, guest_of(w->dom), -1, to_dom0 ? PVNET_GUEST : peer,
 				  to_dom0 ? peer : PVNET_GUEST, &client, &server, np);
 	/* UDP: Linux's rmem_default and wmem_default (212992) unless -s/-S set them */

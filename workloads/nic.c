@@ -347,6 +347,61 @@ void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_c
 	evtchn_init(&n->pirq, s, n->napi, irq_latency);
 }
 
+static bool same_config(const struct nic_config *a, const struct nic_config *b)
+{
+	return !strcmp(a->rate, b->rate) && a->mtu == b->mtu && a->vcpu == b->vcpu &&
+	       a->itr == b->itr && a->peer_latency == b->peer_latency &&
+	       a->xmit_cost == b->xmit_cost && a->tx_clean_cost == b->tx_clean_cost &&
+	       a->rx_frame_cost == b->rx_frame_cost && a->bridge_cost == b->bridge_cost;
+}
+
+struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct nic_user *u,
+		    bool data_out, stime_t irq_latency, const char *owner, const char *user,
+		    bool *first, struct err *e)
+{
+	struct nic *n = d0->nic;
+
+	*first = !n;
+	if (n) {
+		if (!same_config(&n->conf, c)) {
+			err_set(e, "%s: dom0's NIC is %s's, set up with other nic_rate, mtu, nic_itr, "
+				"nic_vcpu, peer_latency or NIC costs", owner, n->first);
+			return NULL;
+		}
+		/* every user's frames come back through the same callbacks (see nic.h) */
+		if (u->remote_rx != n->u.remote_rx || u->host_rx != n->u.host_rx ||
+		    u->tx_done != n->u.tx_done) {
+			err_set(e, "%s: dom0's NIC is %s's, whose frames another kind of path "
+				"handles", owner, n->first);
+			return NULL;
+		}
+		n->users++;
+		return n;
+	}
+	n = xcalloc(1, sizeof(*n));
+	nic_init(n, d0->sim, d0, c, u, data_out, irq_latency);
+	n->conf = *c;
+	n->c = &n->conf;
+	n->host = d0;
+	n->users = 1;
+	snprintf(n->first, sizeof(n->first), "%s", user);
+	d0->nic = n;
+	return n;
+}
+
+void nic_put(struct nic *n)
+{
+	struct guest *d0;
+
+	if (!n || --n->users > 0)
+		return;
+	d0 = n->host;
+	if (d0->nic == n)
+		d0->nic = NULL;
+	nic_free(n);
+	free(n);
+}
+
 void nic_time_start(struct nic *n)
 {
 	stime_t now = sim_now(n->sim);

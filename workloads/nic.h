@@ -37,6 +37,16 @@
  * the frames the remote end receives (at the far end of the wire), the
  * frames that arrive at dom0 (in the poll's completion) and the sent
  * frames whose skbs the poll freed.
+ *
+ * The NIC is the host's, not a workload's: dom0 has one physical NIC and
+ * every guest's vif is bridged to it, whichever workload (iperf, netperf)
+ * streams over it.  nic_get gives a user dom0's NIC, setting it up for the
+ * first (it then hangs on dom0's struct guest) and checking that a later
+ * user asks for the same NIC; nic_put lets go of it, and the last user
+ * frees it.  Each frame carries its owner (the user's flow), so the
+ * callbacks, which must be the same functions for every user, find the
+ * user a frame belongs to; the NAPI poll's costs are drawn by the first
+ * user's cost callback (a single random stream for the one driver).
  */
 #ifndef SCHEDSIM_NIC_H
 #define SCHEDSIM_NIC_H
@@ -145,6 +155,11 @@ struct nic {
 	bool data_out;                /* data goes host -> remote */
 	stime_t from, busy_ns;
 	uint64_t irqs;
+	/* the host's (nic_get): users holding it, the first one's domain and config */
+	struct guest *host;
+	int users;
+	char first[64];
+	struct nic_config conf;
 };
 
 /* Parses a rate ("10G", "2.5G", "100M", "1000000"): bit/s, or -1 with e set. */
@@ -158,6 +173,18 @@ int nic_check(const struct nic_config *c, const char *owner, const struct domain
  */
 void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_config *c,
 	      const struct nic_user *u, bool data_out, stime_t irq_latency);
+/*
+ * dom0 d0's NIC for a user in domain 'user' (c checked with nic_check):
+ * the NIC a user already set up, which must have c's parameters and u's
+ * callbacks (else -1 with a one-line error that starts with owner, the
+ * workload's name), or a new one set up with nic_init's arguments (*first
+ * is then true: its account of time, nic_time_start, is this user's).
+ */
+struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct nic_user *u,
+		    bool data_out, stime_t irq_latency, const char *owner, const char *user,
+		    bool *first, struct err *e);
+/* A user lets go of n: the last one frees it (after the run, as workloads are freed). */
+void nic_put(struct nic *n);
 /* Payload bytes per second the link can carry (full-size frames). */
 double nic_goodput(const struct nic *n);
 /* dom0 sends a frame (the driver's xmit is done): onto the link in turn. */

@@ -947,21 +947,20 @@ static stime_t nic_cost(void *ctx, double base)
 	return pvnet_cost(ctx, base);
 }
 
-void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out)
+int pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out,
+		     const char *owner, const char *user, struct err *e)
 {
 	const struct nic_user u = { n, remote_rx, nic_host_rx, nic_tx_done, nic_cost };
 
-	n->nic = xcalloc(1, sizeof(*n->nic));
-	n->nic_owned = true;
-	nic_init(n->nic, n->sim, n->dom0, c, &u, data_out, n->c->evtchn_latency);
-	n->nic->napi->softirq_time = n->c->softirq_time;
-	n->nic->napi->softirq_restarts = (int)n->c->softirq_restarts;
-}
-
-void pvnet_share_nic(struct pvnet *n, struct nic *nic)
-{
-	n->nic = nic;
-	n->nic_owned = false;
+	n->nic = nic_get(n->dom0, c, &u, data_out, n->c->evtchn_latency, owner, user,
+			 &n->nic_owned, e);
+	if (!n->nic)
+		return -1;
+	if (n->nic_owned) {
+		n->nic->napi->softirq_time = n->c->softirq_time;
+		n->nic->napi->softirq_restarts = (int)n->c->softirq_restarts;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1000,6 +999,8 @@ int pvnet_check(const struct pvnet_config *c, const char *owner, const struct do
 	return 0;
 }
 
+static void syn_ack_fn(struct timer *t, void *arg);
+
 void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
 		struct rng *rng, double noise, double run_factor)
 {
@@ -1015,6 +1016,8 @@ void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
 		.limit_output = (uint64_t)c->limit_output, .sndbuf = (uint64_t)c->wmem_max,
 		.rcvbuf = (uint64_t)c->rmem_max, .adv_win_scale = (int)c->adv_win_scale,
 	};
+	/* armed by pvnet_start; set up here so that pvnet_free may follow pvnet_init */
+	timer_init(&n->syn_ack, syn_ack_fn, n);
 }
 
 struct guest *pvnet_guest_of(const struct pvnet_flow *f, enum pvnet_where where)
@@ -1179,7 +1182,6 @@ static void syn_ack_fn(struct timer *t, void *arg)
 
 void pvnet_start(struct pvnet *n)
 {
-	timer_init(&n->syn_ack, syn_ack_fn, n);
 	timer_set(&n->sim->q, &n->syn_ack, n->c->evtchn_latency);
 }
 
@@ -1310,10 +1312,7 @@ void pvnet_free(struct pvnet *n)
 	if (!s)
 		return;
 	timer_stop(&s->q, &n->syn_ack);
-	if (n->nic && n->nic_owned) {
-		nic_free(n->nic);
-		free(n->nic);
-	}
+	nic_put(n->nic);
 	for (int i = 0; i < n->nflows; i++) {
 		timer_stop(&s->q, &n->flows[i]->pump);
 		worker_free(n->flows[i]->sender);

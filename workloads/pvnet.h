@@ -292,7 +292,7 @@ struct pvnet {
 	stime_t warm_end;             /* reads after it are measured */
 	struct timer syn_ack;
 	struct nic *nic;              /* dom0's physical NIC, for remote sockets */
-	bool nic_owned;               /* set up (and freed) by this network */
+	bool nic_owned;               /* set up by this network: its time account is ours */
 };
 
 /*
@@ -310,25 +310,25 @@ void pvnet_init(struct pvnet *n, struct sim *s, const struct pvnet_config *c,
 		struct rng *rng, double noise, double run_factor);
 /*
  * dom0's physical NIC (c checked with nic_check), for flows to or from a
- * remote host: data_out when the data goes out through it.  A guest's
- * segment to the remote host leaves netback's poll for the bridge and the
- * NIC still grant-mapped (netback's zerocopy: xenvif_tx_submit hands the
- * mapped pages on, xenvif_zerocopy_callback queues them for the dealloc
- * thread when the NIC's driver frees the skb), so the guest's TX
- * completion, and with it TCP Small Queues, waits for the wire.  What
- * arrives goes through the bridge to netback's xenvif_start_xmit and the
- * guest-rx thread as dom0's own skbs do.  The remote host reads what
- * arrives at once and ACKs each segment; as a sender it fills the link
- * while the guest's window allows (its own costs are outside the host).
+ * remote host: data_out when the data goes out through it.  The NIC is the
+ * host's (nic_get): the first network to attach sets it up, every later one
+ * (another guest's iperf or netperf) shares it, each with its own vif,
+ * queues and netback threads, the bridge, the NIC's poll and the link
+ * shared; a later one whose c differs is refused (-1 with a one-line
+ * error starting with owner, the workload's name; user is its domain's).
+ * A guest's segment to the remote host leaves netback's poll for the
+ * bridge and the NIC still grant-mapped (netback's zerocopy:
+ * xenvif_tx_submit hands the mapped pages on, xenvif_zerocopy_callback
+ * queues them for the dealloc thread when the NIC's driver frees the skb),
+ * so the guest's TX completion, and with it TCP Small Queues, waits for
+ * the wire.  What arrives goes through the bridge to netback's
+ * xenvif_start_xmit and the guest-rx thread as dom0's own skbs do.  The
+ * remote host reads what arrives at once and ACKs each segment; as a
+ * sender it fills the link while the guest's window allows (its own costs
+ * are outside the host).
  */
-void pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out);
-/*
- * Another guest's network uses the NIC an earlier one attached (one NIC
- * for the host: each guest its own vif, queues and netback threads, the
- * bridge, the NIC's poll and the link shared).  The owner frees it, after
- * the run; its costs are drawn from the owner's stream.
- */
-void pvnet_share_nic(struct pvnet *n, struct nic *nic);
+int pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out,
+		     const char *owner, const char *user, struct err *e);
 /*
  * A task of the workload's that owns one end of a flow (iperf's client or
  * server): its worker's poll and done get the flow as their worker's ctx.
