@@ -18,6 +18,7 @@
 #include "workloads/breakdown.h"
 #include "workloads/iperf.h"
 #include "workloads/makexen.h"
+#include "workloads/nic.h"
 #include "workloads/split.h"
 #include "workloads/tcp.h"
 
@@ -1102,6 +1103,111 @@ START_TEST(workload_errors_name_the_line)
 }
 END_TEST
 
+/*
+ * dom0's NIC is the host's (nic_get): a netperf guest and an iperf guest
+ * with peer=remote hold one NIC, set up by the first; another user with the
+ * same parameters gets it too, one with others is refused naming the guest
+ * that set it up; the last nic_put frees it and clears dom0's pointer.
+ */
+START_TEST(nic_is_the_hosts_and_shared_by_every_workload)
+{
+	static const char xml[] =
+		"<scenario>\n<host sockets=\"1\" cores-per-socket=\"4\"/>\n"
+		"<domain name=\"dom0\" vcpus=\"2\"/>\n"
+		"<domain name=\"g1\" vcpus=\"1\"><workload type=\"netperf\" test=\"TCP_STREAM\" "
+		"peer=\"remote\" nic_rate=\"1G\"/></domain>\n"
+		"<domain name=\"g2\" vcpus=\"1\"><workload type=\"iperf\" peer=\"remote\" "
+		"nic_rate=\"1G\"/></domain>\n</scenario>\n";
+	struct sched_spec spec;
+	struct scenario sc;
+	struct err e;
+	struct sim *s;
+	struct guest *d0;
+	struct nic *n, *again;
+	struct nic_config other;
+	bool first = true;
+
+	ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
+	test_load(&sc, xml);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	d0 = guest_of(s->domains[0]);
+	n = d0->nic;
+	ck_assert_ptr_nonnull(n);
+	ck_assert_int_eq(n->users, 2);
+	ck_assert_str_eq(n->first, "g1");
+	ck_assert_double_eq_tol(n->rate, 1e9, 1);
+	/* a third user with the same NIC gets it */
+	again = nic_get(d0, &n->conf, &n->u, true, 0, "test", "g3", &first, &e);
+	ck_assert_ptr_eq(again, n);
+	ck_assert(!first);
+	ck_assert_int_eq(n->users, 3);
+	nic_put(again);
+	ck_assert_int_eq(n->users, 2);
+	/* one asking for another MTU is refused */
+	other = n->conf;
+	other.mtu = 9000;
+	ck_assert_ptr_null(nic_get(d0, &other, &n->u, true, 0, "test", "g3", &first, &e));
+	ck_assert_msg(strstr(e.msg, "test: dom0's NIC is g1's, set up with other"), "%s", e.msg);
+	ck_assert_int_eq(n->users, 2);
+	sim_destroy(s);       /* each workload lets go of it; the last frees it */
+	scenario_free(&sc);
+	sched_spec_free(&spec);
+}
+END_TEST
+
+static void no_frame(void *ctx, const struct nic_frame *f)
+{
+	(void)ctx;
+	(void)f;
+}
+
+static stime_t no_cost(void *ctx, double base)
+{
+	(void)ctx;
+	return (stime_t)base;
+}
+
+/* The first nic_get sets the NIC up on dom0; the last nic_put frees it and clears it. */
+START_TEST(nic_last_put_frees_the_hosts_nic)
+{
+	static const char xml[] =
+		"<scenario>\n<host sockets=\"1\" cores-per-socket=\"2\"/>\n"
+		"<domain name=\"dom0\" vcpus=\"1\"/>\n</scenario>\n";
+	const struct nic_user u = { NULL, no_frame, no_frame, no_frame, no_cost };
+	struct nic_config c = { .rate = "2.5G", .mtu = 1500, .peer_latency = USEC(20) };
+	struct sched_spec spec;
+	struct scenario sc;
+	struct err e;
+	struct sim *s;
+	struct guest *d0;
+	struct nic *n, *m;
+	bool first = false;
+
+	ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
+	test_load(&sc, xml);
+	s = sim_build(&sc, &spec, &e);
+	ck_assert_msg(s != NULL, "%s", e.msg);
+	d0 = guest_of(s->domains[0]);
+	ck_assert_ptr_null(d0->nic);
+	n = nic_get(d0, &c, &u, true, 0, "a", "dom0", &first, &e);
+	ck_assert_ptr_nonnull(n);
+	ck_assert(first);
+	ck_assert_ptr_eq(d0->nic, n);
+	ck_assert_double_eq_tol(nic_goodput(n), 2.5e9 / 8 * 1448 / 1538, 1);
+	m = nic_get(d0, &c, &u, false, 0, "b", "dom0", &first, &e);
+	ck_assert_ptr_eq(m, n);
+	ck_assert(!first);
+	nic_put(m);
+	ck_assert_ptr_eq(d0->nic, n);
+	nic_put(n);
+	ck_assert_ptr_null(d0->nic);
+	sim_destroy(s);
+	scenario_free(&sc);
+	sched_spec_free(&spec);
+}
+END_TEST
+
 /* --- the guest kernel's placement (guest.c; <domain kernel= llc=>) --- */
 
 /*
@@ -1403,6 +1509,8 @@ static Suite *suite(void)
 	tcase_add_test(sim, task_time_categories_add_up);
 	tcase_add_test(sim, breakdown_adds_up_to_the_run);
 	tcase_add_test(sim, workload_errors_name_the_line);
+	tcase_add_test(sim, nic_is_the_hosts_and_shared_by_every_workload);
+	tcase_add_test(sim, nic_last_put_frees_the_hosts_nic);
 	tcase_add_test(sim, sync_wake_of_a_lone_waker_stacks_without_a_shared_llc);
 	tcase_add_test(sim, sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone);
 	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
