@@ -1389,6 +1389,70 @@ START_TEST(fork_on_an_idle_machine_goes_to_the_idlest_vcpu)
 }
 END_TEST
 
+/* Runs 200 us, sleeps 10 us; for ever (ctx: its step count). */
+static void short_bursts_step(struct sim *s, struct task *t)
+{
+	int *n = t->ctx;
+
+	if ((*n)++ % 2 == 0)
+		task_run(s, t, USEC(200));
+	else
+		task_sleep(s, t, USEC(10));
+}
+
+/*
+ * Whether two tasks of short bursts, both started on vCPU 0 of four, are
+ * still there together at 'at'.  Each waits on the queue only while the
+ * other runs a burst, so it is always cache-hot (it ran less than 0.5 ms
+ * ago), and a timer's wake keeps it on its busy vCPU when no LLC spans
+ * two vCPUs.
+ */
+static bool still_stacked(const char *dom_attrs, stime_t at)
+{
+	char xml[512];
+	struct scenario sc;
+	struct sim *s;
+	struct guest *g;
+	struct task *a, *b;
+	int na = 0, nb = 0;
+	bool stacked;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"4\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", dom_attrs);
+	s = test_build(&sc, xml, "null");
+	s->check = true;
+	g = guest_of(s->domains[0]);
+	a = task_create(g, "a", TASK_NORMAL, 0, false, short_bursts_step, &na, 0);
+	b = task_create(g, "b", TASK_NORMAL, 0, false, short_bursts_step, &nb, 0);
+	sim_run_until(s, at);
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_gt(na, 10);
+	ck_assert_int_gt(nb, 10);
+	stacked = a->cpu == 0 && b->cpu == 0;
+	sim_destroy(s);
+	scenario_free(&sc);
+	return stacked;
+}
+
+/*
+ * 5.1's load_balance for an idle CPU (nohz_idle_balance): a waiting task
+ * that is cache-hot cannot move (can_migrate_task, task_hot) until the
+ * idle CPU's balance has failed more than cache_nice_tries (1) times; a
+ * failed balance keeps sd->balance_interval at min_interval (4 ms on 4
+ * CPUs, one tick).  So the third balance, 8 ms after the first, moves it,
+ * and the two then run apart.  4.4's model never lets a cache-hot task
+ * go to an idle CPU: the pair stays stacked.
+ */
+START_TEST(idle_balance_lets_a_cache_hot_task_go_after_two_failures)
+{
+	ck_assert(still_stacked("kernel=\"5.1\" llc=\"vcpu\"", MSEC(10)));
+	ck_assert(!still_stacked("kernel=\"5.1\" llc=\"vcpu\"", MSEC(30)));
+	ck_assert(still_stacked("llc=\"vcpu\"", MSEC(30)));
+}
+END_TEST
+
 /* --- stream (workloads/stream.c) --- */
 
 static char *stream_xml(const char *host, const char *attrs)
@@ -1514,6 +1578,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, sync_wake_of_a_lone_waker_stacks_without_a_shared_llc);
 	tcase_add_test(sim, sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone);
 	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
+	tcase_add_test(sim, idle_balance_lets_a_cache_hot_task_go_after_two_failures);
 	tcase_add_test(sim, stream_figure_counts_what_stream_c_counts);
 	tcase_add_test(sim, stream_loop_waits_for_its_slowest_thread);
 	tcase_add_test(sim, stream_threads_share_the_sockets_bandwidth);

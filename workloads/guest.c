@@ -82,7 +82,8 @@ struct guest_vcpu {
 	stime_t idle_stamp, avg_idle;
 	/* periodic balancing of this CPU while busy: sd->balance_interval, the timer */
 	stime_t balance_interval;
-	int nr_balance_failed;        /* sd->nr_balance_failed (busy_balance) */
+	int nr_balance_failed;        /* sd->nr_balance_failed (busy_balance; 5.1: idle too) */
+	stime_t idle_next_balance;    /* 5.1: when its next idle balance is due (rq->next_balance) */
 	struct timer balance_timer;
 };
 
@@ -784,12 +785,17 @@ static struct task *pull_task(struct guest_vcpu *to, stime_t now)
 
 /*
  * idle_balance: a CPU about to go idle pulls only if it has been idle long
- * enough on average to pay for it (rq->avg_idle >= migration cost).
+ * enough on average to pay for it (rq->avg_idle >= migration cost); under
+ * a 5.1 guest kernel as idle_pull_51 says.
  */
+static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t now);
+
 static struct task *newidle_pull(struct guest_vcpu *gv, stime_t now)
 {
 	if (!gv->g->idle_pull || gv->avg_idle < gv->g->p.migration_cost)
 		return NULL;
+	if (gv->g->kernel == GUEST_KERNEL_5_1)
+		return idle_pull_51(gv, true, now);
 	return pull_task(gv, now);
 }
 
@@ -886,6 +892,79 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 	busiest->curr = NULL;
 	attach_moved(busiest, to, t);
 	resched(busiest);
+	return t;
+}
+
+/*
+ * load_balance for an idle CPU under a 5.1 guest kernel (Linux 5.1
+ * kernel/sched/fair.c): CPU_NEWLY_IDLE from idle_balance, CPU_IDLE from
+ * nohz_idle_balance -> rebalance_domains.  The domain's groups are single
+ * CPUs of equal capacity.  find_busiest_group: the most loaded CPU running
+ * more than one task (taken as group_overloaded, whose util_avg exceeds
+ * capacity / imbalance_pct: two tasks sharing a CPU keep it busy), which an
+ * idle CPU with spare capacity pulls from at once (force_balance, no
+ * imbalance_pct test); a CPU whose waiting tasks are all bound is passed
+ * over (LBF_ALL_PINNED, the redo without it).  detach_tasks walks the
+ * queue from its least recently queued task (the tail of rq->cfs_tasks);
+ * can_migrate_task refuses a bound task, the running one, and a cache-hot
+ * one (task_hot: it ran less than sysctl_sched_migration_cost ago) unless
+ * sd->nr_balance_failed > sd->cache_nice_tries.  A balance that moves
+ * nothing counts a failure, but not a newly idle one (load_balance:
+ * nr_balance_failed grows for idle != CPU_NEWLY_IDLE); a move, or no
+ * busiest CPU, resets the count.  need_active_balance (failures past
+ * cache_nice_tries + 2) is not reached here: the second failure already
+ * lets a cache-hot task go.  The calculate_imbalance bound on what moves
+ * is not applied (one task moves, as an idle CPU's fix_small_imbalance
+ * allows a task of average load).  Returns the task, off every queue and
+ * moved to `to`'s clock, or NULL.
+ */
+static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t now)
+{
+	struct guest *g = to->g;
+	struct guest_vcpu *busiest = NULL;
+	struct task **pp, **take = NULL, *t;
+	bool hot_ok = to->nr_balance_failed > CACHE_NICE_TRIES;
+	double busiest_load = 0;
+
+	if (g->nr_queued - to->nr_rq <= 0) {
+		to->nr_balance_failed = 0;
+		return NULL;
+	}
+	for (int i = 0; i < g->nr_cpus; i++) {
+		struct guest_vcpu *o = g->cpus[i];
+		bool unbound = false;
+		double l;
+
+		if (o == to || o->nr_rq == 0 || cpu_nr_running(o) < 2)
+			continue;
+		for (t = o->rq; t && !unbound; t = t->next)
+			unbound = !t->bound;
+		l = cpu_load(o, now);
+		if (!unbound || (busiest && l <= busiest_load))
+			continue;
+		busiest = o;
+		busiest_load = l;
+	}
+	if (!busiest) {
+		to->nr_balance_failed = 0;
+		return NULL;
+	}
+	for (pp = &busiest->rq; *pp; pp = &(*pp)->next) {
+		t = *pp;
+		if (t->bound || (!hot_ok && cache_hot(g, t, now)))
+			continue;
+		if (!take || t->enqueued_at < (*take)->enqueued_at)
+			take = pp;
+	}
+	if (!take) {
+		if (!newidle)
+			to->nr_balance_failed++;
+		return NULL;
+	}
+	to->nr_balance_failed = 0;
+	t = rq_unlink(busiest, take);
+	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+	t->cpu = to->idx;
 	return t;
 }
 
@@ -996,6 +1075,12 @@ static void balance_timer_fn(struct timer *tm, void *arg)
 		return;
 	}
 	set_this_cpu(gv);
+	/* 5.1: an idle CPU's balancing is nohz_idle_balance_51's, over the same sd */
+	if (g->kernel == GUEST_KERNEL_5_1 && cpu_idle(gv)) {
+		timer_set(&s->q, &gv->balance_timer,
+			  now + gv->balance_interval * BALANCE_BUSY_FACTOR);
+		return;
+	}
 	/*
 	 * load_balance: back to min_interval when it found an imbalance and
 	 * kicked no active balance, doubling (up to max_interval) otherwise
@@ -1416,6 +1501,30 @@ static void work_timer_fn(struct timer *tm, void *arg)
 }
 
 /*
+ * 5.1: an idle CPU's turn in nohz_idle_balance (rebalance_domains with
+ * CPU_IDLE), when its rq->next_balance is due: every sd->balance_interval
+ * (get_sd_balance_interval without busy_factor for an idle CPU), which
+ * load_balance sets back to min_interval (sd_weight ms) after a move or a
+ * failure and doubles, up to max_interval, while the domain is balanced.
+ */
+static struct task *nohz_idle_balance_51(struct guest_vcpu *gv, stime_t now)
+{
+	stime_t min = MSEC(1) * gv->g->nr_cpus;
+	int failed = gv->nr_balance_failed;
+	struct task *t;
+
+	if (now < gv->idle_next_balance)
+		return NULL;
+	t = idle_pull_51(gv, false, now);
+	if (t || gv->nr_balance_failed > failed)
+		gv->balance_interval = min;
+	else if (gv->balance_interval < 2 * min)
+		gv->balance_interval *= 2;
+	gv->idle_next_balance = now + gv->balance_interval;
+	return t;
+}
+
+/*
  * nohz_idle_balance: each idle CPU pulls a waiting task from the busiest
  * CPU (rebalance_domains with CPU_IDLE), and its vCPU is woken to run it.
  * While tasks still wait and CPUs idle, the next tick tries again.
@@ -1432,7 +1541,13 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 		struct guest_vcpu *gv = g->cpus[i];
 		struct task *t;
 
-		if (!cpu_idle(gv) || !(t = pull_task(gv, now)))
+		if (!cpu_idle(gv))
+			continue;
+		if (g->kernel == GUEST_KERNEL_5_1)
+			t = nohz_idle_balance_51(gv, now);
+		else
+			t = pull_task(gv, now);
+		if (!t)
 			continue;
 		idle_ends(gv, now);
 		rq_insert(gv, t);
