@@ -992,6 +992,18 @@ START_TEST(breakdown_adds_up_to_the_run)
 	static const char iperf_remote_rx[] = "<workload type=\"iperf\" peer=\"remote\""
 					      " direction=\"from-dom0\" warmup=\"100ms\""
 					      " time=\"300ms\"/>";
+	/* netperf's UDP through dom0's NIC: the stream's stages and UDP_RR's */
+	static const char udp_remote[] = "<workload type=\"netperf\" test=\"UDP_STREAM\""
+					 " peer=\"remote\" size=\"1472\" nic_rate=\"1G\""
+					 " warmup=\"100ms\" time=\"300ms\"/>";
+	static const char udp_remote_rx[] = "<workload type=\"netperf\" test=\"UDP_STREAM\""
+					    " peer=\"remote\" direction=\"from-dom0\" size=\"64\""
+					    " warmup=\"100ms\" time=\"300ms\"/>";
+	static const char udp_rr_remote[] = "<workload type=\"netperf\" test=\"UDP_RR\""
+					    " peer=\"remote\" warmup=\"100ms\" time=\"300ms\"/>";
+	static const char udp_rr_remote_rx[] = "<workload type=\"netperf\" test=\"UDP_RR\""
+					       " peer=\"remote\" direction=\"from-dom0\""
+					       " warmup=\"100ms\" time=\"300ms\"/>";
 
 	check_breakdown(iperf, "credit1", IPERF_STAGES_TO_DOM0);
 	check_breakdown(iperf, "credit2", IPERF_STAGES_TO_DOM0);
@@ -1001,8 +1013,42 @@ START_TEST(breakdown_adds_up_to_the_run)
 	check_breakdown(iperf_remote, "credit2", IPERF_STAGES_TO_REMOTE);
 	check_breakdown(iperf_remote_rx, "credit1:era=2016", IPERF_STAGES_FROM_REMOTE);
 	check_breakdown(iperf_remote_rx, "credit2", IPERF_STAGES_FROM_REMOTE);
+	check_breakdown(udp_remote, "credit1", 7);
+	check_breakdown(udp_remote_rx, "credit2", 6);
+	check_breakdown(udp_rr_remote, "credit1:era=2016", 5);
+	check_breakdown(udp_rr_remote_rx, "credit2", 5);
 	check_breakdown(makexen, "credit1", 3);
 	check_breakdown(makexen, "credit2:era=2016", 3);
+}
+END_TEST
+
+/* --- UDP on the wire (nic.h), worked out by hand --- */
+
+/*
+ * A datagram of s bytes is an IP packet of s + 8 + 20 bytes, in pieces of
+ * 1480 bytes of IP payload at a 1500-byte MTU, each piece a frame of its
+ * own with 20 bytes of IP header and 38 of Ethernet (header 14, FCS 4,
+ * preamble 8, gap 12), the IP packet padded to 46.
+ */
+START_TEST(udp_datagrams_on_the_wire)
+{
+	ck_assert_uint_eq(nic_udp_frags(1500, 1), 1);
+	ck_assert_uint_eq(nic_udp_frags(1500, 1472), 1);     /* 1480 of UDP: one frame */
+	ck_assert_uint_eq(nic_udp_frags(1500, 1473), 2);
+	ck_assert_uint_eq(nic_udp_frags(1500, 16384), 12);   /* 16392 = 11 x 1480 + 112 */
+	ck_assert_uint_eq(nic_udp_frags(1500, 65507), 45);
+	ck_assert_uint_eq(nic_udp_frags(9000, 8192), 1);
+	ck_assert_uint_eq(nic_udp_frags(576, 1024), 2);      /* 556 -> 552, a multiple of 8 */
+	/* 1 + 8 + 20 = 29 bytes, padded to 46, + 38 */
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 1), 84);
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 18), 84); /* exactly 46 */
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 19), 85);
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 64), 130);
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 1472), 1538);
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 1473), 1538 + 46 + 38);  /* 1 byte, padded */
+	ck_assert_uint_eq(nic_udp_wire_bytes(1500, 16384), 11 * 1538 + 112 + 20 + 38);
+	ck_assert_uint_eq(nic_udp_wire_bytes(9000, 8192), 8200 + 20 + 38);
+	ck_assert_uint_eq(nic_udp_wire_bytes(576, 1024), 552 + 20 + 38 + 480 + 20 + 38);
 }
 END_TEST
 
@@ -1551,6 +1597,7 @@ static Suite *suite(void)
 	tcase_add_test(unit, build_rejects_bad_stage_lists);
 	tcase_add_test(unit, axes_rewrite_the_scenario);
 	tcase_add_test(unit, axes_add_the_guest);
+	tcase_add_test(unit, udp_datagrams_on_the_wire);
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);

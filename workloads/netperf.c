@@ -40,9 +40,11 @@
  * netserver's task runs, and the socket calls of each end (room, work and
  * commit of a batch of sends; what is queued, work and commit of a batch
  * of receives), for the client's end (0) and the server's (1), and the
- * path's own tasks; the test logic here is the same for all.  TCP_STREAM
- * to dom0 or to a remote host behind dom0's NIC (peer=dom0|remote), and
- * UDP_STREAM to dom0, are not such peers: they are iperf's connection
+ * path's own tasks; the test logic here is the same for all.  UDP_RR with
+ * a remote host behind dom0's NIC takes peer=dom0's path with the bridge
+ * and the NIC (workloads/nic.h) for dom0's stack (rr_remote_setup).
+ * TCP_STREAM and UDP_STREAM to dom0 or to a remote host
+ * (peer=dom0|remote) are not such peers: they are iperf's connection
  * (workloads/pvnet.h, nic.h), whose sockets' owners are netperf's and
  * netserver's calls (stream_setup).
  */
@@ -86,7 +88,8 @@ static const struct param_def netperf_params[] = {
 	{ "peer", PARAM_ENUM, "loopback", "loopback|dom0|remote", 0, 0,
 	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
 	  "dom0, netperf in the guest and netserver in dom0 over netfront/netback (TCP_RR, "
-	  "TCP_STREAM, UDP_STREAM); remote, on another host through dom0's bridge and NIC (TCP_STREAM)",
+	  "TCP_STREAM, UDP_STREAM); remote, on another host through dom0's bridge and NIC "
+	  "(TCP_STREAM, UDP_STREAM, UDP_RR)",
 	  OFF(peer) },
 	{ "direction", PARAM_ENUM, "to-dom0", "to-dom0|from-dom0", 0, 0,
 	  "peer=dom0 or remote: to-dom0, netperf in the guest and netserver in dom0 or on the "
@@ -322,7 +325,13 @@ static const struct np_peer_ops peer_loopback = {
  *             tcp_v4_rcv) and wakes netperf, whose recv() reads it.
  * direction=from-dom0 swaps the ends: netperf in dom0, netserver in the
  * guest; requests take the guest-rx thread and netfront, responses the
- * TX ring and netback.
+ * TX ring and netback.  peer=remote (UDP_RR) puts dom0's end on a remote
+ * host: netback's poll copies the guest's message and sends it through
+ * the bridge and the NIC (nic_fwd_base) instead of up dom0's stack, the
+ * remote end answers as a message arrives (no task: its stack's time is
+ * the NIC's peer_latency), and its messages come in through the NIC's
+ * RX ring and poll to the guest-rx thread (rm_* below); the NIC's
+ * interrupt throttle is the drivers' latency setting (nic_latency_itr).
  * Each pv_ cost is iperf's for the same step (workloads/pvnet.h; sources
  * in doc/workloads.md).  A waker pays lo's wake_cost, the task it woke
  * its switch_cost (and a PV domain's context switch extras).
@@ -336,6 +345,10 @@ struct np_dom0_end {
 
 struct np_dom0 {
 	struct np_dom0_end end[2];
+	/* peer=remote (UDP_RR): dom0's end is the remote host's, through the bridge and NIC */
+	bool remote;
+	struct nic nic;
+	struct timer first;              /* a remote netperf's first request */
 	int ge, de;                      /* the guest's end and dom0's (0: netperf's) */
 	struct worker *netfront, *netback, *rxk;
 	struct evtchn to_back, tx_to_front, rx_to_front;
@@ -395,6 +408,9 @@ static stime_t d0_nb_poll(struct sim *s, struct worker *w)
 	p->nb_pkts = p->tx_pkts;
 	p->nb_bytes = p->tx_bytes;
 	p->tx_pkts = p->tx_bytes = 0;
+	if (p->remote)          /* copied whole, then the bridge and the NIC's xmit */
+		return cost(np, (stime_t)p->nb_pkts * np->c->pv_copy +
+				    (stime_t)llround((double)p->nb_pkts * nic_fwd_base(&p->nic, NULL)));
 	return cost(np, (stime_t)p->nb_pkts * (np->c->pv_copy + np->c->pv_rx) +
 			    (p->end[p->de].owner->task->state == TASK_BLOCKED ? np->c->lo.wake : 0));
 }
@@ -407,6 +423,14 @@ static void d0_nb_done(struct sim *s, struct worker *w)
 	(void)s;
 	p->tx_done += p->nb_pkts;
 	evtchn_send(&p->tx_to_front);
+	if (p->remote) {
+		/* a message of one datagram (its fragments) onto the link */
+		nic_xmit(&p->nic, &(struct nic_frame){ .owner = np, .bytes = p->nb_bytes,
+						       .dgrams = (uint32_t)p->nb_pkts,
+						       .kind = NIC_UDP });
+		p->nb_pkts = p->nb_bytes = 0;
+		return;
+	}
 	p->end[p->de].queued += p->nb_bytes;
 	d0_wake(np, p->de);
 	p->nb_pkts = p->nb_bytes = 0;
@@ -474,6 +498,70 @@ static void d0_nf_done(struct sim *s, struct worker *w)
 	p->nf_gc = p->nf_pkts = p->nf_bytes = 0;
 }
 
+/*
+ * peer=remote: a message reaches the remote host.  Its netserver answers
+ * at once (its stack's time is in peer_latency); its netperf, given the
+ * response, counts the transaction and sends the next request.
+ */
+static void rm_remote_rx(void *ctx, const struct nic_frame *f)
+{
+	struct netperf *np = ctx;
+	struct np_dom0 *p = d0_path(np);
+	const struct netperf_config *c = np->c;
+	stime_t now = sim_now(np->w->sim);
+	uint64_t bytes = (uint64_t)c->response_size;
+
+	(void)f;
+	if (p->ge == 1) {
+		if (np->measuring) {
+			np->transactions++;
+			hist_record(&np->latency, now - np->req_at);
+		}
+		np->req_at = now;
+		bytes = (uint64_t)c->request_size;
+	}
+	nic_remote_send(&p->nic, &(struct nic_frame){ .owner = np, .bytes = bytes, .dgrams = 1,
+						      .kind = NIC_UDP });
+}
+
+/* ... and one from it has crossed the NIC's poll and the bridge: xenvif_start_xmit queues it. */
+static void rm_host_rx(void *ctx, const struct nic_frame *f)
+{
+	struct netperf *np = ctx;
+	struct np_dom0 *p = d0_path(np);
+
+	p->rxq_pkts += f->dgrams;
+	p->rxq_bytes += f->bytes;
+	if (p->rxk->task->state == TASK_BLOCKED)
+		p->rxk_debt += np->c->lo.switch_in + d0_kops(np, split_dom0(np->w->sim), KOP_CTXSW, 0);
+	worker_kick(np->w->sim, p->rxk);
+}
+
+static void rm_tx_done(void *ctx, const struct nic_frame *f)
+{
+	(void)ctx;
+	(void)f;                      /* copied whole by netback: nothing held */
+}
+
+static stime_t rm_cost(void *ctx, double base)
+{
+	struct netperf *np = ctx;
+
+	return workload_cost(&np->w->rng, np->run_factor, np->half_width, base);
+}
+
+/* A remote netperf's first request (direction=from-dom0). */
+static void rm_first(struct timer *t, void *arg)
+{
+	struct netperf *np = arg;
+	struct np_dom0 *p = d0_path(np);
+
+	(void)t;
+	np->req_at = sim_now(np->w->sim);
+	nic_remote_send(&p->nic, &(struct nic_frame){ .owner = np,
+		.bytes = (uint64_t)np->c->request_size, .dgrams = 1, .kind = NIC_UDP });
+}
+
 static struct domain *d0_server_domain(struct netperf *np, struct err *e)
 {
 	struct domain *d0 = split_dom0(np->w->sim);
@@ -517,6 +605,18 @@ static void d0_connect(struct netperf *np)
 	evtchn_init(&p->to_back, s, p->netback, np->c->pv_evtchn);
 	evtchn_init(&p->tx_to_front, s, p->netfront, np->c->pv_evtchn);
 	evtchn_init(&p->rx_to_front, s, p->netfront, np->c->pv_evtchn);
+	if (np->c->peer == NP_PEER_REMOTE) {
+		const struct nic_user u = { np, rm_remote_rx, rm_host_rx, rm_tx_done, rm_cost };
+
+		p->remote = true;
+		nic_init(&p->nic, s, g0, &np->c->nic, &u, true, np->c->pv_evtchn);
+		nic_latency_itr(&p->nic);
+		p->nic.napi->softirq_time = SOFTIRQ_TIME_DEFAULT;
+		p->nic.napi->softirq_restarts = SOFTIRQ_RESTARTS_DEFAULT;
+		timer_init(&p->first, rm_first, np);
+		if (p->ge == 1)
+			timer_set(&s->q, &p->first, np->c->pv_evtchn);
+	}
 }
 
 static uint64_t d0_room(struct netperf *np, int end, uint64_t size)
@@ -604,6 +704,10 @@ static void d0_destroy(struct netperf *np)
 
 	if (!p)
 		return;
+	if (p->remote) {
+		timer_stop(&np->w->sim->q, &p->first);
+		nic_free(&p->nic);
+	}
 	evtchn_close(&p->to_back);
 	evtchn_close(&p->tx_to_front);
 	evtchn_close(&p->rx_to_front);
@@ -622,6 +726,10 @@ static void d0_time_start(struct netperf *np)
 	task_time_start(s, p->netback->task);
 	task_time_start(s, p->rxk->task);
 	task_time_start(s, p->netfront->task);
+	if (p->remote) {
+		task_time_start(s, p->nic.napi->task);
+		nic_time_start(&p->nic);
+	}
 }
 
 /* In the order a transaction takes them. */
@@ -629,7 +737,24 @@ static void d0_stages(struct netperf *np, struct breakdown *b)
 {
 	struct np_dom0 *p = d0_path(np);
 	struct sim *s = np->w->sim;
+	struct task *nic = p->remote ? p->nic.napi->task : NULL;
 
+	if (p->remote && p->ge == 0) {
+		breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
+		breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
+		breakdown_tasks(b, s, "nic", &nic, 1, NULL);
+		breakdown_tasks(b, s, "guest-rx", &p->rxk->task, 1, NULL);
+		breakdown_tasks(b, s, "netfront", &p->netfront->task, 1, NULL);
+		return;
+	}
+	if (p->remote) {
+		breakdown_tasks(b, s, "nic", &nic, 1, NULL);
+		breakdown_tasks(b, s, "guest-rx", &p->rxk->task, 1, NULL);
+		breakdown_tasks(b, s, "netfront", &p->netfront->task, 1, NULL);
+		breakdown_tasks(b, s, "netserver", &np->server->task, 1, server_reasons);
+		breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
+		return;
+	}
 	breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
 	if (p->ge == 0) {
 		breakdown_tasks(b, s, "netback", &p->netback->task, 1, NULL);
@@ -1055,12 +1180,50 @@ static int stream_setup(struct netperf *np, struct err *e)
 	}
 	st->flow = pvnet_flow_add(&st->pv, guest_of(w->dom), -1, to_dom0 ? PVNET_GUEST : peer,
 				  to_dom0 ? peer : PVNET_GUEST, &client, &server, np);
-	/* UDP: Linux's rmem_default and wmem_default (212992) unless -s/-S set them */
+	/*
+	 * UDP: Linux's rmem_default and wmem_default (212992) unless -s/-S set
+	 * them (a remote end's are outside the host: pvnet_flow_udp)
+	 */
 	if (c->test == NP_UDP_STREAM)
 		pvnet_flow_udp(st->flow, (uint64_t)c->size, lo_udp_truesize((uint64_t)c->size),
 			       c->sndbuf ? (uint64_t)c->sndbuf : LO_UDP_RCVBUF,
 			       c->rcvbuf ? (uint64_t)c->rcvbuf : LO_UDP_RCVBUF);
 	pvnet_start(&st->pv);
+	return 0;
+}
+
+/*
+ * UDP_RR with a remote host (c checked): the guest's end is netperf
+ * (to-dom0) or netserver (from-dom0), the other end beyond dom0's NIC;
+ * the path is peer=dom0's, its dom0 end the bridge and the NIC.
+ */
+static int rr_remote_setup(struct netperf *np, struct err *e)
+{
+	const struct netperf_config *c = np->c;
+	struct workload *w = np->w;
+	struct domain *d0 = split_dom0(w->sim);
+	bool to = c->direction == NP_TO_DOM0;
+
+	if (!d0)
+		return err_set(e, "netperf: peer=remote needs dom0 (domid 0) for the bridge and NIC");
+	if (d0 == w->dom)
+		return err_set(e, "netperf: peer=remote runs netperf's end in a guest, not in dom0 "
+			       "(dom0's own netserver is peer=loopback)");
+	if (stream_vcpu("client_vcpu", c->client_vcpu, !to, w->dom, e) < 0 ||
+	    stream_vcpu("server_vcpu", c->server_vcpu, to, w->dom, e) < 0 ||
+	    nic_check(&c->nic, "netperf", d0, e) < 0)
+		return -1;
+	np->peer = &peer_dom0;
+	if (to)
+		np->client = worker_create(guest_of(w->dom), "netperf", TASK_NORMAL,
+					   c->client_vcpu >= 0 ? (int)c->client_vcpu : 0,
+					   c->client_vcpu >= 0, client_poll, client_done, np);
+	else
+		np->server = worker_create(guest_of(w->dom), "netserver", TASK_NORMAL,
+					   c->server_vcpu >= 0 ? (int)c->server_vcpu :
+					   1 % w->dom->nr_vcpus, c->server_vcpu >= 0,
+					   server_poll, server_done, np);
+	d0_connect(np);
 	return 0;
 }
 
@@ -1076,8 +1239,10 @@ static void netperf_warm(struct timer *t, void *arg)
 		pvnet_time_start(&np->stream->pv);
 		return;
 	}
-	task_time_start(s, np->client->task);
-	task_time_start(s, np->server->task);
+	if (np->client)
+		task_time_start(s, np->client->task);
+	if (np->server)
+		task_time_start(s, np->server->task);
 	if (np->peer->time_start)
 		np->peer->time_start(np);
 }
@@ -1111,12 +1276,9 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 	if (c->peer == NP_PEER_LOOPBACK && c->direction != NP_TO_DOM0)
 		return err_set(e, "netperf: direction=from-dom0 needs peer=dom0 or remote (over lo "
 			       "both ends are in one domain)");
-	if (c->peer == NP_PEER_REMOTE && c->test == NP_UDP_STREAM)
-		return err_set(e, "netperf: peer=remote runs TCP_STREAM; UDP_STREAM through dom0's "
-			       "NIC is not modelled (peer=dom0 and loopback run it)");
-	if (c->peer == NP_PEER_REMOTE && is_rr(c))
-		return err_set(e, "netperf: peer=remote runs TCP_STREAM, not %s (%s's "
-			       "peers: loopback, dom0)", test_names[c->test], test_names[c->test]);
+	if (c->peer == NP_PEER_REMOTE && c->test == NP_TCP_RR)
+		return err_set(e, "netperf: peer=remote runs TCP_STREAM, UDP_STREAM and UDP_RR, not "
+			       "TCP_RR (TCP_RR's peers: loopback, dom0)");
 	if (is_rr(c) && (c->figure == NP_FIG_SEND || c->figure == NP_FIG_RECV))
 		return err_set(e, "netperf: figure=%s is a stream's; %s gives auto "
 			       "(transactions/s), p50, p90 or p99",
@@ -1151,6 +1313,14 @@ static int netperf_setup(struct workload *w, struct err *e)
 	np->peer = c->peer < (int)(sizeof(peers) / sizeof(peers[0])) ? peers[c->peer] : NULL;
 	np->half_width = c->noise * sqrt(3.0);
 	np->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
+	if (c->peer == NP_PEER_REMOTE && is_rr(c)) {
+		if (rr_remote_setup(np, e) < 0) {
+			free(np);
+			w->priv = NULL;
+			return err_prefix(e, "%s:%d", w->source, w->spec->line);
+		}
+		goto timers;
+	}
 	if (c->peer != NP_PEER_LOOPBACK && !is_rr(c)) {
 		if (stream_setup(np, e) < 0) {
 			free(np);
@@ -1227,6 +1397,9 @@ static void netperf_metric(struct workload *w, struct metric *m)
 	/* a remote netserver reads at once, without a task: pvnet counts it */
 	if (m->valid && np->stream && (c->test == NP_TCP_STREAM || c->figure != NP_FIG_SEND))
 		m->value = (double)pvnet_measured(&np->stream->pv) * 8 / 1e6 / secs;
+	/* ... and a remote netperf's datagrams sent */
+	else if (m->valid && np->stream && c->peer == NP_PEER_REMOTE && c->direction == NP_FROM_DOM0)
+		m->value = (double)pvnet_remote_sent(&np->stream->pv) * 8 / 1e6 / secs;
 }
 
 static void netperf_breakdown(struct workload *w, struct breakdown *b)
@@ -1275,8 +1448,9 @@ const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "netperf UDP_STREAM, TCP_STREAM, TCP_RR or UDP_RR between netperf and netserver "
 		   "in one domain over lo (peer=loopback), any of them between a guest "
-		   "and dom0 over netfront/netback (peer=dom0), or TCP_STREAM to or from a "
-		   "remote host through dom0's NIC (peer=remote), as MMTests runs it; metric the "
+		   "and dom0 over netfront/netback (peer=dom0), or TCP_STREAM, UDP_STREAM or "
+		   "UDP_RR with a remote host through dom0's NIC (peer=remote), as MMTests runs "
+		   "it; metric the "
 		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's and UDP_RR's transactions/s (higher is "
 		   "better), or a latency percentile",
 	.params = netperf_params,

@@ -17,6 +17,14 @@
 #define ACK_WIRE_BYTES 90
 /* ixgbe_poll's budget: frames per NAPI poll. */
 #define NAPI_WEIGHT 64
+/* UDP (nic.h): RFC 768's header, RFC 791's, the smallest IP packet a frame carries. */
+#define UDP_HDR 8
+#define IP_HDR 20
+#define ETH_MIN_PAYLOAD 46
+/* The drivers' default rings (E1000_DEFAULT_TXD/RXD, IXGBE_DEFAULT_TXD/RXD), tx_queue_len. */
+#define E1000_RING 256
+#define IXGBE_RING 512
+#define TX_QUEUE_LEN 1000
 
 /* ------------------------------------------------------------------------ */
 /* FIFOs */
@@ -111,11 +119,48 @@ double nic_goodput(const struct nic *n)
 	return n->rate / 8 * (double)(n->c->mtu - TCPIP_HDR) / (double)(n->c->mtu + WIRE_EXTRA);
 }
 
+/* IP payload of each fragment but the last: a multiple of 8 (the offset's unit). */
+static uint64_t frag_payload(long long mtu)
+{
+	return (uint64_t)((mtu - IP_HDR) / 8 * 8);
+}
+
+unsigned nic_udp_frags(long long mtu, uint64_t size)
+{
+	uint64_t per = frag_payload(mtu);
+
+	return (unsigned)((size + UDP_HDR + per - 1) / per);
+}
+
+uint64_t nic_udp_wire_bytes(long long mtu, uint64_t size)
+{
+	uint64_t per = frag_payload(mtu), l = size + UDP_HDR;
+	unsigned k = nic_udp_frags(mtu, size);
+	uint64_t last = l - (uint64_t)(k - 1) * per + IP_HDR;
+
+	if (last < ETH_MIN_PAYLOAD)
+		last = ETH_MIN_PAYLOAD;
+	return (uint64_t)(k - 1) * (per + IP_HDR + WIRE_EXTRA) + last + WIRE_EXTRA;
+}
+
+double nic_udp_goodput(const struct nic *n, uint64_t size)
+{
+	return n->rate / 8 * (double)size / (double)nic_udp_wire_bytes(n->c->mtu, size);
+}
+
+/* A UDP burst's datagram size. */
+static uint64_t dgram_of(const struct nic_frame *f)
+{
+	return f->bytes / f->dgrams;
+}
+
 /* Wire time of a frame: a segment as full-size frames, an ACK as one small frame. */
 static stime_t wire_time(const struct nic *n, const struct nic_frame *f)
 {
 	double bytes = f->kind == NIC_DATA ?
 		(double)f->bytes * (double)(n->c->mtu + WIRE_EXTRA) / (double)(n->c->mtu - TCPIP_HDR) :
+		f->kind == NIC_UDP ?
+		(double)f->dgrams * (double)nic_udp_wire_bytes(n->c->mtu, dgram_of(f)) :
 		ACK_WIRE_BYTES;
 
 	return (stime_t)llround(bytes * 8 / n->rate * 1e9);
@@ -205,10 +250,37 @@ static void to_remote_host(struct nic *n, const struct nic_frame *f, stime_t now
 	n->u.remote_rx(n->u.ctx, f);
 }
 
-/* remote -> host: a frame has arrived whole in the NIC's RX ring. */
+/* The first k datagrams of a UDP burst (its slots in proportion). */
+static struct nic_frame udp_part(const struct nic_frame *f, uint64_t k)
+{
+	struct nic_frame g = *f;
+
+	g.slots = (uint16_t)(f->slots / f->dgrams * k);
+	g.bytes = dgram_of(f) * k;
+	g.dgrams = (uint32_t)k;
+	return g;
+}
+
+/* remote -> host: a frame has arrived whole in the NIC's RX ring (UDP's: if it has room). */
 static void to_rx_ring(struct nic *n, const struct nic_frame *f, stime_t now)
 {
-	fifo_push(&n->rx_ring, f, now);
+	struct nic_frame g;
+	unsigned fr;
+	uint64_t k;
+
+	if (f->kind != NIC_UDP) {
+		fifo_push(&n->rx_ring, f, now);
+		return;
+	}
+	fr = nic_udp_frags(n->c->mtu, dgram_of(f));
+	k = (n->rx_ring_size - n->rx_used) / fr;
+	k = k < f->dgrams ? k : f->dgrams;
+	n->rx_drops += f->dgrams - k;
+	if (!k)
+		return;
+	g = udp_part(f, k);
+	n->rx_used += (unsigned)k * fr;
+	fifo_push(&n->rx_ring, &g, now);
 }
 
 static void tx_wire_fire(struct timer *t, void *arg)
@@ -235,7 +307,8 @@ static void rx_wire_fire(struct timer *t, void *arg)
 	irq_cause(n);
 }
 
-void nic_xmit(struct nic *n, const struct nic_frame *f)
+/* A frame onto the wire after what it is serialising. */
+static void wire_put(struct nic *n, const struct nic_frame *f)
 {
 	stime_t now = sim_now(n->sim);
 	stime_t start = n->tx_free > now ? n->tx_free : now;
@@ -244,6 +317,63 @@ void nic_xmit(struct nic *n, const struct nic_frame *f)
 	account(n, true, start, n->tx_free);
 	fifo_push(&n->tx_wire, f, n->tx_free);
 	arm(n->sim, &n->tx_timer, &n->tx_wire);
+}
+
+/* The qdisc's head onto the TX ring while it has room (net_tx_action's qdisc_run). */
+static void qdisc_run(struct nic *n)
+{
+	while (n->qdisc.n) {
+		struct nic_frame *h = &n->qdisc.v[n->qdisc.head], g;
+		unsigned fr = nic_udp_frags(n->c->mtu, dgram_of(h));
+		uint64_t k = (n->tx_ring - n->tx_used) / fr;
+
+		if (!k)
+			return;
+		if (k >= h->dgrams) {
+			g = fifo_pop(&n->qdisc);
+			k = g.dgrams;
+		} else {
+			g = udp_part(h, k);
+			h->slots = (uint16_t)(h->slots - g.slots);
+			h->bytes -= g.bytes;
+			h->dgrams -= (uint32_t)k;
+		}
+		n->qdisc_pkts -= (unsigned)k * fr;
+		n->tx_used += (unsigned)k * fr;
+		wire_put(n, &g);
+	}
+}
+
+uint64_t nic_xmit(struct nic *n, const struct nic_frame *f)
+{
+	unsigned fr;
+	uint64_t ring = 0, held, drop;
+	struct nic_frame g;
+
+	if (f->kind != NIC_UDP) {
+		wire_put(n, f);
+		return 0;
+	}
+	fr = nic_udp_frags(n->c->mtu, dgram_of(f));
+	if (!n->qdisc.n) {
+		ring = (n->tx_ring - n->tx_used) / fr;
+		ring = ring < f->dgrams ? ring : f->dgrams;
+	}
+	held = (TX_QUEUE_LEN - n->qdisc_pkts) / fr;
+	held = held < f->dgrams - ring ? held : f->dgrams - ring;
+	drop = f->dgrams - ring - held;
+	if (ring) {
+		g = udp_part(f, ring);
+		n->tx_used += (unsigned)ring * fr;
+		wire_put(n, &g);
+	}
+	if (held) {
+		g = udp_part(f, held);
+		n->qdisc_pkts += (unsigned)held * fr;
+		fifo_push(&n->qdisc, &g, sim_now(n->sim));
+	}
+	n->tx_drops += drop;
+	return drop;
 }
 
 stime_t nic_remote_send(struct nic *n, const struct nic_frame *f)
@@ -271,13 +401,22 @@ static unsigned frames_of(const struct nic *n, const struct nic_frame *f)
 {
 	uint64_t mss = (uint64_t)(n->c->mtu - TCPIP_HDR);
 
+	if (f->kind == NIC_UDP)
+		return f->dgrams * nic_udp_frags(n->c->mtu, dgram_of(f));
 	return f->kind == NIC_DATA ? (unsigned)((f->bytes + mss - 1) / mss) : 1;
+}
+
+/* A UDP burst's skbs are its fragments; TCP's GSO skb and an ACK are one. */
+static unsigned skbs_of(const struct nic *n, const struct nic_frame *f)
+{
+	return f->kind == NIC_UDP ? frames_of(n, f) : 1;
 }
 
 static stime_t napi_poll(struct sim *s, struct worker *w)
 {
 	struct nic *n = w->ctx;
 	const struct nic_config *c = n->c;
+	uint64_t skbs;
 	double base;
 
 	(void)s;
@@ -289,11 +428,15 @@ static stime_t napi_poll(struct sim *s, struct worker *w)
 		return 0;
 	}
 	n->b_clean = n->tx_clean.n;
-	base = (double)n->b_clean * c->tx_clean_cost;
+	skbs = 0;
+	for (unsigned i = 0; i < n->b_clean; i++)
+		skbs += skbs_of(n, &n->tx_clean.v[(n->tx_clean.head + i) % n->tx_clean.cap]);
+	base = (double)skbs * c->tx_clean_cost;
 	n->b_rx = n->rx_ring.n > 0;
 	if (n->b_rx) {
 		n->b_frame = n->rx_ring.v[n->rx_ring.head];
-		base += (double)frames_of(n, &n->b_frame) * c->rx_frame_cost + c->bridge_cost;
+		base += (double)frames_of(n, &n->b_frame) * c->rx_frame_cost +
+			(double)skbs_of(n, &n->b_frame) * c->bridge_cost;
 	}
 	/* the frames of one poll, up to its weight, are one softirq pass */
 	w->continues_pass = n->b_frames > 0 && n->b_frames < NAPI_WEIGHT;
@@ -311,13 +454,19 @@ static void napi_done(struct sim *s, struct worker *w)
 	for (unsigned i = 0; i < n->b_clean; i++) {
 		struct nic_frame f = fifo_pop(&n->tx_clean);
 
+		if (f.kind == NIC_UDP)
+			n->tx_used -= frames_of(n, &f);
 		n->u.tx_done(n->u.ctx, &f);
 	}
+	if (n->b_clean)
+		qdisc_run(n);
 	n->b_clean = 0;
 	if (n->b_rx) {
 		struct nic_frame f = fifo_pop(&n->rx_ring);
 
 		n->b_rx = false;
+		if (f.kind == NIC_UDP)
+			n->rx_used -= frames_of(n, &f);
 		n->u.host_rx(n->u.ctx, &f);
 	}
 }
@@ -336,6 +485,7 @@ void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_c
 	n->u = *u;
 	n->rate = nic_parse_rate(c->rate, "nic", &e);
 	n->itr = c->itr > 0 ? c->itr : n->rate <= 1e9 ? USEC(250) : USEC(84);
+	n->tx_ring = n->rx_ring_size = n->rate <= 1e9 ? E1000_RING : IXGBE_RING;
 	n->data_out = data_out;
 	n->irq_armed = true;
 	timer_init(&n->tx_timer, tx_wire_fire, n);
@@ -402,6 +552,12 @@ void nic_put(struct nic *n)
 	free(n);
 }
 
+void nic_latency_itr(struct nic *n)
+{
+	if (n->c->itr <= 0)
+		n->itr = n->rate <= 1e9 ? USEC(50) : USEC(10);
+}
+
 void nic_time_start(struct nic *n)
 {
 	stime_t now = sim_now(n->sim);
@@ -436,5 +592,6 @@ void nic_free(struct nic *n)
 	fifo_free(&n->rx_wire);
 	fifo_free(&n->tx_clean);
 	fifo_free(&n->rx_ring);
+	fifo_free(&n->qdisc);
 	memset(n, 0, sizeof(*n));
 }

@@ -32,6 +32,30 @@
  *     xenvif_start_xmit.  Interrupts stay off while NAPI polls
  *     (napi_complete_done re-enables them).
  *
+ *   - UDP datagrams (NIC_UDP): no segmentation offload for UDP, so a
+ *     datagram of s bytes is an IP packet of s + 8 (UDP header, RFC 768)
+ *     + 20 (IPv4 header, RFC 791) bytes, fragmented above the MTU as
+ *     Linux's ip_fragment does (ip_do_fragment: every fragment but the
+ *     last carries the largest multiple of 8 bytes that fits mtu - 20,
+ *     1480 at 1500; each fragment its own 20-byte header), each fragment
+ *     a frame of its own on the wire (+ 38 bytes as above; an IP packet
+ *     below 46 bytes padded to 46, the 64-byte minimum frame of IEEE
+ *     802.3).  Each fragment takes one descriptor of the NIC's TX ring
+ *     (E1000_DEFAULT_TXD 256 for e1000e up to 1G, IXGBE_DEFAULT_TXD 512
+ *     above); with the ring full the driver stops the queue and the
+ *     qdisc holds up to the device's tx_queue_len (DEFAULT_TX_QUEUE_LEN
+ *     1000, ether_setup) packets, and drops beyond that (pfifo_fast's
+ *     qdisc_drop); what the TX clean frees goes from the qdisc onto the
+ *     ring (netif_wake_queue -> net_tx_action -> qdisc_run).  Received
+ *     fragments fill the RX ring (E1000_DEFAULT_RXD 256, IXGBE_DEFAULT_RXD
+ *     512): a frame finding it full is dropped by the NIC (rx_missed).
+ *     A bridge forwards fragments as they are (no GRO for UDP, no
+ *     reassembly at layer 2): each costs rx_frame_cost and bridge_cost.
+ *     Datagrams are dropped whole (an approximation: a real drop loses
+ *     single fragments, and with them their datagram).  TCP's segments
+ *     are not counted on the rings: TCP Small Queues keeps at most four
+ *     segments (about 72 descriptors) of a flow there.
+ *
  * The NIC knows frames, not TCP: its user (workloads/pvnet.c) hands it
  * frames to send and gets back, through the callbacks of struct nic_user,
  * the frames the remote end receives (at the far end of the wire), the
@@ -70,10 +94,12 @@ struct nic_config {
 	  "25G", off(rate) },                                                                \
 	{ "mtu", PARAM_INT, "1500", NULL, 576, 9216,                                         \
 	  "the link's MTU: payload per frame mtu - 52 (IP, TCP with timestamps), wire "     \
-	  "bytes per frame mtu + 38 (Ethernet header, FCS, preamble, gap)", off(mtu) },     \
+	  "bytes per frame mtu + 38 (Ethernet header, FCS, preamble, gap); UDP datagrams "  \
+	  "are fragmented to mtu - 20 bytes of IP payload (ip_fragment)", off(mtu) },        \
 	{ "nic_itr", PARAM_DURATION, "0", NULL, 0, 0,                                        \
 	  "the NIC's interrupt throttling interval (0: the driver's bulk setting for the "  \
-	  "rate: e1000e's 250 us up to 1G, ixgbe's IXGBE_12K_ITR 84 us above)", off(itr) }, \
+	  "rate: e1000e's 250 us up to 1G, ixgbe's IXGBE_12K_ITR 84 us above; for "         \
+	  "netperf's UDP_RR their latency setting, 50 us and 10 us)", off(itr) },            \
 	{ "nic_vcpu", PARAM_INT, "0", NULL, 0, 4095,                                         \
 	  "dom0 vCPU the NIC's interrupt (a pirq event channel) is bound to (Linux's "       \
 	  "__startup_pirq binds it to vCPU 0)", off(vcpu) },                                 \
@@ -94,13 +120,17 @@ struct nic_config {
 	  "(br_handle_frame, the FDB lookup, br_forward, dev_queue_xmit; an assumption)",    \
 	  off(bridge_cost) }
 
-/* What a frame carries: a TCP segment's payload (GSO) or a pure ACK. */
-enum nic_kind { NIC_DATA, NIC_ACK };
+/*
+ * What a frame carries: a TCP segment's payload (GSO), a pure ACK, or a
+ * burst of dgrams UDP datagrams of bytes / dgrams each (their fragments).
+ */
+enum nic_kind { NIC_DATA, NIC_ACK, NIC_UDP };
 
 struct nic_frame {
 	void *owner;                  /* the user's (its flow) */
 	uint64_t bytes;               /* payload */
 	uint64_t ack, wnd_end;        /* an ACK's */
+	uint32_t dgrams;              /* NIC_UDP: datagrams */
 	uint16_t slots;               /* the user's: ring slots it held */
 	uint8_t kind;
 };
@@ -142,6 +172,10 @@ struct nic {
 	struct timer rx_timer;
 	/* the host: what the NAPI poll has to take */
 	struct nic_fifo tx_clean, rx_ring;
+	/* UDP's fragments on the TX and RX rings, the qdisc's, and the rings' sizes */
+	struct nic_fifo qdisc;
+	unsigned tx_used, rx_used, qdisc_pkts, tx_ring, rx_ring_size;
+	uint64_t tx_drops, rx_drops;  /* datagrams the qdisc and the NIC's RX ring dropped */
 	bool irq_armed;               /* interrupts enabled (NAPI not scheduled) */
 	stime_t last_irq;
 	struct timer itr_timer;
@@ -185,10 +219,30 @@ struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct n
 		    bool *first, struct err *e);
 /* A user lets go of n: the last one frees it (after the run, as workloads are freed). */
 void nic_put(struct nic *n);
+/*
+ * Request-response traffic: the interrupt throttle the drivers' adaptive
+ * moderation settles at for a few small packets per interrupt, unless
+ * nic_itr sets one: ixgbe_update_itr's lowest_latency below 10 MB/s,
+ * IXGBE_100K_ITR (10 us); e1000e's lowest_latency, which its default
+ * conservative mode (InterruptThrottleRate 3) turns into low_latency,
+ * 20000 interrupts/s (50 us: e1000_set_itr).
+ */
+void nic_latency_itr(struct nic *n);
 /* Payload bytes per second the link can carry (full-size frames). */
 double nic_goodput(const struct nic *n);
-/* dom0 sends a frame (the driver's xmit is done): onto the link in turn. */
-void nic_xmit(struct nic *n, const struct nic_frame *f);
+/*
+ * dom0 sends a frame (the driver's xmit is done): onto the link in turn.
+ * A NIC_UDP burst goes onto the TX ring, or into the qdisc while the ring
+ * is full; returns the datagrams the qdisc dropped (the frame carries the
+ * others on; slots shrink in proportion).
+ */
+uint64_t nic_xmit(struct nic *n, const struct nic_frame *f);
+/* IP fragments of a UDP datagram of 'size' bytes at mtu (ip_fragment). */
+unsigned nic_udp_frags(long long mtu, uint64_t size);
+/* Bytes of wire time of one such datagram: its frames, padding, Ethernet's 38 each. */
+uint64_t nic_udp_wire_bytes(long long mtu, uint64_t size);
+/* UDP payload bytes per second the link carries with datagrams of 'size' bytes. */
+double nic_udp_goodput(const struct nic *n, uint64_t size);
 /* The remote host sends a frame at once; returns when its last bit has left it. */
 stime_t nic_remote_send(struct nic *n, const struct nic_frame *f);
 /* The CPU of a driver's xmit of f after the bridge (the base, before the user's cost). */

@@ -31,6 +31,10 @@
 #define XENVIF_RX_QUEUE_BYTES (256 / 2 * 4096)
 #define XENVIF_QUEUE_LENGTH 32
 #define UDP_BURST_SLOTS 64
+/* netback copies this much of a packet into the skb's head, maps the rest (netback.c). */
+#define XEN_NETBACK_TX_COPY_LEN 128
+/* ... of an Ethernet header, IPv4's and UDP's */
+#define ETH_IP_UDP_HDR 42
 
 const char *const pvnet_snd_name[SND_N] = {
 	"sending", "no_data", "tsq", "rwnd", "ring", "ready"
@@ -366,6 +370,11 @@ void pvnet_flow_udp(struct pvnet_flow *f, uint64_t dgram, uint64_t truesize, uin
 	f->connected = true;          /* connect() of a UDP socket sends nothing */
 	f->dgram = (uint32_t)dgram;
 	f->frags = (uint32_t)((dgram + UDP_HDR + UDP_FRAG_BYTES - 1) / UDP_FRAG_BYTES);
+	if (f->net->nic && (f->snd_at == PVNET_REMOTE || f->rcv_at == PVNET_REMOTE)) {
+		/* the vif is bridged to the NIC: fragments at the link's MTU */
+		f->frags = nic_udp_frags(f->net->nic->c->mtu, dgram);
+		f->mapped = f->snd_at == PVNET_GUEST && dgram + ETH_IP_UDP_HDR > XEN_NETBACK_TX_COPY_LEN;
+	}
 	f->truesize = truesize;
 	f->sndbuf = sndbuf;
 	f->rcvbuf = rcvbuf;
@@ -413,12 +422,35 @@ stime_t pvnet_udp_send_claim(struct pvnet_flow *f, uint64_t n)
 	return gc ? pvnet_cost(f->net, (double)gc * f->net->c->gc_cost) : 0;
 }
 
+/*
+ * n datagrams for the guest: xenvif_start_xmit queues what rx_queue and
+ * the vif's qdisc take for the guest-rx thread, the rest is dropped:
+ * the datagrams queued.
+ */
+static uint64_t udp_to_rxq(struct pvnet_flow *f, uint64_t n)
+{
+	struct pvnet_queue *q = f->q;
+	uint64_t k = 0, cap = XENVIF_RX_QUEUE_BYTES + (uint64_t)XENVIF_QUEUE_LENGTH * f->dgram;
+
+	while (k < n && q->rxq_udp_bytes + f->dgram <= cap) {
+		q->rxq_udp_bytes += f->dgram;
+		k++;
+	}
+	f->drops += n - k;
+	if (!k)
+		return 0;
+	pktq_push(&q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)(k * f->dgram),
+						.slots = (uint16_t)(k * f->frags),
+						.kind = PVNET_DATA, .dgrams = (uint32_t)k });
+	worker_kick(f->net->sim, q->rxk);
+	return k;
+}
+
 /* dom0's datagrams: the bridge and xenvif_start_xmit queue them for the guest-rx thread. */
 void pvnet_udp_send_commit(struct pvnet_flow *f)
 {
 	struct pvnet_queue *q = f->q;
-	uint64_t n = f->cl_dgrams, k = 0;
-	uint64_t cap = XENVIF_RX_QUEUE_BYTES + (uint64_t)XENVIF_QUEUE_LENGTH * f->dgram;
+	uint64_t n = f->cl_dgrams, k;
 
 	f->cl_dgrams = 0;
 	f->sending--;
@@ -426,18 +458,8 @@ void pvnet_udp_send_commit(struct pvnet_flow *f)
 		tx_publish(q);
 		return;
 	}
-	while (k < n && q->rxq_udp_bytes + f->dgram <= cap) {
-		q->rxq_udp_bytes += f->dgram;
-		k++;
-	}
-	f->drops += n - k;            /* freed at once: their sndbuf share comes back */
-	f->wmem -= (n - k) * f->truesize;
-	if (!k)
-		return;
-	pktq_push(&q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)(k * f->dgram),
-						.slots = (uint16_t)(k * f->frags),
-						.kind = PVNET_DATA, .dgrams = (uint32_t)k });
-	worker_kick(f->net->sim, q->rxk);
+	k = udp_to_rxq(f, n);
+	f->wmem -= (n - k) * f->truesize;   /* freed at once: their sndbuf share comes back */
 }
 
 /*
@@ -465,6 +487,30 @@ static void udp_write_space(struct pvnet_flow *f)
 {
 	if (f->wmem * 2 <= f->sndbuf && pvnet_udp_room(f))
 		worker_kick(f->net->sim, f->sender);
+}
+
+/*
+ * A UDP flow's TX requests done (to a remote host: in pieces, as the NIC
+ * frees a burst's fragments or the qdisc drops them): answered a whole
+ * burst at a time, in order, so that netfront frees whole bursts.
+ */
+static void udp_answer(struct pvnet_queue *q, uint64_t slots)
+{
+	struct ring *tx = &q->tx;
+	bool any = false;
+
+	q->ans_slots += (unsigned)slots;
+	while (q->ans_slots) {
+		const struct pvnet_pkt *p = &q->txp[tx->rsp_prod_pvt % tx->size];
+
+		if (p->slots > q->ans_slots)
+			break;
+		ring_queue_responses(tx, p->slots);
+		q->ans_slots -= p->slots;
+		any = true;
+	}
+	if (any && ring_push_responses(tx))
+		evtchn_send(&q->tx_to_front);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -520,6 +566,16 @@ static stime_t netback_poll(struct sim *s, struct worker *w)
 	if (!w->continues_pass)
 		q->nb_polled = 0;
 	q->nb_polled++;
+	/*
+	 * A guest's datagrams to the remote host: each fragment an skb of its
+	 * own, its head copied (a small packet's work), the rest mapped if it
+	 * is longer, then the bridge and the driver's xmit.
+	 */
+	if (p->kind == PVNET_DATA && p->flow->udp && p->flow->rcv_at == PVNET_REMOTE)
+		return pvnet_cost(n, (double)p->slots *
+				     ((double)n->c->ack_cost +
+				      (p->flow->mapped ? (double)n->c->grant_copy_op : 0) +
+				      nic_fwd_base(n->nic, NULL)));
 	if (p->kind == PVNET_DATA && p->flow->rcv_at == PVNET_REMOTE)
 		return pvnet_cost(n, fwd_map_base(n, p) + nic_fwd_base(n->nic, NULL));
 	/* a burst of datagrams: each packet a small one's work, the bytes a segment's share */
@@ -556,6 +612,22 @@ static void netback_done(struct sim *s, struct worker *w)
 	if (!q->nb_has)
 		return;
 	q->nb_has = false;
+	if (p->kind == PVNET_DATA && f->udp && f->rcv_at == PVNET_REMOTE) {
+		/* to the NIC: a copied burst is answered now, a mapped one when the NIC frees it */
+		uint64_t drop = nic_xmit(q->net->nic, &(struct nic_frame){
+			.owner = f, .bytes = p->bytes, .dgrams = p->dgrams,
+			.slots = (uint16_t)(f->mapped ? p->slots : 0), .kind = NIC_UDP });
+
+		f->drops += drop;
+		if (!f->mapped) {
+			udp_answer(q, p->slots);
+		} else if (drop) {
+			q->unmap_pkts += (drop * f->frags + spp(q->net) - 1) / spp(q->net);
+			q->unmap_slots += drop * f->frags;
+			worker_kick(s, q->dealloc);
+		}
+		return;
+	}
 	if (p->kind == PVNET_DATA && f->rcv_at == PVNET_REMOTE) {
 		/* to the bridge and the NIC, mapped: the dealloc thread waits for its TX clean */
 		nic_xmit(q->net->nic, &(struct nic_frame){ .owner = f, .bytes = p->bytes,
@@ -612,6 +684,11 @@ static void dealloc_done(struct sim *s, struct worker *w)
 	struct pvnet_queue *q = w->ctx;
 
 	(void)s;
+	if (q->nflows && q->flows[0]->udp) {
+		udp_answer(q, q->dl_slots);
+		q->dl_pkts = q->dl_slots = 0;
+		return;
+	}
 	ring_queue_responses(&q->tx, q->dl_slots);
 	q->dl_pkts = q->dl_slots = 0;
 	if (ring_push_responses(&q->tx))
@@ -721,9 +798,11 @@ static void rxk_done(struct sim *s, struct worker *w)
 
 		/* the copied skb is freed: a dom0 UDP sender's sndbuf (sock_wfree) */
 		if (p->kind == PVNET_DATA && p->flow->udp) {
-			p->flow->wmem -= p->dgrams * p->flow->truesize;
 			q->rxq_udp_bytes -= p->bytes;
-			udp_write_space(p->flow);
+			if (p->flow->snd_at == PVNET_DOM0) {
+				p->flow->wmem -= p->dgrams * p->flow->truesize;
+				udp_write_space(p->flow);
+			}
 		/* the copied skb is freed: a dom0 sender's TSQ room (tcp_wfree) */
 		} else if (p->kind == PVNET_DATA && p->flow->snd_at == PVNET_DOM0) {
 			tcp_tx_freed(&p->flow->tcp, p->bytes);
@@ -867,6 +946,24 @@ static void remote_pump(struct pvnet_flow *f)
 
 	if (f->sending || !f->connected)
 		return;
+	if (f->udp) {
+		/*
+		 * a burst of at most UDP_BURST_SLOTS fragments and a segment's
+		 * bytes (the model's grain, as a TCP sender's), the next when it
+		 * has left
+		 */
+		uint64_t k = UDP_BURST_SLOTS / f->frags, kb = (uint64_t)n->c->segment / f->dgram;
+
+		k = k < kb ? k : kb;
+		k = k ? k : 1;
+		f->sending = 1;
+		if (sim_now(n->sim) >= n->warm_end)
+			f->sent_measured += k * f->dgram;
+		free_at = nic_remote_send(n->nic, &(struct nic_frame){ .owner = f,
+			.bytes = k * f->dgram, .dgrams = (uint32_t)k, .kind = NIC_UDP });
+		timer_set(&n->sim->q, &f->pump, free_at);
+		return;
+	}
 	if (f->tcp.write_seq - f->tcp.snd_nxt < f->tcp.p.segment)
 		tcp_write(&f->tcp, f->tcp.p.segment);
 	if (tcp_send_limit(&f->tcp) != TCP_CAN_SEND) {
@@ -899,6 +996,13 @@ static void remote_rx(void *ctx, const struct nic_frame *fr)
 
 	(void)ctx;
 
+	if (fr->kind == NIC_UDP) {
+		/* the remote netserver reads what arrives at once */
+		f->consumed += fr->bytes;
+		if (sim_now(n->sim) > n->warm_end)
+			f->measured += fr->bytes;
+		return;
+	}
 	if (fr->kind == NIC_ACK) {
 		tcp_ack(&f->tcp, fr->ack, fr->wnd_end);
 		f->connected = true;
@@ -922,6 +1026,10 @@ static void nic_host_rx(void *ctx, const struct nic_frame *fr)
 
 	(void)ctx;
 
+	if (fr->kind == NIC_UDP) {
+		udp_to_rxq(f, fr->dgrams);
+		return;
+	}
 	pktq_push(&f->q->rxq, &(struct pvnet_pkt){ .flow = f, .bytes = (uint32_t)fr->bytes,
 		.slots = (uint16_t)(data ? spp(n) : 1), .kind = data ? PVNET_DATA : PVNET_ACK,
 		.ack = fr->ack, .wnd_end = fr->wnd_end });
@@ -935,6 +1043,14 @@ static void nic_tx_done(void *ctx, const struct nic_frame *fr)
 	struct pvnet *n = f->net;
 
 	(void)ctx;
+	if (fr->kind == NIC_UDP && fr->slots) {
+		/* each fragment an skb whose zerocopy callback queues its grant: the
+		   dealloc thread's work per slot a segment's share */
+		f->q->unmap_pkts += (fr->slots + spp(n) - 1) / spp(n);
+		f->q->unmap_slots += fr->slots;
+		worker_kick(n->sim, f->q->dealloc);
+		return;
+	}
 	if (fr->kind != NIC_DATA)
 		return;
 	f->q->unmap_pkts++;
@@ -1164,8 +1280,11 @@ static void syn_ack_fn(struct timer *t, void *arg)
 		struct pvnet_pkt a = { .flow = f, .slots = 1, .kind = PVNET_ACK,
 				       .wnd_end = tcp_rcv_window(&f->tcp.p) };
 
-		if (f->udp)
+		if (f->udp) {
+			if (f->snd_at == PVNET_REMOTE)
+				remote_pump(f);
 			continue;
+		}
 		if (f->snd_at == PVNET_GUEST) {
 			rx_put(f->q, &a);
 			if (ring_push_responses(&f->q->rx))
@@ -1215,6 +1334,15 @@ void pvnet_time_start(struct pvnet *n)
 		task_time_start(s, n->nic->napi->task);
 		nic_time_start(n->nic);
 	}
+}
+
+uint64_t pvnet_remote_sent(const struct pvnet *n)
+{
+	uint64_t b = 0;
+
+	for (int i = 0; i < n->nflows; i++)
+		b += n->flows[i]->sent_measured;
+	return b;
 }
 
 uint64_t pvnet_measured(const struct pvnet *n)

@@ -228,6 +228,7 @@ struct pvnet_queue {
 	struct pvnet_flow **flows;    /* the flows hashed onto it */
 	int nflows;
 	uint64_t rxq_udp_bytes;       /* UDP payload on rxq (rx_queue_len's share) */
+	unsigned ans_slots;           /* UDP to a remote host: TX slots done, not yet answered */
 	/* the batches under way */
 	struct pvnet_flow *nf_flow, *nb_flow, *rxk_flow;   /* a sending context's flow */
 	unsigned nf_sent, nb_sent, rxk_sent;
@@ -274,6 +275,8 @@ struct pvnet_flow {
 	uint64_t truesize, sndbuf, rcvbuf;
 	uint64_t wmem, rmem, drops;
 	uint64_t cl_dgrams;           /* the sender's batch */
+	bool mapped;                  /* to a remote host: netback maps its datagrams (zerocopy) */
+	uint64_t sent_measured;       /* a remote sender's bytes sent after the warm-up */
 };
 
 struct pvnet {
@@ -379,7 +382,14 @@ void pvnet_read_commit(struct pvnet_flow *f);
 /*
  * f (not started) carries UDP datagrams of dgram bytes, truesize each in
  * the sockets' accounts, with the sender's sndbuf and the receiver's
- * rcvbuf.  A guest or dom0 sender only: a remote end is TCP's.
+ * rcvbuf.  A remote end (through the NIC, attached before) has no socket
+ * here: as a receiver it takes what arrives at once; as a sender it puts
+ * bursts of datagrams on the link back to back, its own NIC's full TX
+ * ring blocking it (its CPU is outside the host).  A guest's datagram to
+ * the remote host above XEN_NETBACK_TX_COPY_LEN (128 bytes with its
+ * Ethernet, IP and UDP headers) is grant-mapped by netback and answered
+ * only when the NIC's driver has freed its fragments (the dealloc
+ * thread), a smaller one copied whole and answered at once.
  */
 void pvnet_flow_udp(struct pvnet_flow *f, uint64_t dgram, uint64_t truesize, uint64_t sndbuf,
 		    uint64_t rcvbuf);
@@ -398,6 +408,8 @@ void pvnet_udp_send_commit(struct pvnet_flow *f);
 void pvnet_time_start(struct pvnet *n);
 /* Bytes read by every flow's receiver after the warm-up. */
 uint64_t pvnet_measured(const struct pvnet *n);
+/* Bytes remote UDP senders sent after the warm-up. */
+uint64_t pvnet_remote_sent(const struct pvnet *n);
 /*
  * The path's stages into b, in the order a packet of the first flow takes
  * them, each the sum over every flow's or queue's task of that stage; the

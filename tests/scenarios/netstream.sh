@@ -28,7 +28,38 @@
 #  7. netperf's pv_* costs are the stream path's: a dearer pv_copy_cost
 #     (dom0's CPU per ACK it copies into the guest, iperf's ack_cost)
 #     lowers a peer=dom0 TCP_STREAM's figure (10232 Mbit/s at the default
-#     4.45 us, 6307 at 100 us, credit2, 1 s).
+#     4.45 us, 6307 at 100 us, credit2, 1 s);
+#  8. UDP through dom0's NIC (peer=remote; nic.h's datagram framing):
+#     a. over 1 GbE on an idle host UDP_STREAM saturates the link at line
+#        rate less each datagram's framing, computed here from RFC 768/791
+#        and IEEE 802.3 (UDP 8, IP 20 per fragment, Ethernet 14 + FCS 4 +
+#        preamble 8 + gap 12 per frame, ip_fragment's 1480-byte pieces),
+#        within 0.5 %, both directions, 1024 and 1472-byte datagrams, under
+#        credit1 (both eras), credit2 and null, and 1472 under rtds (1024
+#        to the remote host gives 95 % there: netback and the NIC's poll,
+#        both on dom0's vCPU 0, need more of it than RTDS's default
+#        reservation of 4 ms per 10 ms, beside extratime); a remote sender's
+#        figure=send is the same line rate for fragmented datagrams (16 KiB
+#        at 1500, 8 KiB in one jumbo frame at 9000);
+#     b. the breakdown: the stages in the order a datagram takes them,
+#        each adding up to its tasks x the measured interval, and the link's
+#        busy share x its goodput for the size giving the figure;
+#     c. drops where Linux drops: small datagrams (copied by netback and
+#        answered at once) to a 10 Mbit/s link overflow the NIC's qdisc, so
+#        the sender's figure is far above the receiver's, which is the
+#        link's; 1472-byte ones (grant-mapped, answered when the NIC frees
+#        them) hold the sender back instead: sent ~ received; 64-byte
+#        datagrams from the remote host at 1 GbE are dropped on the way
+#        (the receiver's figure a small share of the sender's line rate);
+#     d. UDP_RR with the remote host, both directions: a transaction takes
+#        at least the wire both ways and peer_latency; the breakdown adds
+#        up; with C-states off (max-cstate=1, so that a longer idle does not
+#        deepen the pCPUs' sleep and lengthen each wake-up) 200 us more
+#        peer_latency adds 200 us (within 5 %) at 1 Mbit/s, where the wire
+#        (84 bytes a way, 672 us) dominates, and 150 to 210 us at 1 GbE,
+#        where a longer round trip hides part of the NIC's interrupt
+#        throttle (50 us) from the response;
+#     e. bad values: what is still refused is one line, exit 2.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -104,9 +135,7 @@ assert send == big, (send, big)'
 # 4. Bad input.
 expect_error "netperf: peer: 'moon' is not one of loopback|dom0|remote" \
 	--workload=netperf:peer=moon --iterations=1
-expect_error "netperf: peer=remote runs TCP_STREAM; UDP_STREAM through dom0's NIC is not modelled" \
-	--workload=netperf:peer=remote --iterations=1
-expect_error "netperf: peer=remote runs TCP_STREAM, not TCP_RR" \
+expect_error "netperf: peer=remote runs TCP_STREAM, UDP_STREAM and UDP_RR, not TCP_RR" \
 	--workload=netperf:test=TCP_RR:peer=remote --iterations=1
 expect_error "netperf: nic_rate: 'fast' is not a rate" \
 	--workload=netperf:test=TCP_STREAM:peer=remote:nic_rate=fast --iterations=1
@@ -187,8 +216,6 @@ names = [st["name"] for st in r["breakdown"]["stages"]]
 print(r["metric"]["value"], names)
 assert r["metric"]["value"] > 1000, r["metric"]
 assert names == ["netperf", "guest-rx", "netfront", "netserver", "netback"], names'
-expect_error "netperf: peer=remote runs TCP_STREAM, not UDP_RR" \
-	--workload=netperf:test=UDP_RR:peer=remote --iterations=1
 
 # 7. pv_copy_cost acts on the stream path.
 run_ok --sched=credit2 \
@@ -199,5 +226,145 @@ got = {r["workload"].split(":")[4]: r["metric"]["value"] for r in doc["runs"]}
 print(got)
 cheap, dear = got["pv_copy_cost=4450ns"], got["pv_copy_cost=100us"]
 assert 0 < dear < 0.8 * cheap, (cheap, dear)'
+
+# 8. UDP through dom0's NIC.
+#    The framing, independently of nic.c: payload over wire bytes per datagram.
+wire_py='
+def wire(size, mtu=1500):
+    per = (mtu - 20) // 8 * 8             # ip_fragment: multiples of 8 bytes
+    l = size + 8                          # RFC 768 header
+    k = -(-l // per)
+    last = max(l - (k - 1) * per + 20, 46)  # RFC 791 header; 802.3 minimum payload
+    return (k - 1) * (per + 20 + 38) + last + 38
+def goodput(size, rate, mtu=1500):
+    return rate * size / wire(size, mtu)
+'
+# a. 1 GbE saturates, every scheduler, both ways.
+udp_gig='netperf:test=UDP_STREAM:peer=remote:nic_rate=1G:size={1024,1472}:direction={to-dom0,from-dom0}:warmup=300ms:time=2s'
+run_ok --sched=credit1,credit1:era=2016,credit2 --workload="$udp_gig" --iterations=1 --format=json \
+	> "$tmp/udp1g.json"
+run_ok --sched=rtds \
+	--workload='netperf:test=UDP_STREAM:peer=remote:nic_rate=1G:size=1472:direction={to-dom0,from-dom0}:warmup=300ms:time=2s' \
+	--iterations=1 --format=json > "$tmp/udp1g-rtds.json"
+run_ok --sched=null --scenario="$tmp/eight.xml" --workload="$udp_gig" --iterations=1 --format=json \
+	> "$tmp/udp1g-null.json"
+for f in "$tmp/udp1g.json" "$tmp/udp1g-rtds.json" "$tmp/udp1g-null.json"; do
+	json_check "$f" "$wire_py"'
+runs = doc["runs"]
+assert len(runs) in (2, 4, 12), len(runs)
+for r in runs:
+    w, v = r["workload"], r["metric"]["value"]
+    size = int(w.split("size=")[1].split(":")[0])
+    want = goodput(size, 1e3)
+    print(r["label"], w, v, want)
+    assert r["metric"]["unit"] == "Mbit/s", r["metric"]
+    assert abs(v / want - 1) < 0.005, (r["label"], w, v, want)
+    # b. stages in order, each adding up
+    b = r["breakdown"]
+    names = [st["name"] for st in b["stages"]]
+    if "to-dom0" in w:
+        assert names == ["netperf", "netback", "nic", "dealloc", "guest-rx", "netfront", "link"], names
+    else:
+        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback", "link"], names
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+    link = [st for st in b["stages"] if st["name"] == "link"][0]["parts_ns"]
+    busy = link["busy"] / (link["busy"] + link["idle"])
+    assert abs(busy * want / v - 1) < 0.01, (w, busy, v)'
+done
+run_ok --sched=credit2 \
+	--workload='netperf:test=UDP_STREAM:peer=remote:nic_rate=1G:direction=from-dom0:figure=send:mtu={1500,9000}:size={8192,16384}:warmup=300ms:time=2s' \
+	--iterations=1 --format=json > "$tmp/udpfrag.json"
+json_check "$tmp/udpfrag.json" "$wire_py"'
+for r in doc["runs"]:
+    w, v = r["workload"], r["metric"]["value"]
+    size = int(w.split("size=")[1].split(":")[0])
+    mtu = int(w.split("mtu=")[1].split(":")[0])
+    want = goodput(size, 1e3, mtu)
+    print(w, v, want)
+    assert abs(v / want - 1) < 0.002, (w, v, want)'
+
+# c. Drops: the qdisc before a slow link, the path from the remote host.
+run_ok --sched=credit2 \
+	--workload='netperf:test=UDP_STREAM:peer=remote:nic_rate=10M:size={64,1472}:figure={auto,send}:warmup=300ms:time=2s' \
+	--iterations=1 --format=json > "$tmp/udpdrop.json"
+run_ok --sched=credit2 \
+	--workload='netperf:test=UDP_STREAM:peer=remote:nic_rate=1G:size=64:direction=from-dom0:figure={auto,send}:warmup=300ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/udpdrop-rx.json"
+json_check "$tmp/udpdrop.json" "$wire_py"'
+got = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
+print(got)
+k = "netperf:test=UDP_STREAM:peer=remote:nic_rate=10M:size=%d:figure=%s:warmup=300ms:time=2s"
+recv, sent = got[k % (64, "auto")], got[k % (64, "send")]
+assert abs(recv / goodput(64, 10) - 1) < 0.01, recv
+assert sent > 5 * recv, (sent, recv)
+recv, sent = got[k % (1472, "auto")], got[k % (1472, "send")]
+assert abs(recv / goodput(1472, 10) - 1) < 0.01, recv
+assert recv <= sent < 1.03 * recv, (sent, recv)'
+json_check "$tmp/udpdrop-rx.json" "$wire_py"'
+got = sorted(r["metric"]["value"] for r in doc["runs"])
+print(got)
+recv, sent = got
+assert abs(sent / goodput(64, 1e3) - 1) < 0.002, sent
+assert 0 < recv < 0.5 * sent, (recv, sent)'
+
+# d. UDP_RR with the remote host.
+rr_remote='netperf:test=UDP_RR:peer=remote:nic_rate={1M,1G}:peer_latency={20us,220us}:direction={to-dom0,from-dom0}:warmup=100ms:time=1s'
+run_ok --sched=credit2 --workload="$rr_remote" --iterations=1 --format=json > "$tmp/udprr-remote.json"
+run_ok --sched=credit2 --host=max-cstate=1 --workload="$rr_remote" --iterations=1 --format=json \
+	> "$tmp/udprr-remote-c1.json"
+run_ok --sched=credit2 --workload='netperf:test=UDP_RR:peer=remote:figure={p50,p99}:warmup=100ms:time=500ms' \
+	--iterations=1 --format=json > "$tmp/udprr-remote-p.json"
+json_check "$tmp/udprr-remote.json" "$wire_py"'
+got = {}
+for r in doc["runs"]:
+    w, v = r["workload"], r["metric"]["value"]
+    assert r["metric"]["unit"] == "trans/s", r["metric"]
+    rate = 1e6 if "1M" in w else 1e9
+    lat = 20e-6 if "20us" in w else 220e-6
+    floor = 2 * wire(1) * 8 / rate + lat  # request and response of 1 byte, and the round trip
+    print(w, v, 1 / v, floor)
+    assert 1 / v > floor, (w, v, floor)
+    got[w] = 1 / v
+    b = r["breakdown"]
+    names = [st["name"] for st in b["stages"]]
+    if "to-dom0" in w:
+        assert names == ["netperf", "netback", "nic", "guest-rx", "netfront"], names
+    else:
+        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback"], names
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+    if "1M" in w and "220us" not in w:
+        # the wire, both ways, is most of the transaction
+        assert wire(1) * 16 / 1e6 > 0.75 / v, (w, v)'
+json_check "$tmp/udprr-remote-c1.json" '
+got = {r["workload"]: 1 / r["metric"]["value"] for r in doc["runs"]}
+for w, t in got.items():
+    if "220us" not in w:
+        continue
+    more = t - got[w.replace("220us", "20us")]
+    print(w, more)
+    if "1M" in w:
+        assert abs(more / 200e-6 - 1) < 0.05, (w, more)
+    else:
+        assert 150e-6 < more < 210e-6, (w, more)'
+json_check "$tmp/udprr-remote-p.json" '
+v = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
+print(v)
+p50 = v["netperf:test=UDP_RR:peer=remote:figure=p50:warmup=100ms:time=500ms"]
+p99 = v["netperf:test=UDP_RR:peer=remote:figure=p99:warmup=100ms:time=500ms"]
+assert 20 < p50 <= p99, (p50, p99)'
+
+# e. What is still refused.
+expect_error "netperf: server_vcpu=1 but with peer=remote that end is on the remote host" \
+	--workload=netperf:test=UDP_RR:peer=remote:server_vcpu=1 --iterations=1
+expect_error "netperf: client_vcpu=0 but with peer=remote that end is on the remote host" \
+	--workload=netperf:test=UDP_RR:peer=remote:direction=from-dom0:client_vcpu=0 --iterations=1
+expect_error "netperf: client_vcpu=1 but with peer=remote that end is on the remote host" \
+	--workload=netperf:peer=remote:direction=from-dom0:client_vcpu=1 --iterations=1
+expect_error "netperf: nic_vcpu=16 but domain dom0 has 16 vCPUs" \
+	--workload=netperf:test=UDP_RR:peer=remote:nic_vcpu=16 --iterations=1
+expect_error "netperf: nic_rate: '0G' is out of range 1M..400G" \
+	--workload=netperf:test=UDP_STREAM:peer=remote:nic_rate=0G --iterations=1
 
 finish
