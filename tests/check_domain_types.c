@@ -107,6 +107,26 @@ START_TEST(kernel_op_costs_by_type)
 }
 END_TEST
 
+/*
+ * A wake-up's VM exits: one on each side in HVM and PVH (the event-channel
+ * hypercall; the kick or the tick's restart), none charged in PV (its
+ * hypercalls do not exit a VM: the 2016 and dom0 calibrations stand) nor
+ * on bare metal, nor for a type not resolved yet.
+ */
+START_TEST(wake_exit_costs_by_type)
+{
+	for (int side = 0; side < WAKE_SIDE_N; side++) {
+		stime_t hvm = kernel_wake_cost(DOMAIN_HVM, (enum wake_side)side);
+
+		ck_assert_msg(hvm >= 300 && hvm <= 1500, "side %d: %lld ns", side, (long long)hvm);
+		ck_assert_int_eq(kernel_wake_cost(DOMAIN_PVH, (enum wake_side)side), hvm);
+		ck_assert_int_eq(kernel_wake_cost(DOMAIN_PV, (enum wake_side)side), 0);
+		ck_assert_int_eq(kernel_wake_cost(DOMAIN_TYPE_DEFAULT, (enum wake_side)side), 0);
+		ck_assert_int_eq(kernel_wake_cost(DOMAIN_NATIVE, (enum wake_side)side), 0);
+	}
+}
+END_TEST
+
 static const char *build_error(const char *xml)
 {
 	static struct err e;
@@ -186,6 +206,7 @@ static Suite *suite(void)
 	tcase_add_test(t, scenario_type_and_default);
 	tcase_add_test(t, xl_type_and_builder);
 	tcase_add_test(t, kernel_op_costs_by_type);
+	tcase_add_test(t, wake_exit_costs_by_type);
 	tcase_add_test(t, native_domain_rules);
 	tcase_add_test(t, native_vcpus_are_the_cpus);
 	suite_add_tcase(s, t);

@@ -64,7 +64,8 @@ END_TEST
 
 /*
  * In a PV domain each compile job adds its operations' extra work, the
- * serial steps theirs in proportion to their CPU; HVM adds nothing.  The
+ * serial steps theirs in proportion to their CPU; HVM adds only the VM
+ * exits of the jobs' wake-ups across vCPUs (kernel_wake_cost), a few.  The
  * PV paths' page-table switches (2 per page fault and system call, 1 per
  * context switch) each cost the job's code tlb_refill of TLB refill.
  */
@@ -85,7 +86,9 @@ START_TEST(pv_kernel_work)
 	double expect = 3.9 + per_job * (1000.0 + 100 + 200 + 600 + 2000) / 300.0;
 
 	ck_assert_msg(fabs(native - 3.9) < 1e-4, "native %.6f", native);
-	ck_assert_msg(hvm == native, "hvm %.6f native %.6f", hvm, native);
+	ck_assert_msg(hvm > native && hvm < native + 20 * kernel_wake_cost(DOMAIN_HVM,
+									  WAKE_IPI_SEND) / 1e9,
+		      "hvm %.6f native %.6f", hvm, native);
 	ck_assert_msg(fabs(pv - expect) < 1e-4, "pv %.6f s, expected %.6f", pv, expect);
 }
 END_TEST

@@ -25,7 +25,7 @@ END_TEST
 
 #define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 
-/* mutilate with attrs in an HVM domain of 8 vCPUs, every kernel cost 0 but poll_cost 1 us. */
+/* mutilate with attrs on bare metal, 8 CPUs, every kernel cost 0 but poll_cost 1 us. */
 static void run_mutilate(const char *attrs, struct run_result *r)
 {
 	char buf[2048];
@@ -33,7 +33,7 @@ static void run_mutilate(const char *attrs, struct run_result *r)
 
 	snprintf(buf, sizeof(buf),
 		 "<scenario duration=\"100s\">" HOST
-		 "<domain name=\"d\" vcpus=\"8\" type=\"hvm\"><workload type=\"mutilate\""
+		 "<domain name=\"d\" vcpus=\"8\" type=\"native\"><workload type=\"mutilate\""
 		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" time=\"100ms\" copy_cost=\"0\""
 		 " send_cost=\"0\" packet_cost=\"0\" recv_cost=\"0\" wake_cost=\"0\""
 		 " switch_cost=\"0\" ack_cost=\"0\" poll_cost=\"1us\" %s/></domain></scenario>",

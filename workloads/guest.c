@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "workloads/guest.h"
+#include "workloads/kernel_ops.h"
 #include "sim/xalloc.h"
 
 enum action { ACT_NONE, ACT_RUN, ACT_CLAIM, ACT_SLEEP, ACT_BLOCK, ACT_EXIT };
@@ -306,7 +307,8 @@ static void claim_now(struct sim *s, struct task *t)
 
 	t->claim = NULL;
 	work = claim(s, t);
-	t->remaining = work > 0 ? work : 0;
+	t->remaining = (work > 0 ? work : 0) + t->exit_debt;
+	t->exit_debt = 0;
 }
 
 /*
@@ -1197,6 +1199,32 @@ static bool should_preempt(struct guest_vcpu *gv, struct task *t)
 	return c->vruntime - t->vruntime > delta_fair(t, gv->g->p.wakeup_granularity);
 }
 
+/*
+ * The VM exits of t's wake-up on gv (kernel_ops.h, kernel_wake_cost),
+ * before t is queued there: Linux 5.1's ttwu sends the reschedule IPI when
+ * the woken task goes to another CPU that is idle (resched_curr of its idle
+ * task: a halting idle loop does not poll) or whose current task it
+ * preempts (check_preempt_curr); all the guest's CPUs share a cache, so no
+ * queued-wakeup IPI.  The waker (the task whose step this is) pays the
+ * sending hypercall in its next burst; t pays its vCPU's exit on the way
+ * in (kicked while running, or the tick restarted after a halt), and a
+ * halted vCPU woken without an IPI (a timer) restarts its tick too.
+ */
+static void wake_exits(struct guest_vcpu *gv, struct task *t, bool preempts)
+{
+	enum domain_type type = gv->g->dom->type;
+	struct task *waker = gv->g->stepping_task;
+	int from = gv->g->stepping_cpu;
+	bool ipi = from >= 0 && from != gv->idx && waker && waker != t &&
+		   (!gv->curr || preempts);
+	bool halted = (gv->v->pause_flags & VPF_BLOCKED) != 0;
+
+	if (ipi)
+		waker->exit_debt += kernel_wake_cost(type, WAKE_IPI_SEND);
+	if (halted || (ipi && gv->on_pcpu))
+		t->exit_debt += kernel_wake_cost(type, WAKE_IPI_TAKE);
+}
+
 /* A task becomes ready (woken, created, or back from sleep). */
 static void make_ready(struct sim *s, struct task *t)
 {
@@ -1231,6 +1259,7 @@ static void make_ready(struct sim *s, struct task *t)
 	}
 	load_set(t, now, true);
 	t->enqueued_at = now;
+	wake_exits(gv, t, gv->curr && should_preempt(gv, t));
 	idle_ends(gv, now);
 	t->state = TASK_READY;
 	rq_insert(gv, t);
@@ -1278,6 +1307,10 @@ static void step_once(struct sim *s, struct task *t)
 	case ACT_RUN:
 	case ACT_CLAIM:
 		t->remaining = t->pending_arg;
+		if (t->pending_action == ACT_RUN && t->remaining != STIME_MAX) {
+			t->remaining += t->exit_debt;
+			t->exit_debt = 0;
+		}
 		if (was_curr && t->fork_pending) {
 			/* its process exits here; the one forked from this CPU is placed anew */
 			load_set(t, sim_now(s), false);

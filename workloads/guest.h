@@ -86,6 +86,7 @@ struct task {
 	int cpu;                /* guest CPU (vCPU index) it is queued on / ran on */
 	bool bound;             /* never moved to another vCPU */
 	stime_t remaining;      /* work left in the current burst (ns at full speed) */
+	stime_t exit_debt;      /* wake-up exits owed, added to its next burst (guest.c) */
 	task_claim_fn claim;    /* set: the burst's work is decided when it gets its CPU */
 	stime_t vruntime;
 	stime_t cpu_ns;         /* CPU time consumed in total */

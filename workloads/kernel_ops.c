@@ -18,6 +18,49 @@
  * writes and CR3 loads do not leave the guest, so none of these costs
  * more than on bare metal (what EPT costs instead is longer TLB walks,
  * not per operation, and is not modelled).
+ *
+ * Wake-up exits (kernel_wake_cost).  What an HVM guest does leave the
+ * guest for is a wake-up on another vCPU.  Linux 5.1 in an HVM guest of
+ * Xen with the vector callback (XENFEAT_hvm_callback_vector, which Xen
+ * 4.12/4.13 offers) sends its reschedule IPIs as event channels
+ * (arch/x86/xen/smp_hvm.c: smp_send_reschedule = xen_smp_send_reschedule,
+ * EVTCHNOP_send), and times its ticks with Xen's one-shot timer
+ * (arch/x86/xen/time.c, xen_hvm_init_time_ops with
+ * XENFEAT_hvm_safe_pvclock: VCPUOP_set_singleshot_timer), so neither an
+ * x2APIC ICR write nor a TSC-deadline MSR write is on its path (which
+ * APICv or posted interrupts would have spared: they would not spare
+ * these).  Its idle loop halts (HLT exits: Xen's vmx_vmexit_handler
+ * EXIT_REASON_HLT -> hvm_hlt -> SCHEDOP_block).  Per wake-up of a task
+ * on another vCPU, when Linux sends the IPI (the CPU is idle, or the
+ * woken task preempts its current one):
+ *   - the waker: the hypercall, a VMCALL exit (WAKE_IPI_SEND);
+ *   - the woken vCPU (WAKE_IPI_TAKE): running, the physical IPI by which
+ *     Xen kicks it (vcpu_kick) exits it (EXIT_REASON_EXTERNAL_INTERRUPT)
+ *     and the callback vector is injected on the way back; halted, its
+ *     wake is Xen's scheduler's (modelled by the engine) and the vector is
+ *     injected at the entry, but leaving the idle loop restarts the tick
+ *     it stopped (tick_nohz_idle_exit: with no cpuidle driver in the
+ *     guest the tick is always stopped), one set_singleshot_timer
+ *     hypercall exit.
+ * The halt's own exits (HLT and the hypercall that stopped the tick) are
+ * taken as the vCPU goes idle, not on a wake-up's path, and are not
+ * charged (about 2 x T_VMEXIT of pCPU time per idle period); neither is
+ * the handlers' work (evtchn_send, vcpu_kick), which a PV domain does
+ * too.  A PV domain makes the same hypercalls through SYSCALL (T_ENTER)
+ * and takes the event as an upcall bounce with its iret hypercall: not
+ * charged either, an omission of some 0.1 to 0.5 us a wake-up that the
+ * dom0 and 2016 calibrations were made with.
+ *
+ *   T_VMEXIT a VM exit and the entry back with Xen's dispatch: the
+ *            hardware's round trip, about 500 cycles on Intel cores since
+ *            Sandy Bridge (Agesen, Mattson, Rugina, Sheldon, "Software
+ *            techniques for avoiding hardware virtualization exits",
+ *            USENIX ATC 2012, figure 1), some 150 ns at the host's clock,
+ *            and Xen's exit and entry path (vmx_asm_vmexit_handler, the
+ *            VMREADs of vmx_vmexit_handler, vmx_intr_assist and
+ *            vmx_vmenter_helper on the way back; no speculation
+ *            mitigations, which the 2019 host ran without), an estimate of
+ *            350 ns: 500 ns, order 0.3 to 1 us.
  */
 #include "workloads/kernel_ops.h"
 
@@ -26,6 +69,7 @@
 
 #define T_ENTER 40.0
 #define T_TOGGLE 300.0
+#define T_VMEXIT 500
 /*
  * Xen validating one page-table entry (mod_l1_entry -> get_page_from_l1e:
  * the frame's owner and type count, a few memory references and an atomic
@@ -127,6 +171,13 @@ stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double
 	return kernel_ops_cost(t, &ops);
 }
 
+stime_t kernel_wake_cost(enum domain_type t, enum wake_side side)
+{
+	if (t != DOMAIN_HVM && t != DOMAIN_PVH)
+		return 0;
+	return side == WAKE_IPI_SEND || side == WAKE_IPI_TAKE ? T_VMEXIT : 0;
+}
+
 void kernel_ops_list(FILE *f)
 {
 	fputs("Domain types: what a guest kernel's operations cost beyond bare metal, ns "
@@ -145,4 +196,14 @@ void kernel_ops_list(FILE *f)
 	fputs("    source: pv: the paths through Xen 4.12/4.13 and Linux 5.1 arch/x86/xen priced "
 	      "with gVisor's measured\n    ring transition (40 ns) and CR3 switch (300 ns), "
 	      "google/gvisor#2354; hvm, pvh (EPT), native: none\n", f);
+	fprintf(f, "    %-12s", "ipi_send");
+	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
+		fprintf(f, "%10lld", (long long)kernel_wake_cost((enum domain_type)t, WAKE_IPI_SEND));
+	fprintf(f, "\n    %-12s", "ipi_take");
+	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
+		fprintf(f, "%10lld", (long long)kernel_wake_cost((enum domain_type)t, WAKE_IPI_TAKE));
+	fputs("\n    source: a wake-up's reschedule IPI, charged by the guest layer: in hvm and "
+	      "pvh one VM exit\n    each side (the event-channel hypercall; the kick or the tick's "
+	      "restart), ~500 cycles of\n    hardware (Agesen et al., USENIX ATC 2012) and Xen's "
+	      "exit path, 500 ns; pv, native: not charged\n", f);
 }

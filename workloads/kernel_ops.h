@@ -78,6 +78,26 @@ stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops);
 /* kernel_ops_cost of n operations of one kind, with tlb_refill_ns. */
 stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double tlb_refill_ns);
 
+/*
+ * The VM exits of a cross-CPU wake-up (kernel_ops.c, "Wake-up exits"): in
+ * an HVM or PVH guest of Linux 5.1 on Xen 4.12/4.13 the reschedule IPI a
+ * waker sends another vCPU is an event-channel hypercall (a VMCALL exit),
+ * and the vCPU that takes it pays an exit too: the external interrupt that
+ * kicks it out of the guest when it runs, or, when it was halted, the
+ * hypercall that restarts its tick as it leaves the idle loop.  A PV
+ * domain makes the same hypercalls through SYSCALL (not charged: see
+ * kernel_ops.c); bare metal none.  The guest layer (workloads/guest.c)
+ * decides when a wake-up sends an IPI and charges these.
+ */
+enum wake_side {
+	WAKE_IPI_SEND,      /* the waker: EVTCHNOP_send */
+	WAKE_IPI_TAKE,      /* the woken CPU: its exit on the way in */
+	WAKE_SIDE_N
+};
+
+/* One wake-up's extra work on side in a domain of type t, ns at full speed. */
+stime_t kernel_wake_cost(enum domain_type t, enum wake_side side);
+
 /* The table of kernel_op_cost_ns with its sources (--list-workloads). */
 void kernel_ops_list(FILE *f);
 
