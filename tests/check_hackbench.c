@@ -12,33 +12,11 @@
 #include "tests/testlib.h"
 #include "workloads/kernel_ops.h"
 
+/* hackbench without its copy, wake and switch costs, bm on the ideal host (testlib.h). */
 static const char *hb_xml(const char *type, int vcpus, const char *params)
 {
-	static char xml[1024];
-
-	snprintf(xml, sizeof(xml),
-		 "<scenario duration=\"100s\">"
-		 "<host sockets=\"1\" cores-per-socket=\"8\" hw=\"ideal\" context-switch=\"0\"/>"
-		 "<domain name=\"bm\" vcpus=\"%d\" type=\"%s\">"
-		 "<workload type=\"hackbench\" copy_cost=\"0\" wake_cost=\"0\" switch_cost=\"0\" %s/>"
-		 "</domain></scenario>", vcpus, type, params);
-	return xml;
-}
-
-static double elapsed(const char *xml)
-{
-	struct run_options o = { .check = true };
-	struct run_result r;
-	double v;
-
-	test_run(xml, "null", &o, &r);
-	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
-	ck_assert_msg(r.metric.valid, "no metric");
-	ck_assert_str_eq(r.metric.name, "elapsed");
-	ck_assert(!r.metric.higher_better);
-	v = r.metric.value;
-	run_result_free(&r);
-	return v;
+	return test_ideal_xml(type, vcpus, "hackbench",
+			      "copy_cost=\"0\" wake_cost=\"0\" switch_cost=\"0\"", params);
 }
 
 /*
@@ -52,7 +30,7 @@ static double elapsed(const char *xml)
 
 START_TEST(sender_by_hand)
 {
-	double t = elapsed(hb_xml("native", 2, ONE "read_cost=\"0\""));
+	double t = test_elapsed_null(hb_xml("native", 2, ONE "read_cost=\"0\""));
 
 	ck_assert_msg(fabs(t - 101.001e-6) < 1e-12, "elapsed %.9f s, expected 101.001 us", t);
 }
@@ -61,11 +39,11 @@ END_TEST
 /* 1000 loops of which 100 simulated: the elapsed time of 100, times 10. */
 START_TEST(rounds_scaled)
 {
-	double t = elapsed(hb_xml("native", 2, "fds=\"1\" loops=\"1000\" sim_loops=\"100\" "
-				  "batch=\"10\" write_cost=\"1us\" read_cost=\"0\""));
+	double t = test_elapsed_null(hb_xml("native", 2, "fds=\"1\" loops=\"1000\" sim_loops=\"100\" "
+					    "batch=\"10\" write_cost=\"1us\" read_cost=\"0\""));
 	/* sim_loops above loops: all the loops, unscaled */
-	double all = elapsed(hb_xml("native", 2, "fds=\"1\" loops=\"100\" sim_loops=\"1000\" "
-				    "batch=\"10\" write_cost=\"1us\" read_cost=\"0\""));
+	double all = test_elapsed_null(hb_xml("native", 2, "fds=\"1\" loops=\"100\" sim_loops=\"1000\" "
+					      "batch=\"10\" write_cost=\"1us\" read_cost=\"0\""));
 
 	ck_assert_msg(fabs(t - 1010.01e-6) < 1e-11, "elapsed %.9f s, expected 10 x 101.001 us", t);
 	ck_assert_msg(fabs(all - 101.001e-6) < 1e-12, "elapsed %.9f s, expected 101.001 us", all);
@@ -85,8 +63,8 @@ END_TEST
 
 START_TEST(full_pipe_blocks_writer)
 {
-	double big = elapsed(hb_xml("native", 2, SLOW_READER "pipe_pages=\"16\""));
-	double one = elapsed(hb_xml("native", 2, SLOW_READER "pipe_pages=\"1\""));
+	double big = test_elapsed_null(hb_xml("native", 2, SLOW_READER "pipe_pages=\"16\""));
+	double one = test_elapsed_null(hb_xml("native", 2, SLOW_READER "pipe_pages=\"1\""));
 
 	ck_assert_msg(big >= 1240e-6 && big < 1240e-6 + 5e-6, "16 pages: %.9f s", big);
 	ck_assert_msg(one >= 1600e-6 && one < 1600e-6 + 25e-6, "1 page: %.9f s", one);
@@ -104,10 +82,10 @@ END_TEST
 START_TEST(pv_system_calls)
 {
 	const char *p = ONE "read_cost=\"0\" tlb_refill=\"100ns\"";
-	double native = elapsed(hb_xml("native", 2, p));
-	double hvm = elapsed(hb_xml("hvm", 2, p));
-	double pvh = elapsed(hb_xml("pvh", 2, p));
-	double pv = elapsed(hb_xml("pv", 2, p));
+	double native = test_elapsed_null(hb_xml("native", 2, p));
+	double hvm = test_elapsed_null(hb_xml("hvm", 2, p));
+	double pvh = test_elapsed_null(hb_xml("pvh", 2, p));
+	double pv = test_elapsed_null(hb_xml("pv", 2, p));
 	double per_call = (kernel_op_cost_ns(DOMAIN_PV, KOP_SYSCALL) + 2 * 100.0) / 1e9;
 	double exits = (9.0 * (double)kernel_wake_cost(DOMAIN_HVM, WAKE_IPI_SEND) +
 			(double)kernel_wake_cost(DOMAIN_HVM, WAKE_IPI_TAKE)) / 1e9;
@@ -128,8 +106,8 @@ END_TEST
  */
 START_TEST(groups_finish)
 {
-	double one = elapsed(hb_xml("native", 4, "groups=\"1\" sim_loops=\"20\""));
-	double two = elapsed(hb_xml("native", 4, "groups=\"2\" sim_loops=\"20\""));
+	double one = test_elapsed_null(hb_xml("native", 4, "groups=\"1\" sim_loops=\"20\""));
+	double two = test_elapsed_null(hb_xml("native", 4, "groups=\"2\" sim_loops=\"20\""));
 
 	ck_assert_msg(one > 0 && two > 1.6 * one && two < 2.4 * one, "1 group %.6f, 2 %.6f",
 		      one, two);

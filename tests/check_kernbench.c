@@ -11,33 +11,10 @@
 #include "tests/testlib.h"
 #include "workloads/kernel_ops.h"
 
+/* kernbench without its noise in a bm domain on the 8-CPU ideal host (testlib.h). */
 static const char *kb_xml(const char *type, int vcpus, const char *params)
 {
-	static char xml[1024];
-
-	snprintf(xml, sizeof(xml),
-		 "<scenario duration=\"100s\">"
-		 "<host sockets=\"1\" cores-per-socket=\"8\" hw=\"ideal\" context-switch=\"0\"/>"
-		 "<domain name=\"bm\" vcpus=\"%d\" type=\"%s\">"
-		 "<workload type=\"kernbench\" noise=\"0\" run_noise=\"0\" %s/>"
-		 "</domain></scenario>", vcpus, type, params);
-	return xml;
-}
-
-static double elapsed(const char *xml)
-{
-	struct run_options o = { .check = true };
-	struct run_result r;
-	double v;
-
-	test_run(xml, "null", &o, &r);
-	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
-	ck_assert_msg(r.metric.valid, "no metric");
-	ck_assert_str_eq(r.metric.name, "elapsed");
-	ck_assert(!r.metric.higher_better);
-	v = r.metric.value;
-	run_result_free(&r);
-	return v;
+	return test_ideal_xml(type, vcpus, "kernbench", "noise=\"0\" run_noise=\"0\"", params);
 }
 
 /*
@@ -50,14 +27,14 @@ static double elapsed(const char *xml)
 
 START_TEST(stages_by_hand)
 {
-	double t = elapsed(kb_xml("native", 4, STAGES " jobs=\"4\""));
+	double t = test_elapsed_null(kb_xml("native", 4, STAGES " jobs=\"4\""));
 
 	ck_assert_msg(fabs(t - 3.9) < 1e-4, "elapsed %.6f s, expected 3.9", t);
 	/* -j2: host tools in two rounds, objects in four: 1 + 0.2 + 0.2 + 1.2 + 2 */
-	t = elapsed(kb_xml("native", 4, STAGES " jobs=\"2\""));
+	t = test_elapsed_null(kb_xml("native", 4, STAGES " jobs=\"2\""));
 	ck_assert_msg(fabs(t - 4.6) < 1e-4, "elapsed %.6f s, expected 4.6", t);
 	/* -j0: the domain's vCPUs (4) */
-	t = elapsed(kb_xml("native", 4, STAGES));
+	t = test_elapsed_null(kb_xml("native", 4, STAGES));
 	ck_assert_msg(fabs(t - 3.9) < 1e-4, "elapsed %.6f s, expected 3.9", t);
 }
 END_TEST
@@ -73,9 +50,9 @@ START_TEST(pv_kernel_work)
 {
 	const char *ops = STAGES " jobs=\"4\" faults=\"1000\" syscalls=\"500\" procs=\"2\""
 			  " tlb_refill=\"1us\"";
-	double native = elapsed(kb_xml("native", 4, ops));
-	double hvm = elapsed(kb_xml("hvm", 4, ops));
-	double pv = elapsed(kb_xml("pv", 4, ops));
+	double native = test_elapsed_null(kb_xml("native", 4, ops));
+	double hvm = test_elapsed_null(kb_xml("hvm", 4, ops));
+	double pv = test_elapsed_null(kb_xml("pv", 4, ops));
 	double per_job = (1000 * kernel_op_cost_ns(DOMAIN_PV, KOP_PAGE_FAULT) +
 			  500 * kernel_op_cost_ns(DOMAIN_PV, KOP_SYSCALL) +
 			  2 * (kernel_op_cost_ns(DOMAIN_PV, KOP_FORK) +

@@ -1257,13 +1257,44 @@ END_TEST
 /* --- the guest kernel's placement (guest.c; <domain kernel= llc=>) --- */
 
 /*
+ * The placement probes' scaffolding: dom0 of 4 vCPUs with dom_attrs on 4
+ * pCPUs (null: each vCPU its own), ideal machine, no IPI or switch cost,
+ * duration long; setup creates the probe's tasks in dom0's kernel and
+ * returns the one watched.  Runs to 'until' with the invariant checker and
+ * returns the vCPU the watched task is on then.
+ */
+static int placement_probe(const char *dom_attrs, const char *duration, stime_t until,
+			   struct task *(*setup)(struct guest *g, void *probe), void *probe)
+{
+	char xml[512];
+	struct scenario sc;
+	struct sim *s;
+	struct task *watched;
+	int cpu;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"%s\"><host sockets=\"1\" cores-per-socket=\"4\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", duration, dom_attrs);
+	s = test_build(&sc, xml, "null");
+	s->check = true;
+	watched = setup(guest_of(s->domains[0]), probe);
+	sim_run_until(s, until);
+	ck_assert_str_eq(s->check_error, "");
+	cpu = watched->cpu;
+	sim_destroy(s);
+	scenario_free(&sc);
+	return cpu;
+}
+
+/*
  * A waker bound to vCPU 0 (beside a hog there when 'hog'), a wakee that
  * ran 100 us on vCPU 2 and blocked; at 5 ms the waker wakes it (WF_SYNC
  * when 'sync') and runs on.  4 vCPUs on 4 pCPUs (null), ideal machine.
  */
 struct wake_probe {
 	struct task *wakee;
-	bool sync;
+	bool sync, hog;
 	int steps, wakee_steps;
 };
 
@@ -1302,33 +1333,24 @@ static void forever_step(struct sim *s, struct task *t)
 	task_run(s, t, STIME_MAX);
 }
 
+static struct task *wake_setup(struct guest *g, void *probe)
+{
+	struct wake_probe *p = probe;
+
+	p->wakee = task_create(g, "wakee", TASK_NORMAL, 2, false, wakee_step, p, 0);
+	task_create(g, "waker", TASK_NORMAL, 0, true, waker_step, p, 0);
+	if (p->hog)
+		task_create(g, "hog", TASK_NORMAL, 0, true, forever_step, NULL, 0);
+	return p->wakee;
+}
+
 static int wakee_cpu(const char *dom_attrs, bool sync, bool hog)
 {
-	char xml[512];
-	struct scenario sc;
-	struct sim *s;
-	struct wake_probe p = { NULL, sync, 0, 0 };
-	struct guest *g;
-	int cpu;
-
-	snprintf(xml, sizeof(xml),
-		 "<scenario duration=\"20ms\"><host sockets=\"1\" cores-per-socket=\"4\""
-		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
-		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", dom_attrs);
-	s = test_build(&sc, xml, "null");
-	s->check = true;
-	g = guest_of(s->domains[0]);
-	p.wakee = task_create(g, "wakee", TASK_NORMAL, 2, false, wakee_step, &p, 0);
-	task_create(g, "waker", TASK_NORMAL, 0, true, waker_step, &p, 0);
-	if (hog)
-		task_create(g, "hog", TASK_NORMAL, 0, true, forever_step, NULL, 0);
+	struct wake_probe p = { NULL, sync, hog, 0, 0 };
 	/* just after the wake: idle balancing may move it later */
-	sim_run_until(s, MSEC(5) + USEC(1));
-	ck_assert_str_eq(s->check_error, "");
+	int cpu = placement_probe(dom_attrs, "20ms", MSEC(5) + USEC(1), wake_setup, &p);
+
 	ck_assert_int_eq(p.wakee_steps, 3);
-	cpu = p.wakee->cpu;
-	sim_destroy(s);
-	scenario_free(&sc);
 	return cpu;
 }
 
@@ -1389,32 +1411,22 @@ static void once_step(struct sim *s, struct task *t)
 		task_sleep(s, t, SEC(10));
 }
 
+static struct task *fork_setup(struct guest *g, void *probe)
+{
+	struct fork_probe *p = probe;
+	struct task *t = task_create(g, "forker", TASK_NORMAL, 0, false, forker_step, p, 0);
+
+	if (p->busy)
+		task_create(g, "other", TASK_NORMAL, 1, false, once_step, p, 0);
+	return t;
+}
+
 static int forked_cpu(const char *dom_attrs, stime_t busy)
 {
-	char xml[512];
-	struct scenario sc;
-	struct sim *s;
 	struct fork_probe p = { MSEC(60), busy, 0, 0 };
-	struct guest *g;
-	struct task *t;
-	int cpu;
+	int cpu = placement_probe(dom_attrs, "100ms", MSEC(70), fork_setup, &p);
 
-	snprintf(xml, sizeof(xml),
-		 "<scenario duration=\"100ms\"><host sockets=\"1\" cores-per-socket=\"4\""
-		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
-		 "<domain name=\"dom0\" vcpus=\"4\" %s/></scenario>", dom_attrs);
-	s = test_build(&sc, xml, "null");
-	s->check = true;
-	g = guest_of(s->domains[0]);
-	t = task_create(g, "forker", TASK_NORMAL, 0, false, forker_step, &p, 0);
-	if (busy)
-		task_create(g, "other", TASK_NORMAL, 1, false, once_step, &p, 0);
-	sim_run_until(s, MSEC(70));
-	ck_assert_str_eq(s->check_error, "");
 	ck_assert_int_eq(p.steps, 2);
-	cpu = t->cpu;
-	sim_destroy(s);
-	scenario_free(&sc);
 	return cpu;
 }
 

@@ -85,6 +85,50 @@ static inline void test_run(const char *xml, const char *sched, const struct run
 	scenario_free(&sc);
 }
 
+/*
+ * A 100-second scenario of one domain, "bm", of vcpus vCPUs and type type
+ * (native, hvm, pv) on an 8-CPU ideal host with free context switches,
+ * running a workload of type workload with the attributes off (those that
+ * turn the workload's own noise or costs off) and params: the workloads' hand-timed
+ * tests.  The text is in a buffer of this function's, valid until the next
+ * call.
+ */
+static inline const char *test_ideal_xml(const char *type, int vcpus, const char *workload,
+					 const char *off, const char *params)
+{
+	static char xml[1024];
+	int n = snprintf(xml, sizeof(xml),
+			 "<scenario duration=\"100s\">"
+			 "<host sockets=\"1\" cores-per-socket=\"8\" hw=\"ideal\" context-switch=\"0\"/>"
+			 "<domain name=\"bm\" vcpus=\"%d\" type=\"%s\">"
+			 "<workload type=\"%s\" %s %s/>"
+			 "</domain></scenario>", vcpus, type, workload, off, params);
+
+	ck_assert_msg(n > 0 && (size_t)n < sizeof(xml), "test scenario too long");
+	return xml;
+}
+
+/*
+ * The figure of a run of scenario text xml under the null scheduler (one
+ * vCPU per pCPU) with the invariant checker: an elapsed time, lower better,
+ * in s.
+ */
+static inline double test_elapsed_null(const char *xml)
+{
+	struct run_options o = { .check = true };
+	struct run_result r;
+	double v;
+
+	test_run(xml, "null", &o, &r);
+	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
+	ck_assert_msg(r.metric.valid, "no metric");
+	ck_assert_str_eq(r.metric.name, "elapsed");
+	ck_assert(!r.metric.higher_better);
+	v = r.metric.value;
+	run_result_free(&r);
+	return v;
+}
+
 /* Timer callbacks: Xen takes the vCPU arg off its pCPU (paused), or gives it back. */
 static inline void test_pause_vcpu(struct timer *t, void *arg)
 {

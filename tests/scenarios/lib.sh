@@ -99,6 +99,38 @@ spec = '$1'
 $2"
 }
 
+# one_gig_saturates WORKLOAD SCALE [UNIT]: WORKLOAD, a stream to a remote
+# host over dom0's 1 GbE NIC with a direction={to-dom0,from-dom0} axis,
+# under credit1 and credit2 on the default host and under null on a host
+# where every vCPU has a pCPU (dom0 8 and the guest 8 of 16: null leaves a
+# vCPU without one waiting); every run's figure must be the link's goodput,
+# 1448 payload bytes per 1538 of wire, times SCALE (1 for Gbit/s, 1000 for
+# Mbit/s) within 1 %, in the unit UNIT when given.
+one_gig_saturates() {
+	cat > "$tmp/eight.xml" <<END
+<scenario>
+  <host sockets="2" cores-per-socket="4" threads-per-core="2"/>
+  <domain name="dom0" vcpus="8"/>
+  <domain name="guest" vcpus="8"/>
+</scenario>
+END
+	run_ok --sched=credit1,credit2 --workload="$1" --iterations=1 --format=json > "$tmp/1g.json"
+	run_ok --sched=null --scenario="$tmp/eight.xml" --workload="$1" --iterations=1 --format=json \
+		> "$tmp/1g-null.json"
+	for f in "$tmp/1g.json" "$tmp/1g-null.json"; do
+		json_check "$f" '
+goodput = '"$2"' * 1448 / 1538
+unit = "'"${3:-}"'"
+runs = doc["runs"]
+assert len(runs) in (2, 4), len(runs)
+for r in runs:
+    v = r["metric"]["value"]
+    print(r["label"], r["workload"], v)
+    assert not unit or r["metric"]["unit"] == unit, r["metric"]
+    assert abs(v / goodput - 1) < 0.01, (r["label"], r["workload"], v, goodput)'
+	done
+}
+
 # The statistical calibration tests decide their verdict in the plain
 # build.  The sanitizer build (--enable-sanitizers, make distcheck's;
 # SCHEDSIM_SANITIZED holds its flags) runs the same model on the same seeds
