@@ -129,6 +129,13 @@ run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
 [ "$(jq -c '.summary[0].values' "$tmp/noht-by-hand.json")" = \
   "$(jq -c '.tables[1].rows[2].cells[1].values' "$tmp/2019.json")" ] ||
 	fail "the preset's HVM-v8 -j8 noHT cell differs from the experiment of hvm-v8-noht.xml"
+# ... and stream's: the host's memory bandwidth is the file's, not the preset's
+run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/dom0.xml" \
+	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=stream:figure=copy \
+	--iterations=1 --format=json > "$tmp/stream-by-hand.json" || exit 1
+[ "$(jq -c '.summary[0].values' "$tmp/stream-by-hand.json")" = \
+  "$(jq -c '.tables[12].rows[0].cells[0].values' "$tmp/2019.json")" ] ||
+	fail "the preset's stream dom0 copy HT cell differs from the experiment of dom0.xml"
 
 # The text form, with the HTML page and the plots of the same runs.
 plots=""

@@ -229,7 +229,9 @@ static const struct eval_axis rows_hackbench[] = {
  * MMTests' stream (configs/config-workload-stream-omp-nodes of July 2019,
  * shellpack stream-bench): stream.c built with OpenMP, STREAM_SIZE 512 MiB
  * (three arrays of 22369621 doubles), 2 threads per NUMA node, NTIMES 10;
- * each row is one kernel's best rate, MB/s (workloads/stream.c).
+ * each row is one kernel's best rate, MB/s (workloads/stream.c), on the
+ * scenario files' host: its socket-memory-bandwidth, 35 GB/s, is set from
+ * dom0's HT scale, add and triad (doc/validation.md, "stream").
  */
 static const struct eval_axis rows_stream[] = {
 	{ .name = "copy", .workload = "stream:figure=copy" },
@@ -241,19 +243,6 @@ static const struct eval_axis rows_stream[] = {
 #define T2019(bench, config, param, file, noht_file, rows) \
 	{ bench, config, param, { .name = config, .scenario = DIR2019 file }, \
 	  COLS2019(noht_file), NCOLS2019, rows, N(rows) }
-
-/*
- * stream's tables run on the host's sustained memory bandwidth, 35 GB/s
- * (two DDR4 channels; set from dom0's HT scale, add and triad:
- * doc/validation.md, "stream"), which the scenario files do not say yet:
- * the other benchmarks move by 0.7 % at most with it (measured), and two
- * of their near-tied signs with them (doc/validation.md).
- */
-#define HOST2019_MEMORY "socket-memory-bandwidth=35"
-#define T2019_STREAM(config, file, noht_file) \
-	{ "stream", config, "kernel", \
-	  { .name = config, .scenario = DIR2019 file, .host = HOST2019_MEMORY }, \
-	  COLS2019(noht_file), NCOLS2019, rows_stream, N(rows_stream) }
 
 static const struct eval_table tables_2019[] = {
 	T2019("kernbench", "dom0", "make -j", "dom0.xml", "dom0-noht.xml", rows_kernbench),
@@ -282,8 +271,8 @@ static const struct eval_table tables_2019[] = {
 	      rows_hackbench),
 	T2019("hackbench-process-pipes", "HVMx2-v8", "groups", "hvmx2-v8.xml",
 	      "hvmx2-v8-noht.xml", rows_hackbench),
-	T2019_STREAM("dom0", "dom0.xml", "dom0-noht.xml"),
-	T2019_STREAM("HVMx2-v8", "hvmx2-v8.xml", "hvmx2-v8-noht.xml"),
+	T2019("stream", "dom0", "kernel", "dom0.xml", "dom0-noht.xml", rows_stream),
+	T2019("stream", "HVMx2-v8", "kernel", "hvmx2-v8.xml", "hvmx2-v8-noht.xml", rows_stream),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
 };
