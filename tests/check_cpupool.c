@@ -129,6 +129,44 @@ START_TEST(checker_catches_two_domains_on_one_core)
 }
 END_TEST
 
+/*
+ * The rendezvous out (Xen's sched_context_switched): when one vCPU of a
+ * running unit blocks, the rendezvous keeps the unit and that thread
+ * switches to its idle vCPU; its sibling keeps its vCPU but resumes guest
+ * code only when that switch is done.  With a 500 us context switch the
+ * hog beside a vCPU that blocks 750 times loses 375 ms of its second.
+ */
+START_TEST(rendezvous_out_waits_for_the_slowest_switch)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\" seed=\"1\">"
+		"<host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\" hw=\"ideal\""
+		" context-switch=\"500us\"/>"
+		"<domain name=\"a\" vcpus=\"2\"><workload type=\"cpu-hog\" tasks=\"1\"/>"
+		"<workload type=\"phases\"><phase run=\"200us\" sleep=\"2ms\"/></workload>"
+		"</domain></scenario>";
+	struct scenario sc;
+	struct sim *s = build(xml, "credit2:gran=core", &sc);
+	struct vcpu *hog, *sleeper;
+	long long blocks;
+
+	sim_run_until(s, SEC(1));
+	ck_assert_str_eq(s->check_error, "");
+	hog = s->domains[0]->vcpus[0];
+	sleeper = s->domains[0]->vcpus[1];
+	blocks = (long long)sleeper->st.wake_latency.count;
+	ck_assert_int_ge(blocks, 500);
+	ck_assert_int_le(hog->st.context_switches, 2);         /* it never left its thread */
+	ck_assert_msg(hog->st.hw.work_ns <= SEC(1) - blocks * USEC(500) * 9 / 10,
+		      "hog worked %lld ns beside %lld blocks", (long long)hog->st.hw.work_ns,
+		      blocks);
+	ck_assert_msg(hog->st.hw.work_ns >= SEC(1) - blocks * USEC(500) * 11 / 10,
+		      "hog worked %lld ns beside %lld blocks", (long long)hog->st.hw.work_ns,
+		      blocks);
+	done(s, &sc);
+}
+END_TEST
+
 /* Pool-0 under --sched's credit2, p1 under null: each domain only on its pool's pCPUs. */
 START_TEST(pools_keep_their_domains)
 {
@@ -217,6 +255,7 @@ int main(void)
 	tcase_add_test(tc, gran_cpu_units_are_the_vcpus);
 	tcase_add_test(tc, gran_core_units_hold_siblings);
 	tcase_add_test(tc, checker_catches_two_domains_on_one_core);
+	tcase_add_test(tc, rendezvous_out_waits_for_the_slowest_switch);
 	tcase_add_test(tc, pools_keep_their_domains);
 	tcase_add_test(tc, pool_errors);
 	suite_add_tcase(s, tc);

@@ -742,6 +742,32 @@ START_TEST(cstate_exit_latency_by_idle_time)
 }
 END_TEST
 
+/*
+ * sched-gran=core: a thread idle inside a guest's unit is in Xen 4.13's
+ * guest_idle_loop (sched_guest_idle), which keeps it in C1-type states;
+ * the same thread under its idle unit sleeps as deep as its idle time allows.
+ */
+START_TEST(cstate_guest_idle_thread_stays_shallow)
+{
+	static const char xml[] =
+		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\""
+		" hw=\"model\"/><domain name=\"a\" vcpus=\"2\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "credit2:gran=core");
+	struct vcpu *u = s->domains[0]->units[0];
+
+	/* Thread 1 idle since 0 under its idle unit: C6 after 5 ms. */
+	ck_assert_int_eq(hw_wake_delay(s->hw, 1, MSEC(5)), USEC(200));
+	/* Thread 3's resource runs a's unit (its vCPU 1 not running): C1E at most. */
+	ck_assert(u != NULL && u->nr_members == 2);
+	s->pcpus[2].unit = s->pcpus[3].unit = u;
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(10));
+	s->pcpus[2].unit = s->pcpus[3].unit = s->pcpus[3].idle_unit;
+	ck_assert_int_eq(hw_wake_delay(s->hw, 2, MSEC(5)), USEC(200));
+	destroy(s, &sc);
+}
+END_TEST
+
 /* The core: a softirq raised on a sleeping pCPU runs after the IPI and the exit. */
 START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 {
@@ -948,6 +974,7 @@ int main(void)
 	tcase_add_test(t, cache_lines_age_by_what_others_touch);
 	tcase_add_test(t, bounced_between_sockets_does_less_work);
 	tcase_add_test(t, cstate_exit_latency_by_idle_time);
+	tcase_add_test(t, cstate_guest_idle_thread_stays_shallow);
 	tcase_add_test(t, raise_on_a_sleeping_pcpu_waits_for_its_exit);
 	tcase_add_test(t, ideal_machine_is_full_speed);
 	tcase_add_test(t, xl_placement_candidates);

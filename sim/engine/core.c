@@ -41,7 +41,10 @@
  *   resumes on all threads then (after the context switch cost where the
  *   vCPU changed).  A rendezvous whose decision keeps the unit still
  *   stopped the guest on every thread for its duration: that is the cost
- *   of core scheduling's synchronisation.
+ *   of core scheduling's synchronisation.  The guest resumes on all
+ *   threads together, when the slowest thread's switch is done, even on a
+ *   thread whose vCPU did not change (the rendezvous out of Xen 4.13's
+ *   sched_context_switched, which continue_running passes too).
  * - A vCPU of a running unit that wakes or goes to sleep (pause) while
  *   its siblings keep running switches its own thread alone, with the
  *   idle vCPU (force_context_switch); a blocking vCPU asks for a
@@ -342,7 +345,7 @@ static void gang_switch(struct sim *s, struct sched_resource *r)
 	struct scheduler *sch = master->sched;
 	struct vcpu *prev = r->curr, *next;
 	struct sched_decision d = { NULL, -1, false };
-	stime_t now = sim_now(s);
+	stime_t now = sim_now(s), resume = now;
 	int i;
 
 	s->this_cpu = master->id;
@@ -360,6 +363,19 @@ static void gang_switch(struct sim *s, struct sched_resource *r)
 	} else if (s->tracer) {
 		trace_unit(s, master->id, TRC_SCHED_CONTINUE_RUNNING, prev);
 	}
+	/*
+	 * The rendezvous out (sched_context_switched): each thread, whether
+	 * its vCPU changed (context_switch) or not (continue_running), waits
+	 * until every thread of the resource has finished its switch, so the
+	 * guest resumes on all of them when the slowest switch is done.
+	 */
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct pcpu *pc = &s->pcpus[r->cpus[i]];
+		struct vcpu *vnext = unit_vcpu_for(next, i, pc->idle);
+
+		if (vnext != pc->curr && now + switch_cost(s, pc->curr, vnext) > resume)
+			resume = now + switch_cost(s, pc->curr, vnext);
+	}
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct pcpu *pc = &s->pcpus[r->cpus[i]];
 		struct vcpu *vprev = pc->curr, *vnext = unit_vcpu_for(next, i, pc->idle);
@@ -369,9 +385,9 @@ static void gang_switch(struct sim *s, struct sched_resource *r)
 		pc->guest_stopped = false;
 		vnext->force_context_switch = false;
 		if (vnext != vprev)
-			thread_switch(s, pc, vprev, vnext, now + switch_cost(s, vprev, vnext));
+			thread_switch(s, pc, vprev, vnext, resume);
 		else if (!is_idle_vcpu(vnext) && s->hooks.vcpu_start)
-			s->hooks.vcpu_start(s, vnext, now);
+			s->hooks.vcpu_start(s, vnext, resume);
 	}
 	if (next != prev)
 		context_saved(s, prev);

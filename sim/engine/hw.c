@@ -1289,6 +1289,18 @@ stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 		return 0;
 	for (i = hw->ncst - 1; i > 0 && hw->cst[i].residency > idle; i--)
 		;
+	/*
+	 * sched-gran > 1: a thread idle beside a running sibling of its unit
+	 * (its resource's unit is a guest's) idles in Xen 4.13's
+	 * guest_idle_loop, whose sched_guest_idle raises the pCPU's
+	 * sched_urgent_count: the idle drivers then stop at C1-type states
+	 * (acpi_processor_idle, mwait_idle: sched_has_urgent_vcpu), so that a
+	 * rendezvous does not wait for a deep state's exit.  At sched-gran=cpu
+	 * an idle pCPU's unit is its idle unit, and this never applies.
+	 */
+	if (hw->s->pcpus[cpu].unit && !is_idle_vcpu(hw->s->pcpus[cpu].unit))
+		while (i > 0 && hw->cst[i].type > 1)
+			i--;
 	lat = hw->cst[i].exit_latency;
 	hw->idle_since[cpu] = at + lat;
 	hw->exit_latency[cpu] = lat;
