@@ -60,6 +60,7 @@ struct guest_vcpu {
 	struct task_fifo irq;         /* ready interrupt-class tasks */
 	struct task *rq;              /* ready normal tasks, by vruntime */
 	int nr_rq;
+	bool idle;                    /* cpu_idle() as of its last change (idle_sync) */
 	bool on_pcpu;                 /* Xen runs the vCPU now */
 	stime_t progress_from;        /* curr progresses from here while on_pcpu */
 	struct hw_rate rate;          /* its speed since progress_from ... */
@@ -343,6 +344,28 @@ static void arm(struct guest_vcpu *gv)
 	timer_set(&s->q, &gv->work_timer, vmax(gv->progress_from, sim_now(s)) + vmax(left, 0));
 }
 
+/*
+ * A guest CPU is idle (Linux's idle_cpu) when it runs no task of its own
+ * (interrupt work runs on the idle task) and none waits.  gv->idle keeps
+ * that, and g->nr_idle counts them, so that asking whether any CPU is idle
+ * needs no scan: every write of curr, nr_rq or the current task's class
+ * calls idle_sync(), and guest_check holds both equal to a recount.
+ */
+static inline bool idle_now(const struct guest_vcpu *gv)
+{
+	return (!gv->curr || gv->curr->cls == TASK_IRQ) && gv->nr_rq == 0;
+}
+
+static inline void idle_sync(struct guest_vcpu *gv)
+{
+	bool idle = idle_now(gv);
+
+	if (idle != gv->idle) {
+		gv->idle = idle;
+		gv->g->nr_idle += idle ? 1 : -1;
+	}
+}
+
 static void rq_insert(struct guest_vcpu *gv, struct task *t)
 {
 	struct task **pp;
@@ -357,10 +380,14 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	*pp = t;
 	gv->nr_rq++;
 	gv->g->nr_queued++;
+	if (gv->idle) {         /* a waiting task: not idle */
+		gv->idle = false;
+		gv->g->nr_idle--;
+	}
 }
 
 /* Takes the normal task at *pp off gv's queue. */
-static struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
+static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 {
 	struct task *t = *pp;
 
@@ -368,6 +395,8 @@ static struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 	t->next = NULL;
 	gv->nr_rq--;
 	gv->g->nr_queued--;
+	if (!gv->nr_rq)         /* with tasks still waiting it stays busy */
+		idle_sync(gv);
 	return t;
 }
 
@@ -427,10 +456,10 @@ static double cpu_load(const struct guest_vcpu *gv, stime_t now)
 	return l;
 }
 
-/* idle_cpu(): no task of its own (interrupt work runs on the idle task). */
+/* idle_cpu(): no task of its own (interrupt work runs on the idle task); see idle_now. */
 static bool cpu_idle(const struct guest_vcpu *gv)
 {
-	return (!gv->curr || gv->curr->cls == TASK_IRQ) && gv->nr_rq == 0;
+	return gv->idle;
 }
 
 /*
@@ -469,6 +498,8 @@ static int select_idle_sibling(const struct guest *g, int prev, int target)
 		return target;
 	if (prev != target && cpu_idle(g->cpus[prev]))
 		return prev;
+	if (!g->nr_idle)        /* the scan would find none */
+		return target;
 	for (int i = 1; i < g->nr_cpus; i++) {
 		int c = (target + i) % g->nr_cpus;
 
@@ -597,7 +628,7 @@ static int select_idle_sibling_51(const struct guest *g, struct task *p, int pre
 		p->recent_used_cpu = prev;
 		return r;
 	}
-	if (g->llc != GUEST_LLC_SHARED)
+	if (g->llc != GUEST_LLC_SHARED || !g->nr_idle)
 		return target;
 	for (int i = 1; i < g->nr_cpus; i++) {
 		int c = (target + i) % g->nr_cpus;
@@ -802,7 +833,7 @@ static struct task *newidle_pull(struct guest_vcpu *gv, stime_t now)
 }
 
 static bool should_preempt(struct guest_vcpu *gv, struct task *t);
-static void preempt_curr(struct guest_vcpu *gv);
+static inline void preempt_curr(struct guest_vcpu *gv);
 static void resched(struct guest_vcpu *gv);
 
 /* Ready normal tasks on gv, the running one included (rq->cfs.h_nr_running). */
@@ -892,6 +923,7 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 	t->state = TASK_READY;
 	t->last_ran = now;
 	busiest->curr = NULL;
+	idle_sync(busiest);
 	attach_moved(busiest, to, t);
 	resched(busiest);
 	return t;
@@ -1104,10 +1136,7 @@ static void balance_timer_fn(struct timer *tm, void *arg)
 
 static bool any_idle(const struct guest *g)
 {
-	for (int i = 0; i < g->nr_cpus; i++)
-		if (cpu_idle(g->cpus[i]))
-			return true;
-	return false;
+	return g->nr_idle > 0;
 }
 
 /*
@@ -1155,6 +1184,7 @@ static void resched(struct guest_vcpu *gv)
 	if (!t && gv->on_pcpu)
 		t = newidle_pull(gv, sim_now(s));
 	gv->curr = t;
+	idle_sync(gv);
 	if (t) {
 		t->state = TASK_RUNNING;
 		t->last_ran = sim_now(s);
@@ -1175,7 +1205,7 @@ static void resched(struct guest_vcpu *gv)
 }
 
 /* Puts curr back on its queue (preempted by the guest scheduler). */
-static void preempt_curr(struct guest_vcpu *gv)
+static inline void preempt_curr(struct guest_vcpu *gv)
 {
 	struct task *t = gv->curr;
 
@@ -1183,6 +1213,7 @@ static void preempt_curr(struct guest_vcpu *gv)
 	t->state = TASK_READY;
 	t->last_ran = sim_now(gv->g->sim);
 	gv->curr = NULL;
+	idle_sync(gv);
 	rq_insert(gv, t);
 	resched(gv);
 }
@@ -1317,6 +1348,7 @@ static void step_once(struct sim *s, struct task *t)
 			t->last_ran = sim_now(s);
 			t->state = TASK_READY;
 			gv->curr = NULL;
+			idle_sync(gv);
 			t->waker_cpu = t->cpu;
 			make_ready(s, t);
 			return;
@@ -1343,6 +1375,7 @@ static void step_once(struct sim *s, struct task *t)
 	if (was_curr) {
 		t->last_ran = sim_now(s);
 		gv->curr = NULL;
+		idle_sync(gv);
 	}
 }
 
@@ -1453,6 +1486,7 @@ void task_set_class(struct sim *s, struct task *t, enum task_class cls)
 	if (gv->curr == t && gv->on_pcpu)
 		account(gv, sim_now(s));
 	t->cls = cls;
+	idle_sync(gv);
 	if (cls != TASK_NORMAL)
 		return;
 	t->vruntime = gv->min_vruntime - gv->g->p.sched_latency / 2;
@@ -1733,7 +1767,7 @@ static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *w
  */
 static bool guest_check(struct sim *s)
 {
-	int d, i;
+	int d, i, idle;
 
 	for (d = 0; d < s->nr_domains; d++) {
 		struct guest *g = s->domains[d]->guest;
@@ -1742,9 +1776,13 @@ static bool guest_check(struct sim *s)
 			if (g->timed[i]->time_cat != time_category(g->timed[i]))
 				return check_fail(s, gcpu(g->timed[i]),
 						  "a task's time category changed and was not charged");
-		for (i = 0; g && i < g->nr_cpus; i++) {
+		for (i = 0, idle = 0; g && i < g->nr_cpus; i++) {
 			const struct guest_vcpu *gv = g->cpus[i];
 			const struct vcpu *v = gv->v;
+
+			if (gv->idle != idle_now(gv))
+				return check_fail(s, gv, "guest CPU's idle flag disagrees with its tasks");
+			idle += gv->idle;
 
 			if ((v->pause_flags & VPF_BLOCKED) &&
 			    (gv->curr || gv->irq.head || gv->nr_rq || gv->timer_irqs.head))
@@ -1755,6 +1793,8 @@ static bool guest_check(struct sim *s)
 			    (timer_pending(&gv->work_timer) || timer_pending(&gv->upcall_timer)))
 				return check_fail(s, gv, "work timer armed while the vCPU is descheduled");
 		}
+		if (g && idle != g->nr_idle)
+			return check_fail(s, g->cpus[0], "guest's count of idle CPUs is wrong");
 	}
 	return true;
 }
@@ -1806,6 +1846,8 @@ void guest_attach_all(struct sim *s)
 			gv->g = g;
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
+			gv->idle = true;        /* no task yet */
+			g->nr_idle++;
 			gv->idle_stamp = 0;
 			gv->avg_idle = 2 * g->p.migration_cost;
 			timer_init(&gv->work_timer, work_timer_fn, gv);

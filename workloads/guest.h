@@ -225,6 +225,7 @@ struct guest {
 	struct task **tasks;
 	int nr_tasks, cap_tasks;
 	int nr_queued;                /* ready normal tasks queued on all guest CPUs */
+	int nr_idle;                  /* its idle guest CPUs (guest.c idle_sync) */
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 	struct task **timed;          /* tasks whose time is accounted */
 	int nr_timed;
