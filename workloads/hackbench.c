@@ -39,7 +39,13 @@
  * is not exactly one: the time per round still grows with the rounds (5
  * groups: 2 to 8 % more per round at 2000 rounds than at 500; doc/workloads.md,
  * "hackbench", has the measurement), so the figure depends on sim_loops.
+ *
+ * A burst's CPU time varies as netperf's and mutilate's do (workload_cost):
+ * a factor per run (run_noise) and a uniform one per burst (noise), drawn
+ * from the workload's seeded stream, so that iterations are different
+ * schedules and --seed reproduces them.  With both at 0 the costs are exact.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +60,7 @@
 struct hackbench_config {
 	long long groups, loops, sim_loops, fds, size, pipe_pages, batch;
 	stime_t write_call, read_call, wake, switch_in, tlb_refill;
-	double copy;
+	double copy, noise, run_noise;
 };
 
 #define OFF(f) offsetof(struct hackbench_config, f)
@@ -102,6 +108,12 @@ static const struct param_def hackbench_params[] = {
 	  "PV only: work refilling the TLB after each page-table switch of a pipe call or "
 	  "context switch (0, its bound: the 2019 dom0 HT cells are too slow even at 0 and "
 	  "dom0 is not calibrated; doc/validation.md, hackbench)", OFF(tlb_refill) },
+	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
+	  "variation of each CPU burst's time (coefficient of variation; netperf's and "
+	  "mutilate's)", OFF(noise) },
+	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
+	  "variation of all CPU costs from run to run (coefficient of variation; netperf's "
+	  "and mutilate's)", OFF(run_noise) },
 	{ NULL }
 };
 
@@ -140,6 +152,8 @@ struct hackbench {
 	int running;            /* tasks not yet done */
 	stime_t t_end;
 	bool finished;
+	double run_factor;      /* this run's factor on every cost (run_noise) */
+	double half_width;      /* of a burst's uniform factor (noise) */
 };
 
 /* The PV extra of n operations op of this workload's domain. */
@@ -180,11 +194,19 @@ static void task_done(struct sim *s, struct hackbench *h)
 	}
 }
 
-/* A batch's work with the task's debt; at least 1 ns, as a worker's batch of nothing is none. */
+/*
+ * A batch's work with the task's debt, with the run's and the burst's
+ * noise (workload_cost); without noise exactly that, at least 1 ns, as a
+ * worker's batch of nothing is none.
+ */
 static stime_t take_debt(struct hb_task *t, stime_t work)
 {
+	const struct hackbench *h = t->h;
+
 	work += t->debt;
 	t->debt = 0;
+	if (h->half_width > 0 || h->run_factor != 1)
+		return workload_cost(&h->w->rng, h->run_factor, h->half_width, (double)work);
 	return work > 0 ? work : 1;
 }
 
@@ -311,6 +333,8 @@ static int hackbench_setup(struct workload *w, struct err *e)
 	h->w = w;
 	h->c = c;
 	h->rounds = (uint64_t)(c->sim_loops < c->loops ? c->sim_loops : c->loops);
+	h->half_width = c->noise * sqrt(3.0);
+	h->run_factor = 1 + c->run_noise * sqrt(3.0) * (2 * rng_uniform(&w->rng) - 1);
 	h->per_page = 4096 / (uint64_t)c->size;
 	if (!h->per_page)
 		h->per_page = 1;

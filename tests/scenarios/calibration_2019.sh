@@ -50,21 +50,19 @@ known = {
 # ~70 ns (doc/validation.md, "hackbench"); none is checked
 known |= {("hackbench-process-pipes dom0", g, "HT")
           for g in ("1", "3", "5", "7", "12", "18", "24", "30", "32")}
-# hackbench in HVMx2-v8: one group 39 % fast (its 40 tasks on 8 vCPUs beside
-# the noise: the real 1-group run took 1.4 times a group of the 3-group
-# one), 3, 12 and 30 groups -14, +9 and -7 %: in the model the
-# dynamics of blocking and wake-ups move a cell by up to 10 % between
-# neighbouring parameters (doc/workloads.md, "hackbench")
-known |= {("hackbench-process-pipes HVMx2-v8", g, "HT") for g in ("1", "3", "12", "30")}
-# ... and 7, 18 and 32 groups: +2.4, +3.3 and -2.8 % (at 32) before the wake-up
-# VM exits (kernel_ops.h) and the 35 GB/s of memory bandwidth in the scenario files;
-# 7 groups +5.6 % with the exits alone (280, 285, 295 and 300 ns of write_cost
-# give worse worst cells, 10 to 13 %, so 290 ns stays: doc/validation.md,
-# "Wake-up VM exits in the HVM guests"), 7, 18 and 32 groups +7.4, +5.6 and
-# -12.6 % with the bandwidth alone: hackbench draws nothing at random, so each
-# cell is one schedule, and the few microseconds either change reorder its
-# wake-ups (doc/validation.md, "stream: calibration on the HT column")
-known |= {("hackbench-process-pipes HVMx2-v8", g, "HT") for g in ("7", "18", "32")}
+# hackbench in HVMx2-v8 (noise and run_noise since issue 33: the iterations are
+# different schedules; these six are outside 5 % at both 2 and 5 iterations,
+# doc/validation.md, "hackbench: run-to-run noise"): one group -36 to -38 %
+# (its 40 tasks on 8 vCPUs beside the noise: the real 1-group run took 1.4
+# times a group of the 3-group one, the model none of that) and 3 groups -11
+# to -12 %, the same with 60 tasks; 24, 30 and 32 groups -6 to -12 %: the
+# real time per group grows by 8 % from 12 to 32 groups, that of the model falls
+# (its working set is 256 KiB whatever the groups, the pages of the real pipes are
+# 1.25 MiB a group); 12 groups +7 to +11 %: a bump of the dynamics of the model
+# alone (4 % per group above both neighbours at 2 and 5 iterations), no
+# real mechanism identified.  5, 7 and 18 groups are checked.
+known |= {("hackbench-process-pipes HVMx2-v8", g, "HT")
+          for g in ("1", "3", "12", "24", "30", "32")}
 # mutilate in the HVM guests: all three columns predicted, the HT one too
 # (no parameter set on them; doc/validation.md, "mutilate in the HVM guests")
 predicted = {"mutilate HVM-v8", "mutilate HVM-v4", "mutilate HVMx2-v8"}
@@ -79,8 +77,10 @@ for f in doc["figures"]:
     assert abs(f["error"]) < 0.05, "%s %s %s: model %.2f, real %.2f (%+.1f %%)" % (
         key + (f["model"], f["real"], 100 * f["error"]))
     checked += 1
-# 35 before the three hackbench cells above joined the known ones
-assert checked >= 32, checked
+# 33: 5, 7 and 18 groups of hackbench HVMx2-v8 checked again since its
+# noise (issue 33), with 30 cells of the other workloads (before it the
+# floor was 32 and only the 5 groups of hackbench were checked, failing at -5.9 %)
+assert checked >= 33, checked
 netperf = [f for f in doc["figures"] if f["table"].startswith("netperf-udp ") and f["column"] == "HT"]
 assert len(netperf) == 8, netperf
 mutilate = [f for f in doc["figures"] if f["table"] == "mutilate dom0" and f["column"] == "HT"]
