@@ -78,9 +78,13 @@ for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
 	grep -q "^    kernbench $c: make -j (-j2, -j4, -j8, -j16) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's $c table has not HT, noHT, csc: $(grep "kernbench $c:" "$tmp/list")"
 done
+for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
+	for p in udp tcp; do
+		grep -q "^    netperf-$p $c: send size (send-64, send-256, send-2048, send-8192) x HT, noHT, csc\$" "$tmp/list" ||
+			fail "--list-evals: the 2019 preset's netperf-$p $c table is not as expected: $(grep "netperf-$p $c:" "$tmp/list")"
+	done
+done
 for c in dom0 HVMx2-v8; do
-	grep -q "^    netperf-udp $c: send size (send-64, send-256, send-2048, send-8192) x HT, noHT, csc\$" "$tmp/list" ||
-		fail "--list-evals: the 2019 preset's netperf-udp $c table is not as expected: $(grep "netperf-udp $c:" "$tmp/list")"
 	grep -q "^    hackbench-process-pipes $c: groups (1, 3, 5, 7, 12, 18, 24, 30, 32) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's hackbench $c table is not as expected: $(grep "hackbench-process-pipes $c:" "$tmp/list")"
 done
@@ -96,11 +100,11 @@ run_ok --eval=2019-core-scheduling --iterations=1 --jobs=2 --format=json > "$tmp
 json_check "$tmp/2019.json" '
 files = {"dom0": "dom0", "HVM-v8": "hvm-v8", "HVM-v4": "hvm-v4", "HVMx2-v8": "hvmx2-v8"}
 guests = {"dom0": [], "HVM-v8": [8], "HVM-v4": [4], "HVMx2-v8": [8, 8]}
-benches = (["kernbench"] * 4 + ["netperf-udp"] * 2 + ["mutilate"] * 4 +
+benches = (["kernbench"] * 4 + ["netperf-udp"] * 4 + ["netperf-tcp"] * 4 + ["mutilate"] * 4 +
            ["hackbench-process-pipes"] * 2 + ["stream"] * 2 + ["kernbench"])
-assert [t["config"] for t in doc["tables"]] == list(files) + ["dom0", "HVMx2-v8"] + list(files) + ["dom0", "HVMx2-v8"] * 2 + ["BM"], doc["tables"]
+assert [t["config"] for t in doc["tables"]] == list(files) * 4 + ["dom0", "HVMx2-v8"] * 2 + ["BM"], doc["tables"]
 assert [t["benchmark"] for t in doc["tables"]] == benches, [t["benchmark"] for t in doc["tables"]]
-for t in doc["tables"][:14]:
+for t in doc["tables"][:20]:
     assert t["columns"] == ["HT", "noHT", "csc"], t["columns"]
     for r in t["rows"]:
         for k, c in enumerate(r["cells"]):
@@ -117,11 +121,16 @@ for t in doc["tables"][:14]:
             elif (t["columns"][k] == "HT" and t["config"] != "HVM-v4" and
                   r["name"] in ("-j8", "-j16")):
                 assert max(pcpus) >= 4, (t["config"], r["name"], t["columns"][k], pcpus)
-for mut in doc["tables"][6:10]:
+for net in doc["tables"][4:12]:
+    assert [r["name"] for r in net["rows"]] == ["send-64", "send-256", "send-2048", "send-8192"], net["rows"]
+    assert (net["unit"], net["better"], net["center"]) == ("Mbit/s", "higher", "hmean"), net
+    test = ":test=TCP_STREAM" if net["benchmark"] == "netperf-tcp" else ""
+    assert [c["workload"] for c in net["rows"][3]["cells"]] == ["netperf%s:size=8192:time=1s" % test] * 3, net["rows"][3]
+for mut in doc["tables"][12:16]:
     assert [r["name"] for r in mut["rows"]] == ["1", "3", "5", "7", "8"], mut["rows"]
     assert (mut["unit"], mut["better"], mut["center"]) == ("req/s", "higher", "hmean"), mut
     assert [c["workload"] for c in mut["rows"][4]["cells"]] == ["mutilate:threads=8"] * 3, mut["rows"][4]
-assert doc["tables"][14]["columns"] == ["BM-HT", "BM-noHT"]
+assert doc["tables"][20]["columns"] == ["BM-HT", "BM-noHT"]
 '
 run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
 	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=kernbench:jobs=8 \
@@ -134,7 +143,7 @@ run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/dom0.xml" \
 	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=stream:figure=copy \
 	--iterations=1 --format=json > "$tmp/stream-by-hand.json" || exit 1
 [ "$(jq -c '.summary[0].values' "$tmp/stream-by-hand.json")" = \
-  "$(jq -c '.tables[12].rows[0].cells[0].values' "$tmp/2019.json")" ] ||
+  "$(jq -c '.tables[18].rows[0].cells[0].values' "$tmp/2019.json")" ] ||
 	fail "the preset's stream dom0 copy HT cell differs from the experiment of dom0.xml"
 
 # The text form, with the HTML page and the plots of the same runs.
