@@ -1052,6 +1052,26 @@ START_TEST(udp_datagrams_on_the_wire)
 }
 END_TEST
 
+/*
+ * A TCP_RR message on the wire (nic.h's NIC_MSG), by hand: segments of
+ * mss = mtu - 52 (IPv4 20, TCP 20, timestamps 12), each frame + 38 (the
+ * headers alone fill the 46-byte minimum: no padding).
+ */
+START_TEST(tcp_messages_on_the_wire)
+{
+	ck_assert_uint_eq(nic_tcp_segs(1500, 0), 1);
+	ck_assert_uint_eq(nic_tcp_segs(1500, 1), 1);
+	ck_assert_uint_eq(nic_tcp_segs(1500, 1448), 1);
+	ck_assert_uint_eq(nic_tcp_segs(1500, 1449), 2);
+	ck_assert_uint_eq(nic_tcp_segs(9000, 8948), 1);
+	ck_assert_uint_eq(nic_tcp_wire_bytes(1500, 0), 52 + 38);      /* a pure ACK's 90 */
+	ck_assert_uint_eq(nic_tcp_wire_bytes(1500, 1), 1 + 52 + 38);  /* 91: UDP's is 84 */
+	ck_assert_uint_eq(nic_tcp_wire_bytes(1500, 1448), 1538);
+	ck_assert_uint_eq(nic_tcp_wire_bytes(1500, 1449), 1538 + 1 + 52 + 38);
+	ck_assert_uint_eq(nic_tcp_wire_bytes(1500, 16384), 11 * 1538 + (16384 - 11 * 1448) + 52 + 38);
+}
+END_TEST
+
 /* --- the experiment axes --- */
 
 static const char axes_xml[] =
@@ -1610,6 +1630,7 @@ static Suite *suite(void)
 	tcase_add_test(unit, axes_rewrite_the_scenario);
 	tcase_add_test(unit, axes_add_the_guest);
 	tcase_add_test(unit, udp_datagrams_on_the_wire);
+	tcase_add_test(unit, tcp_messages_on_the_wire);
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, evtchn_coalesces_and_delivers_after_latency);

@@ -143,6 +143,23 @@ uint64_t nic_udp_wire_bytes(long long mtu, uint64_t size)
 	return (uint64_t)(k - 1) * (per + IP_HDR + WIRE_EXTRA) + last + WIRE_EXTRA;
 }
 
+/* A TCP message's segments: full ones of mtu - 52 bytes of payload, then the rest. */
+unsigned nic_tcp_segs(long long mtu, uint64_t size)
+{
+	uint64_t mss = (uint64_t)(mtu - TCPIP_HDR);
+
+	return size ? (unsigned)((size + mss - 1) / mss) : 1;
+}
+
+uint64_t nic_tcp_wire_bytes(long long mtu, uint64_t size)
+{
+	uint64_t mss = (uint64_t)(mtu - TCPIP_HDR);
+	unsigned k = nic_tcp_segs(mtu, size);
+	uint64_t last = size - (uint64_t)(k - 1) * mss + TCPIP_HDR;    /* >= 52: no padding */
+
+	return (uint64_t)(k - 1) * (uint64_t)(mtu + WIRE_EXTRA) + last + WIRE_EXTRA;
+}
+
 double nic_udp_goodput(const struct nic *n, uint64_t size)
 {
 	return n->rate / 8 * (double)size / (double)nic_udp_wire_bytes(n->c->mtu, size);
@@ -154,13 +171,17 @@ static uint64_t dgram_of(const struct nic_frame *f)
 	return f->bytes / f->dgrams;
 }
 
-/* Wire time of a frame: a segment as full-size frames, an ACK as one small frame. */
+/*
+ * Wire time of a frame: a stream's segment as full-size frames, a message
+ * as its own segments, an ACK as one small frame.
+ */
 static stime_t wire_time(const struct nic *n, const struct nic_frame *f)
 {
 	double bytes = f->kind == NIC_DATA ?
 		(double)f->bytes * (double)(n->c->mtu + WIRE_EXTRA) / (double)(n->c->mtu - TCPIP_HDR) :
 		f->kind == NIC_UDP ?
 		(double)f->dgrams * (double)nic_udp_wire_bytes(n->c->mtu, dgram_of(f)) :
+		f->kind == NIC_MSG ? (double)nic_tcp_wire_bytes(n->c->mtu, f->bytes) :
 		ACK_WIRE_BYTES;
 
 	return (stime_t)llround(bytes * 8 / n->rate * 1e9);
@@ -403,6 +424,8 @@ static unsigned frames_of(const struct nic *n, const struct nic_frame *f)
 
 	if (f->kind == NIC_UDP)
 		return f->dgrams * nic_udp_frags(n->c->mtu, dgram_of(f));
+	if (f->kind == NIC_MSG)
+		return nic_tcp_segs(n->c->mtu, f->bytes);
 	return f->kind == NIC_DATA ? (unsigned)((f->bytes + mss - 1) / mss) : 1;
 }
 

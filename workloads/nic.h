@@ -121,10 +121,20 @@ struct nic_config {
 	  off(bridge_cost) }
 
 /*
- * What a frame carries: a TCP segment's payload (GSO), a pure ACK, or a
- * burst of dgrams UDP datagrams of bytes / dgrams each (their fragments).
+ * What a frame carries: a TCP segment's payload (GSO), a pure ACK, a
+ * burst of dgrams UDP datagrams of bytes / dgrams each (their fragments),
+ * or one TCP message of bytes (NIC_MSG: netperf's TCP_RR) sent whole as
+ * its own segments, the last one short: each of its frames an IP packet
+ * of payload + 20 (TCP, RFC 793) + 12 (the timestamp option, RFC 7323:
+ * 10 bytes padded to 12 with two NOPs, as Linux's tcp_established_options
+ * reserves TCPOLEN_TSTAMP_ALIGNED on an established connection) + 20
+ * (IPv4, RFC 791) bytes, with Ethernet's 38 (52 bytes of headers are
+ * already above the 46 of the 64-byte minimum frame: no padding).  It carries the ACK of what came the other way
+ * (the receiver's delayed ACK rides on the answer), so no pure ACK
+ * follows it; one GSO skb on transmit and one GRO skb on receive, its
+ * frames not counted on the rings (TCP Small Queues, as a stream's).
  */
-enum nic_kind { NIC_DATA, NIC_ACK, NIC_UDP };
+enum nic_kind { NIC_DATA, NIC_ACK, NIC_UDP, NIC_MSG };
 
 struct nic_frame {
 	void *owner;                  /* the user's (its flow) */
@@ -241,6 +251,10 @@ uint64_t nic_xmit(struct nic *n, const struct nic_frame *f);
 unsigned nic_udp_frags(long long mtu, uint64_t size);
 /* Bytes of wire time of one such datagram: its frames, padding, Ethernet's 38 each. */
 uint64_t nic_udp_wire_bytes(long long mtu, uint64_t size);
+/* TCP segments of a message of 'size' bytes sent whole at mtu (1 for 0 bytes). */
+unsigned nic_tcp_segs(long long mtu, uint64_t size);
+/* Bytes of wire time of such a message: its frames, padding, Ethernet's 38 each. */
+uint64_t nic_tcp_wire_bytes(long long mtu, uint64_t size);
 /* UDP payload bytes per second the link carries with datagrams of 'size' bytes. */
 double nic_udp_goodput(const struct nic *n, uint64_t size);
 /* The remote host sends a frame at once; returns when its last bit has left it. */

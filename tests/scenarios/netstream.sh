@@ -59,7 +59,18 @@
 #        (84 bytes a way, 672 us) dominates, and 150 to 210 us at 1 GbE,
 #        where a longer round trip hides part of the NIC's interrupt
 #        throttle (50 us) from the response;
-#     e. bad values: what is still refused is one line, exit 2.
+#     e. bad values: what is still refused is one line, exit 2;
+#  9. TCP_RR through dom0's NIC (peer=remote; nic.h's NIC_MSG), both
+#     directions: a transaction takes at least the wire both ways, each
+#     1-byte message a segment of 1 + 32 (TCP with timestamps, RFC 793 and
+#     7323) + 20 (IPv4) = 53 bytes plus Ethernet's 38 (computed here), and
+#     peer_latency, at 10 Mbit/s and 1 GbE; the breakdown's stages are
+#     UDP_RR's, adding up; at 10 Mbit/s a transaction takes at least the
+#     extra header bytes' wire time (7 bytes each way, 91 against 84: 11.2
+#     us) more than UDP_RR's, at most 3 x that (measured 21.2 us: the
+#     longer idle deepens the pCPUs' C-state), and with C-states off
+#     (max-cstate=1) that wire time within 5 % (measured 11.19 us);
+#     p50 <= p99.
 set -u
 srcdir=${srcdir:-.}
 . "$srcdir/tests/scenarios/lib.sh"
@@ -116,8 +127,6 @@ assert send == big, (send, big)'
 # 4. Bad input.
 expect_error "netperf: peer: 'moon' is not one of loopback|dom0|remote" \
 	--workload=netperf:peer=moon --iterations=1
-expect_error "netperf: peer=remote runs TCP_STREAM, UDP_STREAM and UDP_RR, not TCP_RR" \
-	--workload=netperf:test=TCP_RR:peer=remote --iterations=1
 expect_error "netperf: nic_rate: 'fast' is not a rate" \
 	--workload=netperf:test=TCP_STREAM:peer=remote:nic_rate=fast --iterations=1
 expect_error "netperf: nic_vcpu=16 but domain dom0 has 16 vCPUs" \
@@ -347,5 +356,68 @@ expect_error "netperf: nic_vcpu=16 but domain dom0 has 16 vCPUs" \
 	--workload=netperf:test=UDP_RR:peer=remote:nic_vcpu=16 --iterations=1
 expect_error "netperf: nic_rate: '0G' is out of range 1M..400G" \
 	--workload=netperf:test=UDP_STREAM:peer=remote:nic_rate=0G --iterations=1
+
+# 9. TCP_RR with the remote host.
+tcp_py='
+def tcp_wire(size, mtu=1500):
+    mss = mtu - 52                        # IPv4 20, TCP 20, timestamps 12
+    k = max(1, -(-size // mss))
+    last = size - (k - 1) * mss + 52      # 52 >= 46: never padded
+    return (k - 1) * (mtu + 38) + last + 38
+'
+run_ok --sched=credit2 \
+	--workload='netperf:test={TCP_RR,UDP_RR}:peer=remote:nic_rate={10M,1G}:direction={to-dom0,from-dom0}:warmup=100ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/tcprr-remote.json"
+run_ok --sched=credit2 --host=max-cstate=1 \
+	--workload='netperf:test={TCP_RR,UDP_RR}:peer=remote:nic_rate=10M:direction={to-dom0,from-dom0}:warmup=100ms:time=1s' \
+	--iterations=1 --format=json > "$tmp/tcprr-remote-c1.json"
+run_ok --sched=credit2 --workload='netperf:test=TCP_RR:peer=remote:figure={p50,p99}:warmup=100ms:time=500ms' \
+	--iterations=1 --format=json > "$tmp/tcprr-remote-p.json"
+json_check "$tmp/tcprr-remote.json" "$wire_py$tcp_py"'
+assert tcp_wire(1) == 91 and wire(1) == 84, (tcp_wire(1), wire(1))
+got = {}
+for r in doc["runs"]:
+    w, v = r["workload"], r["metric"]["value"]
+    assert r["metric"]["unit"] == "trans/s", r["metric"]
+    got[w] = 1 / v
+    if "TCP_RR" not in w:
+        continue
+    rate = 1e7 if "10M" in w else 1e9
+    floor = 2 * tcp_wire(1) * 8 / rate + 20e-6
+    print(w, v, 1 / v, floor)
+    assert 1 / v > floor, (w, v, floor)
+    b = r["breakdown"]
+    names = [st["name"] for st in b["stages"]]
+    if "to-dom0" in w:
+        assert names == ["netperf", "netback", "nic", "guest-rx", "netfront"], names
+    else:
+        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback"], names
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+for w, t in got.items():
+    if "TCP_RR" not in w or "10M" not in w:
+        continue
+    extra = 2 * (tcp_wire(1) - wire(1)) * 8 / 1e7
+    more = t - got[w.replace("TCP_RR", "UDP_RR")]
+    print(w, "more than UDP_RR:", more, "header bytes:", extra)
+    assert extra <= more <= 3 * extra, (w, more, extra)'
+json_check "$tmp/tcprr-remote-c1.json" "$wire_py$tcp_py"'
+got = {r["workload"]: 1 / r["metric"]["value"] for r in doc["runs"]}
+extra = 2 * (tcp_wire(1) - wire(1)) * 8 / 1e7
+for w, t in got.items():
+    if "TCP_RR" in w:
+        more = t - got[w.replace("TCP_RR", "UDP_RR")]
+        print(w, "C-states off, more than UDP_RR:", more, "header bytes:", extra)
+        assert abs(more / extra - 1) < 0.05, (w, more, extra)'
+json_check "$tmp/tcprr-remote-p.json" '
+v = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
+print(v)
+p50 = v["netperf:test=TCP_RR:peer=remote:figure=p50:warmup=100ms:time=500ms"]
+p99 = v["netperf:test=TCP_RR:peer=remote:figure=p99:warmup=100ms:time=500ms"]
+assert 20 < p50 <= p99, (p50, p99)'
+expect_error "netperf: server_vcpu=1 but with peer=remote that end is on the remote host" \
+	--workload=netperf:test=TCP_RR:peer=remote:server_vcpu=1 --iterations=1
+expect_error "netperf: client_vcpu=0 but with peer=remote that end is on the remote host" \
+	--workload=netperf:test=TCP_RR:peer=remote:direction=from-dom0:client_vcpu=0 --iterations=1
 
 finish
