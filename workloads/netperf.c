@@ -1468,9 +1468,8 @@ const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "netperf UDP_STREAM, TCP_STREAM, TCP_RR or UDP_RR between netperf and netserver "
 		   "in one domain over lo (peer=loopback), any of them between a guest "
-		   "and dom0 over netfront/netback (peer=dom0), or TCP_STREAM, UDP_STREAM or "
-		   "UDP_RR with a remote host through dom0's NIC (peer=remote), as MMTests runs "
-		   "it; metric the "
+		   "and dom0 over netfront/netback (peer=dom0) or a remote host through dom0's "
+		   "NIC (peer=remote), as MMTests runs it; metric the "
 		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's and UDP_RR's transactions/s (higher is "
 		   "better), or a latency percentile",
 	.params = netperf_params,
