@@ -43,7 +43,8 @@
  * path's own tasks; the test logic here is the same for all.  TCP_RR and
  * UDP_RR with a remote host behind dom0's NIC take peer=dom0's path with
  * the bridge and the NIC (workloads/nic.h) for dom0's stack
- * (rr_remote_setup).
+ * (rr_remote_setup), the NIC dom0's one, shared with the streams through
+ * it (nic_get; rm_attach).
  * TCP_STREAM and UDP_STREAM to dom0 or to a remote host
  * (peer=dom0|remote) are not such peers: they are iperf's connection
  * (workloads/pvnet.h, nic.h), whose sockets' owners are netperf's and
@@ -353,7 +354,9 @@ struct np_dom0 {
 	struct np_dom0_end end[2];
 	/* peer=remote (TCP_RR, UDP_RR): dom0's end is the remote host's, through the bridge and NIC */
 	bool remote;
-	struct nic nic;
+	struct nic *nic;                 /* dom0's (nic_get), shared with its other users */
+	struct nic_user nic_u;
+	bool nic_first;                  /* set up by this path: its time account is ours */
 	struct timer first;              /* a remote netperf's first request */
 	int ge, de;                      /* the guest's end and dom0's (0: netperf's) */
 	struct worker *netfront, *netback, *rxk;
@@ -433,7 +436,7 @@ static stime_t d0_nb_poll(struct sim *s, struct worker *w)
 	p->tx_pkts = p->tx_bytes = 0;
 	if (p->remote)          /* copied whole, then the bridge and the NIC's xmit */
 		return cost(np, (stime_t)p->nb_pkts * np->c->pv_copy +
-				    (stime_t)llround((double)p->nb_pkts * nic_fwd_base(&p->nic, NULL)));
+				    (stime_t)llround((double)p->nb_pkts * nic_fwd_base(p->nic, NULL)));
 	return cost(np, (stime_t)p->nb_pkts * (np->c->pv_copy + np->c->pv_rx) +
 			    (p->end[p->de].owner->task->state == TASK_BLOCKED ? np->c->lo.wake : 0));
 }
@@ -448,7 +451,7 @@ static void d0_nb_done(struct sim *s, struct worker *w)
 	evtchn_send(&p->tx_to_front);
 	if (p->remote) {
 		/* a message (a datagram's fragments, or TCP segments) onto the link */
-		nic_xmit(&p->nic, &(struct nic_frame){ .owner = np, .bytes = p->nb_bytes,
+		nic_xmit(p->nic, &p->nic_u, &(struct nic_frame){ .owner = np, .bytes = p->nb_bytes,
 						       .dgrams = (uint32_t)p->nb_pkts,
 						       .kind = rm_kind(np) });
 		p->nb_pkts = p->nb_bytes = 0;
@@ -543,7 +546,7 @@ static void rm_remote_rx(void *ctx, const struct nic_frame *f)
 		np->req_at = now;
 		bytes = (uint64_t)c->request_size;
 	}
-	nic_remote_send(&p->nic, &(struct nic_frame){ .owner = np, .bytes = bytes, .dgrams = 1,
+	nic_remote_send(p->nic, &p->nic_u, &(struct nic_frame){ .owner = np, .bytes = bytes, .dgrams = 1,
 						      .kind = rm_kind(np) });
 }
 
@@ -581,7 +584,7 @@ static void rm_first(struct timer *t, void *arg)
 
 	(void)t;
 	np->req_at = sim_now(np->w->sim);
-	nic_remote_send(&p->nic, &(struct nic_frame){ .owner = np,
+	nic_remote_send(p->nic, &p->nic_u, &(struct nic_frame){ .owner = np,
 		.bytes = (uint64_t)np->c->request_size, .dgrams = 1, .kind = rm_kind(np) });
 }
 
@@ -628,18 +631,33 @@ static void d0_connect(struct netperf *np)
 	evtchn_init(&p->to_back, s, p->netback, np->c->pv_evtchn);
 	evtchn_init(&p->tx_to_front, s, p->netfront, np->c->pv_evtchn);
 	evtchn_init(&p->rx_to_front, s, p->netfront, np->c->pv_evtchn);
-	if (np->c->peer == NP_PEER_REMOTE) {
-		const struct nic_user u = { np, rm_remote_rx, rm_host_rx, rm_tx_done, rm_cost };
+}
 
-		p->remote = true;
-		nic_init(&p->nic, s, g0, &np->c->nic, &u, true, np->c->pv_evtchn);
-		nic_latency_itr(&p->nic);
-		p->nic.napi->softirq_time = SOFTIRQ_TIME_DEFAULT;
-		p->nic.napi->softirq_restarts = SOFTIRQ_RESTARTS_DEFAULT;
-		timer_init(&p->first, rm_first, np);
-		if (p->ge == 1)
-			timer_set(&s->q, &p->first, np->c->pv_evtchn);
+/*
+ * peer=remote: dom0's NIC, shared with the streams and other guests'
+ * request/response paths through it (nic_get: -1 with e set if it was set
+ * up with other parameters), and a remote netperf's first request.
+ */
+static int rm_attach(struct netperf *np, struct err *e)
+{
+	struct np_dom0 *p = d0_path(np);
+	struct sim *s = np->w->sim;
+
+	p->nic_u = (struct nic_user){ np, rm_remote_rx, rm_host_rx, rm_tx_done, rm_cost };
+	p->nic = nic_get(guest_of(split_dom0(s)), &np->c->nic, &p->nic_u, true, np->c->pv_evtchn,
+			 "netperf", np->w->dom->name, &p->nic_first, e);
+	if (!p->nic)
+		return -1;
+	p->remote = true;
+	nic_latency_itr(p->nic);
+	if (p->nic_first) {
+		p->nic->napi->softirq_time = SOFTIRQ_TIME_DEFAULT;
+		p->nic->napi->softirq_restarts = SOFTIRQ_RESTARTS_DEFAULT;
 	}
+	timer_init(&p->first, rm_first, np);
+	if (p->ge == 1)
+		timer_set(&s->q, &p->first, np->c->pv_evtchn);
+	return 0;
 }
 
 static uint64_t d0_room(struct netperf *np, int end, uint64_t size)
@@ -729,7 +747,7 @@ static void d0_destroy(struct netperf *np)
 		return;
 	if (p->remote) {
 		timer_stop(&np->w->sim->q, &p->first);
-		nic_free(&p->nic);
+		nic_put(p->nic);
 	}
 	evtchn_close(&p->to_back);
 	evtchn_close(&p->tx_to_front);
@@ -749,9 +767,9 @@ static void d0_time_start(struct netperf *np)
 	task_time_start(s, p->netback->task);
 	task_time_start(s, p->rxk->task);
 	task_time_start(s, p->netfront->task);
-	if (p->remote) {
-		task_time_start(s, p->nic.napi->task);
-		nic_time_start(&p->nic);
+	if (p->remote && p->nic_first) {
+		task_time_start(s, p->nic->napi->task);
+		nic_time_start(p->nic);
 	}
 }
 
@@ -760,7 +778,7 @@ static void d0_stages(struct netperf *np, struct breakdown *b)
 {
 	struct np_dom0 *p = d0_path(np);
 	struct sim *s = np->w->sim;
-	struct task *nic = p->remote ? p->nic.napi->task : NULL;
+	struct task *nic = p->remote ? p->nic->napi->task : NULL;
 
 	if (p->remote && p->ge == 0) {
 		breakdown_tasks(b, s, "netperf", &np->client->task, 1, client_reasons);
@@ -1247,6 +1265,13 @@ static int rr_remote_setup(struct netperf *np, struct err *e)
 					   1 % w->dom->nr_vcpus, c->server_vcpu >= 0,
 					   server_poll, server_done, np);
 	d0_connect(np);
+	if (rm_attach(np, e) < 0) {
+		d0_destroy(np);
+		worker_free(np->client);
+		worker_free(np->server);
+		np->client = np->server = NULL;
+		return -1;
+	}
 	return 0;
 }
 

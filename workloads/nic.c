@@ -268,7 +268,7 @@ static void to_tx_clean(struct nic *n, const struct nic_frame *f, stime_t now)
 static void to_remote_host(struct nic *n, const struct nic_frame *f, stime_t now)
 {
 	(void)now;
-	n->u.remote_rx(n->u.ctx, f);
+	f->user->remote_rx(f->user->ctx, f);
 }
 
 /* The first k datagrams of a UDP burst (its slots in proportion). */
@@ -365,12 +365,14 @@ static void qdisc_run(struct nic *n)
 	}
 }
 
-uint64_t nic_xmit(struct nic *n, const struct nic_frame *f)
+uint64_t nic_xmit(struct nic *n, const struct nic_user *u, const struct nic_frame *uf)
 {
 	unsigned fr;
 	uint64_t ring = 0, held, drop;
-	struct nic_frame g;
+	struct nic_frame g, f0 = *uf;
+	const struct nic_frame *f = &f0;
 
+	f0.user = u;
 	if (f->kind != NIC_UDP) {
 		wire_put(n, f);
 		return 0;
@@ -397,11 +399,14 @@ uint64_t nic_xmit(struct nic *n, const struct nic_frame *f)
 	return drop;
 }
 
-stime_t nic_remote_send(struct nic *n, const struct nic_frame *f)
+stime_t nic_remote_send(struct nic *n, const struct nic_user *u, const struct nic_frame *uf)
 {
 	stime_t now = sim_now(n->sim);
 	stime_t start = n->rx_free > now ? n->rx_free : now;
+	struct nic_frame f0 = *uf;
+	const struct nic_frame *f = &f0;
 
+	f0.user = u;
 	n->rx_free = start + wire_time(n, f);
 	account(n, false, start, n->rx_free);
 	fifo_push(&n->rx_wire, f, n->rx_free + one_way(n));
@@ -479,7 +484,7 @@ static void napi_done(struct sim *s, struct worker *w)
 
 		if (f.kind == NIC_UDP)
 			n->tx_used -= frames_of(n, &f);
-		n->u.tx_done(n->u.ctx, &f);
+		f.user->tx_done(f.user->ctx, &f);
 	}
 	if (n->b_clean)
 		qdisc_run(n);
@@ -490,12 +495,27 @@ static void napi_done(struct sim *s, struct worker *w)
 		n->b_rx = false;
 		if (f.kind == NIC_UDP)
 			n->rx_used -= frames_of(n, &f);
-		n->u.host_rx(n->u.ctx, &f);
+		f.user->host_rx(f.user->ctx, &f);
 	}
 }
 
 /* ------------------------------------------------------------------------ */
 /* setting up */
+
+/*
+ * The interrupt throttle: nic_itr if set, else the drivers' latency
+ * setting while every user is request-response (nic_latency_itr), their
+ * bulk one otherwise (nic.h).
+ */
+static void set_itr(struct nic *n)
+{
+	if (n->c->itr > 0)
+		n->itr = n->c->itr;
+	else if (n->rr_users > 0 && n->rr_users >= n->users)
+		n->itr = n->rate <= 1e9 ? USEC(50) : USEC(10);
+	else
+		n->itr = n->rate <= 1e9 ? USEC(250) : USEC(84);
+}
 
 void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_config *c,
 	      const struct nic_user *u, bool data_out, stime_t irq_latency)
@@ -507,7 +527,7 @@ void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_c
 	n->c = c;
 	n->u = *u;
 	n->rate = nic_parse_rate(c->rate, "nic", &e);
-	n->itr = c->itr > 0 ? c->itr : n->rate <= 1e9 ? USEC(250) : USEC(84);
+	set_itr(n);
 	n->tx_ring = n->rx_ring_size = n->rate <= 1e9 ? E1000_RING : IXGBE_RING;
 	n->data_out = data_out;
 	n->irq_armed = true;
@@ -541,14 +561,8 @@ struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct n
 				"nic_vcpu, peer_latency or NIC costs", owner, n->first);
 			return NULL;
 		}
-		/* every user's frames come back through the same callbacks (see nic.h) */
-		if (u->remote_rx != n->u.remote_rx || u->host_rx != n->u.host_rx ||
-		    u->tx_done != n->u.tx_done) {
-			err_set(e, "%s: dom0's NIC is %s's, whose frames another kind of path "
-				"handles", owner, n->first);
-			return NULL;
-		}
 		n->users++;
+		set_itr(n);
 		return n;
 	}
 	n = xcalloc(1, sizeof(*n));
@@ -577,8 +591,8 @@ void nic_put(struct nic *n)
 
 void nic_latency_itr(struct nic *n)
 {
-	if (n->c->itr <= 0)
-		n->itr = n->rate <= 1e9 ? USEC(50) : USEC(10);
+	n->rr_users++;
+	set_itr(n);
 }
 
 void nic_time_start(struct nic *n)

@@ -56,21 +56,24 @@
  *     are not counted on the rings: TCP Small Queues keeps at most four
  *     segments (about 72 descriptors) of a flow there.
  *
- * The NIC knows frames, not TCP: its user (workloads/pvnet.c) hands it
- * frames to send and gets back, through the callbacks of struct nic_user,
- * the frames the remote end receives (at the far end of the wire), the
- * frames that arrive at dom0 (in the poll's completion) and the sent
- * frames whose skbs the poll freed.
+ * The NIC knows frames, not TCP: its users (workloads/pvnet.c's streams,
+ * netperf.c's request/response path) hand it frames to send and get back,
+ * through the callbacks of their struct nic_user, the frames the remote
+ * end receives (at the far end of the wire), the frames that arrive at
+ * dom0 (in the poll's completion) and the sent frames whose skbs the poll
+ * freed.
  *
  * The NIC is the host's, not a workload's: dom0 has one physical NIC and
  * every guest's vif is bridged to it, whichever workload (iperf, netperf)
  * streams over it.  nic_get gives a user dom0's NIC, setting it up for the
  * first (it then hangs on dom0's struct guest) and checking that a later
  * user asks for the same NIC; nic_put lets go of it, and the last user
- * frees it.  Each frame carries its owner (the user's flow), so the
- * callbacks, which must be the same functions for every user, find the
- * user a frame belongs to; the NAPI poll's costs are drawn by the first
- * user's cost callback (a single random stream for the one driver).
+ * frees it.  A user sends with its own struct nic_user (nic_xmit,
+ * nic_remote_send): each frame keeps it, and its callbacks take the frame
+ * back, so a stream and a request/response path can share the NIC (each
+ * frame's owner is then the user's own flow); the NAPI poll's costs are
+ * drawn by the first user's cost callback (a single random stream for the
+ * one driver).
  */
 #ifndef SCHEDSIM_NIC_H
 #define SCHEDSIM_NIC_H
@@ -138,6 +141,7 @@ enum nic_kind { NIC_DATA, NIC_ACK, NIC_UDP, NIC_MSG };
 
 struct nic_frame {
 	void *owner;                  /* the user's (its flow) */
+	const struct nic_user *user;  /* whose callbacks take it back (set by the NIC) */
 	uint64_t bytes;               /* payload */
 	uint64_t ack, wnd_end;        /* an ACK's */
 	uint32_t dgrams;              /* NIC_UDP: datagrams */
@@ -201,7 +205,7 @@ struct nic {
 	uint64_t irqs;
 	/* the host's (nic_get): users holding it, the first one's domain and config */
 	struct guest *host;
-	int users;
+	int users, rr_users;          /* ... of them request-response (nic_latency_itr) */
 	char first[64];
 	struct nic_config conf;
 };
@@ -212,17 +216,19 @@ double nic_parse_rate(const char *s, const char *owner, struct err *e);
 int nic_check(const struct nic_config *c, const char *owner, const struct domain *d0,
 	      struct err *e);
 /*
- * The NIC of dom0 d0 for user u (c checked); data_out: where the data goes;
- * irq_latency: from the interrupt to the pirq's upcall in dom0.
+ * The NIC of dom0 d0 (c checked), its poll's costs drawn by u's cost
+ * callback; data_out: where the data goes; irq_latency: from the
+ * interrupt to the pirq's upcall in dom0.
  */
 void nic_init(struct nic *n, struct sim *s, struct guest *d0, const struct nic_config *c,
 	      const struct nic_user *u, bool data_out, stime_t irq_latency);
 /*
  * dom0 d0's NIC for a user in domain 'user' (c checked with nic_check):
- * the NIC a user already set up, which must have c's parameters and u's
- * callbacks (else -1 with a one-line error that starts with owner, the
- * workload's name), or a new one set up with nic_init's arguments (*first
- * is then true: its account of time, nic_time_start, is this user's).
+ * the NIC a user already set up, which must have c's parameters (else NULL
+ * with a one-line error that starts with owner, the workload's name), or a
+ * new one set up with nic_init's arguments (*first is then true: its
+ * account of time, nic_time_start, is this user's).  u is the user's
+ * (it must outlive its use of the NIC).
  */
 struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct nic_user *u,
 		    bool data_out, stime_t irq_latency, const char *owner, const char *user,
@@ -230,9 +236,10 @@ struct nic *nic_get(struct guest *d0, const struct nic_config *c, const struct n
 /* A user lets go of n: the last one frees it (after the run, as workloads are freed). */
 void nic_put(struct nic *n);
 /*
- * Request-response traffic: the interrupt throttle the drivers' adaptive
- * moderation settles at for a few small packets per interrupt, unless
- * nic_itr sets one: ixgbe_update_itr's lowest_latency below 10 MB/s,
+ * A user of request-response traffic: while every user of n is one, the
+ * interrupt throttle is what the drivers' adaptive moderation settles at
+ * for a few small packets per interrupt (a stream among them keeps the
+ * bulk setting, as its traffic would), unless nic_itr sets one: ixgbe_update_itr's lowest_latency below 10 MB/s,
  * IXGBE_100K_ITR (10 us); e1000e's lowest_latency, which its default
  * conservative mode (InterruptThrottleRate 3) turns into low_latency,
  * 20000 interrupts/s (50 us: e1000_set_itr).
@@ -246,7 +253,7 @@ double nic_goodput(const struct nic *n);
  * is full; returns the datagrams the qdisc dropped (the frame carries the
  * others on; slots shrink in proportion).
  */
-uint64_t nic_xmit(struct nic *n, const struct nic_frame *f);
+uint64_t nic_xmit(struct nic *n, const struct nic_user *u, const struct nic_frame *f);
 /* IP fragments of a UDP datagram of 'size' bytes at mtu (ip_fragment). */
 unsigned nic_udp_frags(long long mtu, uint64_t size);
 /* Bytes of wire time of one such datagram: its frames, padding, Ethernet's 38 each. */
@@ -257,8 +264,11 @@ unsigned nic_tcp_segs(long long mtu, uint64_t size);
 uint64_t nic_tcp_wire_bytes(long long mtu, uint64_t size);
 /* UDP payload bytes per second the link carries with datagrams of 'size' bytes. */
 double nic_udp_goodput(const struct nic *n, uint64_t size);
-/* The remote host sends a frame at once; returns when its last bit has left it. */
-stime_t nic_remote_send(struct nic *n, const struct nic_frame *f);
+/*
+ * The remote host sends u's user a frame at once; returns when its last
+ * bit has left it.
+ */
+stime_t nic_remote_send(struct nic *n, const struct nic_user *u, const struct nic_frame *f);
 /* The CPU of a driver's xmit of f after the bridge (the base, before the user's cost). */
 double nic_fwd_base(const struct nic *n, const struct nic_frame *f);
 /* Starts the account of the link's busy time. */

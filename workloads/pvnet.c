@@ -614,7 +614,7 @@ static void netback_done(struct sim *s, struct worker *w)
 	q->nb_has = false;
 	if (p->kind == PVNET_DATA && f->udp && f->rcv_at == PVNET_REMOTE) {
 		/* to the NIC: a copied burst is answered now, a mapped one when the NIC frees it */
-		uint64_t drop = nic_xmit(q->net->nic, &(struct nic_frame){
+		uint64_t drop = nic_xmit(q->net->nic, &q->net->nic_u, &(struct nic_frame){
 			.owner = f, .bytes = p->bytes, .dgrams = p->dgrams,
 			.slots = (uint16_t)(f->mapped ? p->slots : 0), .kind = NIC_UDP });
 
@@ -630,7 +630,7 @@ static void netback_done(struct sim *s, struct worker *w)
 	}
 	if (p->kind == PVNET_DATA && f->rcv_at == PVNET_REMOTE) {
 		/* to the bridge and the NIC, mapped: the dealloc thread waits for its TX clean */
-		nic_xmit(q->net->nic, &(struct nic_frame){ .owner = f, .bytes = p->bytes,
+		nic_xmit(q->net->nic, &q->net->nic_u, &(struct nic_frame){ .owner = f, .bytes = p->bytes,
 							   .slots = p->slots, .kind = NIC_DATA });
 		return;
 	}
@@ -657,7 +657,7 @@ static void netback_done(struct sim *s, struct worker *w)
 	if (f->snd_at == PVNET_REMOTE) {
 		struct nic_frame a = frame_of(p);
 
-		nic_xmit(q->net->nic, &a);
+		nic_xmit(q->net->nic, &q->net->nic_u, &a);
 		return;
 	}
 	if (tcp_writeable(&f->tcp))
@@ -959,7 +959,7 @@ static void remote_pump(struct pvnet_flow *f)
 		f->sending = 1;
 		if (sim_now(n->sim) >= n->warm_end)
 			f->sent_measured += k * f->dgram;
-		free_at = nic_remote_send(n->nic, &(struct nic_frame){ .owner = f,
+		free_at = nic_remote_send(n->nic, &n->nic_u, &(struct nic_frame){ .owner = f,
 			.bytes = k * f->dgram, .dgrams = (uint32_t)k, .kind = NIC_UDP });
 		timer_set(&n->sim->q, &f->pump, free_at);
 		return;
@@ -972,7 +972,7 @@ static void remote_pump(struct pvnet_flow *f)
 	}
 	tcp_send(&f->tcp);
 	f->sending = 1;
-	free_at = nic_remote_send(n->nic, &(struct nic_frame){ .owner = f,
+	free_at = nic_remote_send(n->nic, &n->nic_u, &(struct nic_frame){ .owner = f,
 		.bytes = (uint64_t)n->c->segment, .slots = (uint16_t)spp(n), .kind = NIC_DATA });
 	timer_set(&n->sim->q, &f->pump, free_at);
 	snd_update(f);
@@ -1013,7 +1013,7 @@ static void remote_rx(void *ctx, const struct nic_frame *fr)
 	f->consumed += fr->bytes;
 	if (sim_now(n->sim) > n->warm_end)
 		f->measured += fr->bytes;
-	nic_remote_send(n->nic, &(struct nic_frame){ .owner = f, .kind = NIC_ACK,
+	nic_remote_send(n->nic, &n->nic_u, &(struct nic_frame){ .owner = f, .kind = NIC_ACK,
 		.ack = f->consumed, .wnd_end = f->consumed + tcp_rcv_window(&f->tcp.p) });
 }
 
@@ -1066,9 +1066,9 @@ static stime_t nic_cost(void *ctx, double base)
 int pvnet_attach_nic(struct pvnet *n, const struct nic_config *c, bool data_out,
 		     const char *owner, const char *user, struct err *e)
 {
-	const struct nic_user u = { n, remote_rx, nic_host_rx, nic_tx_done, nic_cost };
 
-	n->nic = nic_get(n->dom0, c, &u, data_out, n->c->evtchn_latency, owner, user,
+	n->nic_u = (struct nic_user){ n, remote_rx, nic_host_rx, nic_tx_done, nic_cost };
+	n->nic = nic_get(n->dom0, c, &n->nic_u, data_out, n->c->evtchn_latency, owner, user,
 			 &n->nic_owned, e);
 	if (!n->nic)
 		return -1;

@@ -295,6 +295,7 @@ struct pvnet {
 	stime_t warm_end;             /* reads after it are measured */
 	struct timer syn_ack;
 	struct nic *nic;              /* dom0's physical NIC, for remote sockets */
+	struct nic_user nic_u;        /* its callbacks for this network's frames */
 	bool nic_owned;               /* set up by this network: its time account is ours */
 };
 
