@@ -138,7 +138,7 @@ static void set_this_cpu(struct guest_vcpu *gv)
  */
 static int time_category(const struct task *t)
 {
-	const struct guest_vcpu *gv = gcpu(t);
+	const struct guest_vcpu *gv;
 
 	switch (t->state) {
 	case TASK_BLOCKED:
@@ -153,6 +153,8 @@ static int time_category(const struct task *t)
 	case TASK_RUNNING:
 		break;
 	}
+	/* only a task that may hold or wait for its CPU reads it */
+	gv = gcpu(t);
 	if (!gv->on_pcpu)
 		return gv->v->st.woken_at >= 0 ? TT_XEN_WAKE : TT_XEN_WAIT;
 	return gv->curr == t ? TT_RUN : TT_GUEST_WAIT;
@@ -169,12 +171,18 @@ static void time_charge(struct task *t, stime_t now)
 	t->time_cat = cat;
 }
 
+/*
+ * Called at the end of every entry into the guest layer: the list and its
+ * length are read once, not again after each charge's stores.
+ */
 static void times_update(struct guest *g)
 {
 	stime_t now = sim_now(g->sim);
+	struct task *const *timed = g->timed;
+	int n = g->nr_timed;
 
-	for (int i = 0; i < g->nr_timed; i++)
-		time_charge(g->timed[i], now);
+	for (int i = 0; i < n; i++)
+		time_charge(timed[i], now);
 }
 
 void task_time_start(struct sim *s, struct task *t)
