@@ -143,33 +143,6 @@ struct cpumask_words cpumask_words_of(const struct cpumask *m)
 	return w;
 }
 
-bool cpumask_intersects_words(const struct cpumask *a, const struct cpumask *b,
-			      struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		if (a->w[i] & b->w[i])
-			return true;
-	return false;
-}
-
-bool cpumask_intersects3_words(const struct cpumask *a, const struct cpumask *b,
-			       const struct cpumask *c, struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		if (a->w[i] & b->w[i] & c->w[i])
-			return true;
-	return false;
-}
-
-bool cpumask_subset_words(const struct cpumask *a, const struct cpumask *b,
-			  struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		if (a->w[i] & ~b->w[i])
-			return false;
-	return true;
-}
-
 unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
 				  struct cpumask_words w)
 {
@@ -178,39 +151,6 @@ unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask 
 	for (unsigned i = w.lo; i < w.hi; i++)
 		n += popcount64(a->w[i] & b->w[i]);
 	return n;
-}
-
-void cpumask_and_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
-		       struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		dst->w[i] = a->w[i] & b->w[i];
-}
-
-void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
-			  const struct cpumask *b, struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		dst->w[i] = a->w[i] & ~b->w[i];
-}
-
-void cpumask_or_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
-		      struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		dst->w[i] = a->w[i] | b->w[i];
-}
-
-void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		dst->w[i] = 0;
-}
-
-void cpumask_copy_words(struct cpumask *dst, const struct cpumask *src, struct cpumask_words w)
-{
-	for (unsigned i = w.lo; i < w.hi; i++)
-		dst->w[i] = src->w[i];
 }
 
 unsigned cpumask_next_words(int n, const struct cpumask *m, struct cpumask_words w)

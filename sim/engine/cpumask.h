@@ -61,25 +61,79 @@ struct cpumask_words {
 };
 
 struct cpumask_words cpumask_words_of(const struct cpumask *m);
+
+/*
+ * The operations within words w are inline: the schedulers call them on a
+ * core's or a runqueue's one word at every switch, where a call cost more
+ * than the loop.
+ */
+
 /* Whether a and b (and c) share a bit within words w; whether a ⊆ b there. */
-bool cpumask_intersects_words(const struct cpumask *a, const struct cpumask *b,
-			      struct cpumask_words w);
-bool cpumask_intersects3_words(const struct cpumask *a, const struct cpumask *b,
-			       const struct cpumask *c, struct cpumask_words w);
-bool cpumask_subset_words(const struct cpumask *a, const struct cpumask *b,
-			  struct cpumask_words w);
+static inline bool cpumask_intersects_words(const struct cpumask *a, const struct cpumask *b,
+					    struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & b->w[i])
+			return true;
+	return false;
+}
+
+static inline bool cpumask_intersects3_words(const struct cpumask *a, const struct cpumask *b,
+					     const struct cpumask *c, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & b->w[i] & c->w[i])
+			return true;
+	return false;
+}
+
+static inline bool cpumask_subset_words(const struct cpumask *a, const struct cpumask *b,
+					struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		if (a->w[i] & ~b->w[i])
+			return false;
+	return true;
+}
+
 /* Bits set in both a and b within words w. */
 unsigned cpumask_weight_and_words(const struct cpumask *a, const struct cpumask *b,
 				  struct cpumask_words w);
+
 /* Within words w: dst = a & b, dst = a & ~b, dst = a | b, dst = 0, dst = src. */
-void cpumask_and_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
-		       struct cpumask_words w);
-void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
-			  const struct cpumask *b, struct cpumask_words w);
-void cpumask_or_words(struct cpumask *dst, const struct cpumask *a, const struct cpumask *b,
-		      struct cpumask_words w);
-void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w);
-void cpumask_copy_words(struct cpumask *dst, const struct cpumask *src, struct cpumask_words w);
+static inline void cpumask_and_words(struct cpumask *dst, const struct cpumask *a,
+				     const struct cpumask *b, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] & b->w[i];
+}
+
+static inline void cpumask_andnot_words(struct cpumask *dst, const struct cpumask *a,
+					const struct cpumask *b, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] & ~b->w[i];
+}
+
+static inline void cpumask_or_words(struct cpumask *dst, const struct cpumask *a,
+				    const struct cpumask *b, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = a->w[i] | b->w[i];
+}
+
+static inline void cpumask_zero_words(struct cpumask *dst, struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = 0;
+}
+
+static inline void cpumask_copy_words(struct cpumask *dst, const struct cpumask *src,
+				      struct cpumask_words w)
+{
+	for (unsigned i = w.lo; i < w.hi; i++)
+		dst->w[i] = src->w[i];
+}
 
 /*
  * cpumask_next and cpumask_cycle within words w: the same answers as on a
