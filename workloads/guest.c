@@ -107,12 +107,19 @@ static stime_t vmax(stime_t a, stime_t b)
 #define NICE_0_WEIGHT 1024.0
 #define MIN_SHARES 2.0
 
-/* t's CFS weight: NICE_0_WEIGHT, or its share of its autogroup's (guest.h). */
+/*
+ * t's CFS weight: NICE_0_WEIGHT, or its share of its autogroup's (guest.h),
+ * at least MIN_SHARES.  The larger of the two by a comparison: both are
+ * numbers, where libm's fmax() was a call on every charge of a grouped task.
+ */
 static double task_weight(const struct task *t)
 {
+	double w;
+
 	if (!t->tg || t->tg->nr_runnable <= 1)
 		return NICE_0_WEIGHT;
-	return fmax(NICE_0_WEIGHT / t->tg->nr_runnable, MIN_SHARES);
+	w = NICE_0_WEIGHT / t->tg->nr_runnable;
+	return w > MIN_SHARES ? w : MIN_SHARES;
 }
 
 /* calc_delta_fair: run time d in t's vruntime (d itself at nice 0). */
