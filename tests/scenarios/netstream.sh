@@ -298,14 +298,43 @@ recv, sent = got
 assert abs(sent / goodput(64, 1e3) - 1) < 0.002, sent
 assert 0 < recv < 0.5 * sent, (recv, sent)'
 
+# What UDP_RR and TCP_RR with the remote host share (d and 9): the
+# breakdown's stages in the order a transaction takes them, each adding up
+# to its tasks x the measured interval (Python, for json_check) ...
+rr_breakdown_py='
+def rr_breakdown(w, b):
+    names = [st["name"] for st in b["stages"]]
+    if "to-dom0" in w:
+        assert names == ["netperf", "netback", "nic", "guest-rx", "netfront"], names
+    else:
+        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback"], names
+    for st in b["stages"]:
+        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+'
+# ... and rr_remote_common TEST: TEST's p50 and p99 (20 us < p50 <= p99),
+# and the vCPU placements peer=remote refuses, one line each, exit 2.
+rr_remote_common() {
+	rr_w="netperf:test=$1:peer=remote:figure={p50,p99}:warmup=100ms:time=500ms"
+	rr_f="$tmp/$(echo "$1" | tr -d _ | tr A-Z a-z)-remote-p.json"
+	run_ok --sched=credit2 --workload="$rr_w" --iterations=1 --format=json > "$rr_f"
+	json_check "$rr_f" "w = '$rr_w'"'
+v = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
+print(v)
+p50 = v[w.replace("{p50,p99}", "p50")]
+p99 = v[w.replace("{p50,p99}", "p99")]
+assert 20 < p50 <= p99, (p50, p99)'
+	expect_error "netperf: server_vcpu=1 but with peer=remote that end is on the remote host" \
+		--workload=netperf:test=$1:peer=remote:server_vcpu=1 --iterations=1
+	expect_error "netperf: client_vcpu=0 but with peer=remote that end is on the remote host" \
+		--workload=netperf:test=$1:peer=remote:direction=from-dom0:client_vcpu=0 --iterations=1
+}
+
 # d. UDP_RR with the remote host.
 rr_remote='netperf:test=UDP_RR:peer=remote:nic_rate={1M,1G}:peer_latency={20us,220us}:direction={to-dom0,from-dom0}:warmup=100ms:time=1s'
 run_ok --sched=credit2 --workload="$rr_remote" --iterations=1 --format=json > "$tmp/udprr-remote.json"
 run_ok --sched=credit2 --host=max-cstate=1 --workload="$rr_remote" --iterations=1 --format=json \
 	> "$tmp/udprr-remote-c1.json"
-run_ok --sched=credit2 --workload='netperf:test=UDP_RR:peer=remote:figure={p50,p99}:warmup=100ms:time=500ms' \
-	--iterations=1 --format=json > "$tmp/udprr-remote-p.json"
-json_check "$tmp/udprr-remote.json" "$wire_py"'
+json_check "$tmp/udprr-remote.json" "$wire_py$rr_breakdown_py"'
 got = {}
 for r in doc["runs"]:
     w, v = r["workload"], r["metric"]["value"]
@@ -316,14 +345,7 @@ for r in doc["runs"]:
     print(w, v, 1 / v, floor)
     assert 1 / v > floor, (w, v, floor)
     got[w] = 1 / v
-    b = r["breakdown"]
-    names = [st["name"] for st in b["stages"]]
-    if "to-dom0" in w:
-        assert names == ["netperf", "netback", "nic", "guest-rx", "netfront"], names
-    else:
-        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback"], names
-    for st in b["stages"]:
-        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+    rr_breakdown(w, r["breakdown"])
     if "1M" in w and "220us" not in w:
         # the wire, both ways, is most of the transaction
         assert wire(1) * 16 / 1e6 > 0.75 / v, (w, v)'
@@ -338,18 +360,9 @@ for w, t in got.items():
         assert abs(more / 200e-6 - 1) < 0.05, (w, more)
     else:
         assert 150e-6 < more < 210e-6, (w, more)'
-json_check "$tmp/udprr-remote-p.json" '
-v = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
-print(v)
-p50 = v["netperf:test=UDP_RR:peer=remote:figure=p50:warmup=100ms:time=500ms"]
-p99 = v["netperf:test=UDP_RR:peer=remote:figure=p99:warmup=100ms:time=500ms"]
-assert 20 < p50 <= p99, (p50, p99)'
+rr_remote_common UDP_RR
 
 # e. What is still refused.
-expect_error "netperf: server_vcpu=1 but with peer=remote that end is on the remote host" \
-	--workload=netperf:test=UDP_RR:peer=remote:server_vcpu=1 --iterations=1
-expect_error "netperf: client_vcpu=0 but with peer=remote that end is on the remote host" \
-	--workload=netperf:test=UDP_RR:peer=remote:direction=from-dom0:client_vcpu=0 --iterations=1
 expect_error "netperf: client_vcpu=1 but with peer=remote that end is on the remote host" \
 	--workload=netperf:peer=remote:direction=from-dom0:client_vcpu=1 --iterations=1
 expect_error "netperf: nic_vcpu=16 but domain dom0 has 16 vCPUs" \
@@ -371,9 +384,7 @@ run_ok --sched=credit2 \
 run_ok --sched=credit2 --host=max-cstate=1 \
 	--workload='netperf:test={TCP_RR,UDP_RR}:peer=remote:nic_rate=10M:direction={to-dom0,from-dom0}:warmup=100ms:time=1s' \
 	--iterations=1 --format=json > "$tmp/tcprr-remote-c1.json"
-run_ok --sched=credit2 --workload='netperf:test=TCP_RR:peer=remote:figure={p50,p99}:warmup=100ms:time=500ms' \
-	--iterations=1 --format=json > "$tmp/tcprr-remote-p.json"
-json_check "$tmp/tcprr-remote.json" "$wire_py$tcp_py"'
+json_check "$tmp/tcprr-remote.json" "$wire_py$tcp_py$rr_breakdown_py"'
 assert tcp_wire(1) == 91 and wire(1) == 84, (tcp_wire(1), wire(1))
 got = {}
 for r in doc["runs"]:
@@ -386,14 +397,7 @@ for r in doc["runs"]:
     floor = 2 * tcp_wire(1) * 8 / rate + 20e-6
     print(w, v, 1 / v, floor)
     assert 1 / v > floor, (w, v, floor)
-    b = r["breakdown"]
-    names = [st["name"] for st in b["stages"]]
-    if "to-dom0" in w:
-        assert names == ["netperf", "netback", "nic", "guest-rx", "netfront"], names
-    else:
-        assert names == ["nic", "guest-rx", "netfront", "netserver", "netback"], names
-    for st in b["stages"]:
-        assert sum(st["parts_ns"].values()) == st["tasks"] * (b["to_ns"] - b["from_ns"]), st
+    rr_breakdown(w, r["breakdown"])
 for w, t in got.items():
     if "TCP_RR" not in w or "10M" not in w:
         continue
@@ -409,15 +413,6 @@ for w, t in got.items():
         more = t - got[w.replace("TCP_RR", "UDP_RR")]
         print(w, "C-states off, more than UDP_RR:", more, "header bytes:", extra)
         assert abs(more / extra - 1) < 0.05, (w, more, extra)'
-json_check "$tmp/tcprr-remote-p.json" '
-v = {r["workload"]: r["metric"]["value"] for r in doc["runs"]}
-print(v)
-p50 = v["netperf:test=TCP_RR:peer=remote:figure=p50:warmup=100ms:time=500ms"]
-p99 = v["netperf:test=TCP_RR:peer=remote:figure=p99:warmup=100ms:time=500ms"]
-assert 20 < p50 <= p99, (p50, p99)'
-expect_error "netperf: server_vcpu=1 but with peer=remote that end is on the remote host" \
-	--workload=netperf:test=TCP_RR:peer=remote:server_vcpu=1 --iterations=1
-expect_error "netperf: client_vcpu=0 but with peer=remote that end is on the remote host" \
-	--workload=netperf:test=TCP_RR:peer=remote:direction=from-dom0:client_vcpu=0 --iterations=1
+rr_remote_common TCP_RR
 
 finish
