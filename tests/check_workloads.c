@@ -1170,6 +1170,19 @@ START_TEST(workload_errors_name_the_line)
 END_TEST
 
 /*
+ * The NIC tests' host: xml built under credit2, its scenario freed at once
+ * (as test_build_host does); *s is the sim, for sim_destroy.  Returns dom0.
+ */
+static struct guest *nic_test_dom0(const char *xml, struct sim **s)
+{
+	struct scenario sc;
+
+	*s = test_build(&sc, xml, "credit2");
+	scenario_free(&sc);
+	return guest_of((*s)->domains[0]);
+}
+
+/*
  * dom0's NIC is the host's (nic_get): a netperf guest and an iperf guest
  * with peer=remote hold one NIC, set up by the first; another user with the
  * same parameters gets it too, one with others is refused naming the guest
@@ -1184,20 +1197,13 @@ START_TEST(nic_is_the_hosts_and_shared_by_every_workload)
 		"peer=\"remote\" nic_rate=\"1G\"/></domain>\n"
 		"<domain name=\"g2\" vcpus=\"1\"><workload type=\"iperf\" peer=\"remote\" "
 		"nic_rate=\"1G\"/></domain>\n</scenario>\n";
-	struct sched_spec spec;
-	struct scenario sc;
 	struct err e;
 	struct sim *s;
-	struct guest *d0;
+	struct guest *d0 = nic_test_dom0(xml, &s);
 	struct nic *n, *again;
 	struct nic_config other;
 	bool first = true;
 
-	ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
-	test_load(&sc, xml);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
-	d0 = guest_of(s->domains[0]);
 	n = d0->nic;
 	ck_assert_ptr_nonnull(n);
 	ck_assert_int_eq(n->users, 2);
@@ -1217,8 +1223,6 @@ START_TEST(nic_is_the_hosts_and_shared_by_every_workload)
 	ck_assert_msg(strstr(e.msg, "test: dom0's NIC is g1's, set up with other"), "%s", e.msg);
 	ck_assert_int_eq(n->users, 2);
 	sim_destroy(s);       /* each workload lets go of it; the last frees it */
-	scenario_free(&sc);
-	sched_spec_free(&spec);
 }
 END_TEST
 
@@ -1242,19 +1246,12 @@ START_TEST(nic_last_put_frees_the_hosts_nic)
 		"<domain name=\"dom0\" vcpus=\"1\"/>\n</scenario>\n";
 	const struct nic_user u = { NULL, no_frame, no_frame, no_frame, no_cost };
 	struct nic_config c = { .rate = "2.5G", .mtu = 1500, .peer_latency = USEC(20) };
-	struct sched_spec spec;
-	struct scenario sc;
 	struct err e;
 	struct sim *s;
-	struct guest *d0;
+	struct guest *d0 = nic_test_dom0(xml, &s);
 	struct nic *n, *m;
 	bool first = false;
 
-	ck_assert_int_eq(sched_spec_parse("credit2", &spec, &e), 0);
-	test_load(&sc, xml);
-	s = sim_build(&sc, &spec, &e);
-	ck_assert_msg(s != NULL, "%s", e.msg);
-	d0 = guest_of(s->domains[0]);
 	ck_assert_ptr_null(d0->nic);
 	n = nic_get(d0, &c, &u, true, 0, "a", "dom0", &first, &e);
 	ck_assert_ptr_nonnull(n);
@@ -1269,8 +1266,6 @@ START_TEST(nic_last_put_frees_the_hosts_nic)
 	nic_put(n);
 	ck_assert_ptr_null(d0->nic);
 	sim_destroy(s);
-	scenario_free(&sc);
-	sched_spec_free(&spec);
 }
 END_TEST
 
