@@ -188,13 +188,13 @@ START_TEST(figures_of_many_profiles)
 	static const char xml[] =
 		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\" hw=\"model\"" NO_CACHES "/>"
 		"<domain name=\"a\" vcpus=\"2\"/></scenario>";
-	struct hw_profile p[40], q[2] = { { 0.6, 0, 0 }, { 0.9, 0, 0 } };
+	struct hw_profile p[40], q[2] = { { 0.6, 0, 0, 0 }, { 0.9, 0, 0, 0 } };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
 
 	for (int i = 0; i < N(p); i++)
-		p[i] = (struct hw_profile){ 0.3 + 0.0175 * i, 0, 0 };
+		p[i] = (struct hw_profile){ 0.3 + 0.0175 * i, 0, 0, 0 };
 	switch_on(s, 0, v[0]);
 	switch_on(s, 1, v[1]);
 	for (int pass = 0; pass < 2; pass++)
@@ -465,7 +465,7 @@ START_TEST(rate_memo_follows_the_core)
 	static const char xml[] =
 		"<scenario><host sockets=\"1\" cores-per-socket=\"1\" threads-per-core=\"2\""
 		" hw=\"model\"" NO_CACHES "/><domain name=\"a\" vcpus=\"3\"/></scenario>";
-	static const struct hw_profile p = { 0.65, 0, 0 }, q = { 0.9, 0, 0 };
+	static const struct hw_profile p = { 0.65, 0, 0, 0 }, q = { 0.9, 0, 0, 0 };
 	struct scenario sc;
 	struct sim *s = test_build(&sc, xml, "null");
 	struct vcpu **v = s->domains[0]->vcpus;
@@ -603,7 +603,7 @@ START_TEST(cache_fill_after_moves_and_cuts)
 				1e-12);
 	/* A profile that never waits on memory has its misses hidden: no fill to pay. */
 	{
-		static const struct hw_profile hidden = { 1, 1 << 20, 0 };
+		static const struct hw_profile hidden = { 1, 1 << 20, 0, 0 };
 
 		hw_rate(s->hw, v, &hidden, &r);
 		ck_assert_double_eq_tol(1 / run_for(s, 3, v, &hidden, 0), 1, 1e-12);
@@ -707,19 +707,27 @@ END_TEST
 
 /* ---- idle states ---- */
 
+/*
+ * The idle-state tests' host: one socket with hw="model" and the <host>
+ * attributes host_attrs (its cores and threads, max-cstate, ipi-latency),
+ * a domain a of vcpus vCPUs, built under sched; freed with destroy.
+ */
+static struct sim *idle_host(struct scenario *sc, const char *host_attrs, int vcpus,
+			     const char *sched)
+{
+	char xml[256];
+	int n = snprintf(xml, sizeof(xml),
+			 "<scenario><host sockets=\"1\" hw=\"model\" %s/>"
+			 "<domain name=\"a\" vcpus=\"%d\"/></scenario>", host_attrs, vcpus);
+
+	ck_assert_msg(n > 0 && (size_t)n < sizeof(xml), "idle_host: scenario too long");
+	return test_build(sc, xml, sched);
+}
+
 START_TEST(cstate_exit_latency_by_idle_time)
 {
-	static const char xml[] =
-		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\"/>"
-		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
-	static const char xml1[] =
-		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\" max-cstate=\"1\"/>"
-		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
-	static const char xml0[] =
-		"<scenario><host sockets=\"1\" cores-per-socket=\"4\" hw=\"model\" max-cstate=\"0\"/>"
-		"<domain name=\"a\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = test_build(&sc, xml, "null");
+	struct sim *s = idle_host(&sc, "cores-per-socket=\"4\"", 1, "null");
 
 	/* pCPUs idle since 0. */
 	ck_assert_int_eq(hw_wake_delay(s->hw, 0, 0), 0);            /* not asleep yet */
@@ -733,10 +741,10 @@ START_TEST(cstate_exit_latency_by_idle_time)
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(10)), 0);
 	s->pcpus[3].curr = s->pcpus[3].idle;
 	destroy(s, &sc);
-	s = test_build(&sc, xml1, "null");
+	s = idle_host(&sc, "cores-per-socket=\"4\" max-cstate=\"1\"", 1, "null");
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(10));   /* C1E at most */
 	destroy(s, &sc);
-	s = test_build(&sc, xml0, "null");
+	s = idle_host(&sc, "cores-per-socket=\"4\" max-cstate=\"0\"", 1, "null");
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(3));    /* halt */
 	destroy(s, &sc);
 }
@@ -749,11 +757,9 @@ END_TEST
  */
 START_TEST(cstate_guest_idle_thread_stays_shallow)
 {
-	static const char xml[] =
-		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" threads-per-core=\"2\""
-		" hw=\"model\"/><domain name=\"a\" vcpus=\"2\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = test_build(&sc, xml, "credit2:gran=core");
+	struct sim *s = idle_host(&sc, "cores-per-socket=\"2\" threads-per-core=\"2\"", 2,
+				  "credit2:gran=core");
 	struct vcpu *u = s->domains[0]->units[0];
 
 	/* Thread 1 idle since 0 under its idle unit: C6 after 5 ms. */
@@ -771,11 +777,8 @@ END_TEST
 /* The core: a softirq raised on a sleeping pCPU runs after the IPI and the exit. */
 START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 {
-	static const char xml[] =
-		"<scenario><host sockets=\"1\" cores-per-socket=\"2\" hw=\"model\""
-		" ipi-latency=\"1us\"/><domain name=\"a\" vcpus=\"1\"/></scenario>";
 	struct scenario sc;
-	struct sim *s = test_build(&sc, xml, "null");
+	struct sim *s = idle_host(&sc, "cores-per-socket=\"2\" ipi-latency=\"1us\"", 1, "null");
 
 	s->q.now = MSEC(1);
 	s->this_cpu = 0;
