@@ -108,12 +108,7 @@ static const struct param_def hackbench_params[] = {
 	  "PV only: work refilling the TLB after each page-table switch of a pipe call or "
 	  "context switch (0, its bound: the 2019 dom0 HT cells are too slow even at 0 and "
 	  "dom0 is not calibrated; doc/validation.md, hackbench)", OFF(tlb_refill) },
-	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
-	  "variation of each CPU burst's time (coefficient of variation; netperf's and "
-	  "mutilate's)", OFF(noise) },
-	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
-	  "variation of all CPU costs from run to run (coefficient of variation; netperf's "
-	  "and mutilate's)", OFF(run_noise) },
+	LO_NOISE_PARAMS(OFF, "CPU burst's time", "; netperf's and mutilate's"),
 	{ NULL }
 };
 

@@ -147,6 +147,20 @@ struct lo_costs {
 	  "PV only: TLB refill per 4 KiB page a call copies (user buffer and skb), once " \
 	  "a call (calibrated on the 2019 dom0 netperf cells)", off(tlb_page) }
 
+/*
+ * The CPU-cost noise of the workloads over lo (netperf, mutilate,
+ * hackbench; workload_cost): noise, the coefficient of variation of each
+ * batch's (burst's) CPU time, and run_noise, of a factor on all of a run's
+ * costs.  what names the unit noise varies, note ends both descriptions
+ * inside their parenthesis ("" for none).
+ */
+#define LO_NOISE_PARAMS(off, what, note)                                                \
+	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,                                     \
+	  "variation of each " what " (coefficient of variation" note ")", off(noise) },  \
+	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,                                 \
+	  "variation of all CPU costs from run to run (coefficient of variation" note ")", \
+	  off(run_noise) }
+
 /* The loopback device's MTU (drivers/net/loopback.c: 64 KiB) and TCP's MSS over it. */
 #define LO_MTU 65536
 #define LO_TCP_MSS 65483

@@ -94,10 +94,7 @@ static const struct param_def mutilate_params[] = {
 	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
 	  "measured time (mutilate -t; MMTests runs 180 s); the run then ends", OFF(time) },
 	LO_PARAMS(LO_OFF),
-	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
-	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
-	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
-	  "variation of all CPU costs from run to run (coefficient of variation)", OFF(run_noise) },
+	LO_NOISE_PARAMS(OFF, "batch's CPU time", ""),
 	{ NULL }
 };
 

@@ -143,10 +143,7 @@ static const struct param_def netperf_params[] = {
 	{ "pv_evtchn_latency", PARAM_DURATION, PVNET_EVTCHN_LATENCY, NULL, 0, 0,
 	  "peer=dom0|remote: event channel send to upcall: iperf's evtchn_latency", OFF(pv_evtchn) },
 	NIC_PARAMS(NIC_OFF),
-	{ "noise", PARAM_DOUBLE, "0.05", NULL, 0, 0.5,
-	  "variation of each batch's CPU time (coefficient of variation)", OFF(noise) },
-	{ "run_noise", PARAM_DOUBLE, "0.01", NULL, 0, 0.5,
-	  "variation of all CPU costs from run to run (coefficient of variation)", OFF(run_noise) },
+	LO_NOISE_PARAMS(OFF, "batch's CPU time", ""),
 	{ NULL }
 };
 
