@@ -100,7 +100,7 @@ struct iperf {
 	struct workload *w;
 	const struct iperf_config *c;
 	struct pvnet net;
-	struct timer warm, stop;
+	struct workload_window window;
 };
 
 /*
@@ -157,14 +157,6 @@ static void iperf_warm(struct timer *t, void *arg)
 
 	(void)t;
 	pvnet_time_start(&ip->net);
-}
-
-static void iperf_stop(struct timer *t, void *arg)
-{
-	struct iperf *ip = arg;
-
-	(void)t;
-	sim_request_stop(ip->w->sim);
 }
 
 static int check_vcpu(const char *what, long long v, const struct domain *d, struct err *e)
@@ -256,11 +248,7 @@ static int iperf_setup(struct workload *w, struct err *e)
 			       to_dom0 ? peer : PVNET_GUEST, &client, &server, ip);
 	}
 	pvnet_start(&ip->net);
-	timer_init(&ip->warm, iperf_warm, ip);
-	timer_set(&s->q, &ip->warm, c->warmup);
-	timer_init(&ip->stop, iperf_stop, ip);
-	if (c->time > 0)
-		timer_set(&s->q, &ip->stop, c->warmup + c->time);
+	workload_window_arm(&ip->window, s, c->warmup, c->time, iperf_warm, ip);
 	return 0;
 }
 
@@ -310,8 +298,7 @@ static void iperf_destroy(struct workload *w)
 
 	if (!ip)
 		return;
-	timer_stop(&w->sim->q, &ip->warm);
-	timer_stop(&w->sim->q, &ip->stop);
+	workload_window_cancel(&ip->window, w->sim);
 	pvnet_free(&ip->net);
 	free(ip);
 	w->priv = NULL;

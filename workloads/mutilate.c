@@ -144,7 +144,7 @@ struct mutilate {
 	stime_t warm_end;
 	bool measuring;
 	uint64_t answered;
-	struct timer warm, stop;
+	struct workload_window window;
 };
 
 /* "get KEY\r\n" and "VALUE KEY 0 SIZE\r\n" DATA "\r\nEND\r\n". */
@@ -320,14 +320,6 @@ static void mutilate_warm(struct timer *t, void *arg)
 		task_time_start(s, m->servers[i].w->task);
 }
 
-static void mutilate_stop(struct timer *t, void *arg)
-{
-	struct mutilate *m = arg;
-
-	(void)t;
-	sim_request_stop(m->w->sim);
-}
-
 static int mutilate_setup(struct workload *w, struct err *e)
 {
 	const struct mutilate_config *c = w->config;
@@ -374,10 +366,7 @@ static int mutilate_setup(struct workload *w, struct err *e)
 			     m->clients[i / (int)c->connections].w,
 			     m->servers[i % m->nservers].w, 0, 0);
 	m->warm_end = c->warmup;
-	timer_init(&m->warm, mutilate_warm, m);
-	timer_set(&s->q, &m->warm, c->warmup);
-	timer_init(&m->stop, mutilate_stop, m);
-	timer_set(&s->q, &m->stop, c->warmup + c->time);
+	workload_window_arm(&m->window, s, c->warmup, c->time, mutilate_warm, m);
 	(void)e;
 	return 0;
 }
@@ -422,8 +411,7 @@ static void mutilate_destroy(struct workload *w)
 
 	if (!m)
 		return;
-	timer_stop(&w->sim->q, &m->warm);
-	timer_stop(&w->sim->q, &m->stop);
+	workload_window_cancel(&m->window, w->sim);
 	for (i = 0; i < m->nconns; i++)
 		lo_conn_free(&m->conns[i].lo);
 	for (i = 0; i < m->nclients; i++)

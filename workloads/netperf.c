@@ -199,7 +199,7 @@ struct netperf {
 	bool measuring;
 	uint64_t sent_bytes, recv_bytes, transactions;
 	struct hist latency;
-	struct timer warm, stop;
+	struct workload_window window;
 	struct np_stream *stream;        /* TCP_STREAM to dom0 or a remote host */
 };
 
@@ -1292,14 +1292,6 @@ static void netperf_warm(struct timer *t, void *arg)
 		np->peer->time_start(np);
 }
 
-static void netperf_stop(struct timer *t, void *arg)
-{
-	struct netperf *np = arg;
-
-	(void)t;
-	sim_request_stop(np->w->sim);
-}
-
 static int check_vcpu(const char *what, long long v, const struct domain *d,
 		      struct err *e)
 {
@@ -1390,10 +1382,7 @@ static int netperf_setup(struct workload *w, struct err *e)
 	np->peer->connect(np);
 timers:
 	np->warm_end = c->warmup;
-	timer_init(&np->warm, netperf_warm, np);
-	timer_set(&s->q, &np->warm, c->warmup);
-	timer_init(&np->stop, netperf_stop, np);
-	timer_set(&s->q, &np->stop, c->warmup + c->time);
+	workload_window_arm(&np->window, s, c->warmup, c->time, netperf_warm, np);
 	return 0;
 }
 
@@ -1471,8 +1460,7 @@ static void netperf_destroy(struct workload *w)
 
 	if (!np)
 		return;
-	timer_stop(&w->sim->q, &np->warm);
-	timer_stop(&w->sim->q, &np->stop);
+	workload_window_cancel(&np->window, w->sim);
 	if (np->stream) {
 		pvnet_free(&np->stream->pv);
 		free(np->stream);

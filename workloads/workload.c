@@ -183,6 +183,28 @@ void workload_destroy(struct workload *w)
 	free(w);
 }
 
+static void window_end(struct timer *t, void *arg)
+{
+	(void)t;
+	sim_request_stop(arg);
+}
+
+void workload_window_arm(struct workload_window *win, struct sim *s, stime_t warmup,
+			 stime_t time, timer_fn warm, void *arg)
+{
+	timer_init(&win->warm, warm, arg);
+	timer_set(&s->q, &win->warm, warmup);
+	timer_init(&win->stop, window_end, s);
+	if (time > 0)
+		timer_set(&s->q, &win->stop, warmup + time);
+}
+
+void workload_window_cancel(struct workload_window *win, struct sim *s)
+{
+	timer_stop(&s->q, &win->warm);
+	timer_stop(&s->q, &win->stop);
+}
+
 stime_t workload_cost(struct rng *rng, double run_factor, double half_width, double base)
 {
 	double f = run_factor;

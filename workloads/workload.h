@@ -88,6 +88,18 @@ void workload_destroy(struct workload *w);
  * per-call costs of pvnet, netperf and mutilate.
  */
 stime_t workload_cost(struct rng *rng, double run_factor, double half_width, double base);
+/*
+ * The measured window of a workload that runs for warmup + time (iperf,
+ * netperf, mutilate): warm(arg) fires at warmup, where the workload starts
+ * counting, and the run stops at warmup + time (time 0: it does not stop
+ * it).  Cancelled, both timers, by the workload's destroy.
+ */
+struct workload_window {
+	struct timer warm, stop;
+};
+void workload_window_arm(struct workload_window *win, struct sim *s, stime_t warmup,
+			 stime_t time, timer_fn warm, void *arg);
+void workload_window_cancel(struct workload_window *win, struct sim *s);
 /* Checks parameters given as key=value (its own and the hardware profile's). */
 int workload_check_params(const struct workload_ops *ops, const struct kvlist *kv,
 			  struct err *e);
