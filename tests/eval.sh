@@ -84,7 +84,7 @@ for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
 			fail "--list-evals: the 2019 preset's netperf-$p $c table is not as expected: $(grep "netperf-$p $c:" "$tmp/list")"
 	done
 done
-for c in dom0 HVMx2-v8; do
+for c in dom0 HVMx2-v8 HVM-v8 HVM-v4; do
 	grep -q "^    hackbench-process-pipes $c: groups (1, 3, 5, 7, 12, 18, 24, 30, 32) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's hackbench $c table is not as expected: $(grep "hackbench-process-pipes $c:" "$tmp/list")"
 done
@@ -92,7 +92,7 @@ for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
 	grep -q "^    mutilate $c: client threads (1, 3, 5, 7, 8) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's mutilate $c table is not as expected: $(grep "mutilate $c:" "$tmp/list")"
 done
-for c in dom0 HVMx2-v8; do
+for c in dom0 HVMx2-v8 HVM-v8 HVM-v4; do
 	grep -q "^    stream $c: kernel (copy, scale, add, triad) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's stream $c table is not as expected: $(grep "stream $c:" "$tmp/list")"
 done
@@ -101,10 +101,12 @@ json_check "$tmp/2019.json" '
 files = {"dom0": "dom0", "HVM-v8": "hvm-v8", "HVM-v4": "hvm-v4", "HVMx2-v8": "hvmx2-v8"}
 guests = {"dom0": [], "HVM-v8": [8], "HVM-v4": [4], "HVMx2-v8": [8, 8]}
 benches = (["kernbench"] * 4 + ["netperf-udp"] * 4 + ["netperf-tcp"] * 4 + ["mutilate"] * 4 +
+           ["hackbench-process-pipes"] * 2 + ["stream"] * 2 +
            ["hackbench-process-pipes"] * 2 + ["stream"] * 2 + ["kernbench"])
-assert [t["config"] for t in doc["tables"]] == list(files) * 4 + ["dom0", "HVMx2-v8"] * 2 + ["BM"], doc["tables"]
+assert [t["config"] for t in doc["tables"]] == (list(files) * 4 + ["dom0", "HVMx2-v8"] * 2 +
+                                                ["HVM-v8", "HVM-v4"] * 2 + ["BM"]), doc["tables"]
 assert [t["benchmark"] for t in doc["tables"]] == benches, [t["benchmark"] for t in doc["tables"]]
-for t in doc["tables"][:20]:
+for t in doc["tables"][:24]:
     assert t["columns"] == ["HT", "noHT", "csc"], t["columns"]
     for r in t["rows"]:
         for k, c in enumerate(r["cells"]):
@@ -130,7 +132,11 @@ for mut in doc["tables"][12:16]:
     assert [r["name"] for r in mut["rows"]] == ["1", "3", "5", "7", "8"], mut["rows"]
     assert (mut["unit"], mut["better"], mut["center"]) == ("req/s", "higher", "hmean"), mut
     assert [c["workload"] for c in mut["rows"][4]["cells"]] == ["mutilate:threads=8"] * 3, mut["rows"][4]
-assert doc["tables"][20]["columns"] == ["BM-HT", "BM-noHT"]
+for hb in doc["tables"][20:22]:
+    assert [c["workload"] for c in hb["rows"][8]["cells"]] == ["hackbench:groups=32"] * 3, hb["rows"][8]
+for st in doc["tables"][22:24]:
+    assert [c["workload"] for c in st["rows"][3]["cells"]] == ["stream:figure=triad"] * 3, st["rows"][3]
+assert doc["tables"][24]["columns"] == ["BM-HT", "BM-noHT"]
 '
 run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
 	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=kernbench:jobs=8 \
