@@ -63,6 +63,23 @@ known |= {("hackbench-process-pipes dom0", g, "HT")
 # real mechanism identified.  5, 7 and 18 groups are checked.
 known |= {("hackbench-process-pipes HVMx2-v8", g, "HT")
           for g in ("1", "3", "12", "24", "30", "32")}
+# hackbench and stream in HVM-v8 and HVM-v4: predicted, the HT column too
+# (no parameter set on them; doc/validation.md, "hackbench and stream in
+# HVM-v8 and HVM-v4"); the HT cells within 5 % at 2 and 5 iterations are
+# checked, these are not.  hackbench: 1 to 5 groups in HVM-v8 and 1 in HVM-v4
+# 20 to 54 % fast (the real HVM guests paid more per wake-up of an idle vCPU
+# than the one VM exit of the model a side: their 1-group runs took longer than
+# those of dom0; a hypothesis), the others -17 to +11 %, within one standard
+# deviation of the real cells (8 to 25 %) and the shape of HVMx2-v8 from 24
+# groups (its working set, above).  stream: the HVM cells of the model are those of dom0,
+# the real guests streamed up to 14 % less (the TLB misses of an HVM guest walk
+# EPT, a hypothesis; copy also the non-temporal stores); triad HVM-v8 is
+# checked
+known |= {("hackbench-process-pipes HVM-v8", g, "HT")
+          for g in ("1", "3", "5", "7", "12", "18", "24", "30", "32")}
+known |= {("hackbench-process-pipes HVM-v4", g, "HT") for g in ("1", "3", "7", "24", "32")}
+known |= {("stream HVM-v8", k, "HT") for k in ("copy", "scale", "add")}
+known |= {("stream HVM-v4", k, "HT") for k in ("copy", "scale", "add", "triad")}
 # mutilate in the HVM guests: all three columns predicted, the HT one too
 # (no parameter set on them; doc/validation.md, "mutilate in the HVM guests")
 predicted = {"mutilate HVM-v8", "mutilate HVM-v4", "mutilate HVMx2-v8"}
@@ -85,21 +102,22 @@ for f in doc["figures"]:
     checked += 1
 # 33: 5, 7 and 18 groups of hackbench HVMx2-v8 checked again since its
 # noise (issue 33), with 30 cells of the other workloads (before it the
-# floor was 32 and only the 5 groups of hackbench were checked, failing at -5.9 %)
-assert checked >= 33, checked
+# floor was 32 and only the 5 groups of hackbench were checked, failing at -5.9 %);
+# 38 with hackbench HVM-v4 at 5, 12, 18, 30 groups and stream HVM-v8 triad
+assert checked >= 38, checked
 netperf = [f for f in doc["figures"] if f["table"] in ("netperf-udp dom0", "netperf-udp HVMx2-v8") and f["column"] == "HT"]
 assert len(netperf) == 8, netperf
 mutilate = [f for f in doc["figures"] if f["table"] == "mutilate dom0" and f["column"] == "HT"]
 assert len(mutilate) == 5, mutilate
 hackbench = [f for f in doc["figures"]
              if f["table"].startswith("hackbench-process-pipes ") and f["column"] == "HT"]
-assert len(hackbench) == 18, hackbench
+assert len(hackbench) == 36, hackbench
 # stream (workloads/stream.c; the host socket-memory-bandwidth from the dom0
 # scale, add and triad): those three within 5 %, the cells listed above
 # where doc/validation.md says they are
 stream = {(f["table"], f["row"]): f["error"] for f in doc["figures"]
           if f["table"].startswith("stream ") and f["column"] == "HT"}
-assert len(stream) == 8, stream
+assert len(stream) == 16, stream
 for k in ("scale", "add", "triad"):
     assert abs(stream[("stream dom0", k)]) < 0.05, (k, stream)
 assert 0.05 <= stream[("stream dom0", "copy")] < 0.12, stream
