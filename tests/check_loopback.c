@@ -207,6 +207,107 @@ START_TEST(tcp_send_buffer_and_window_hold_the_writer)
 }
 END_TEST
 
+/* --- Unix stream sockets (LO_UNIX) --- */
+
+/*
+ * af_unix's skbs: linear up to SKB_MAX_HEAD(0), 3776 bytes (64: kmalloc-512
+ * and struct sk_buff, 768; 2048 and 3776: kmalloc-4096, 4352); beyond it
+ * the page-aligned part in fragments (8192: an empty head, 768, and two
+ * pages).  A send is cut at half the buffer less 64, and at most
+ * 3776 + 32 KiB.
+ */
+START_TEST(unix_skbs_are_af_unixs)
+{
+	ck_assert_uint_eq(lo_unix_truesize(64), 768);
+	ck_assert_uint_eq(lo_unix_truesize(256), 1280);
+	ck_assert_uint_eq(lo_unix_truesize(2048), 4352);
+	ck_assert_uint_eq(lo_unix_truesize(3776), 4352);
+	ck_assert_uint_eq(lo_unix_truesize(8192), 768 + 8192);
+	ck_assert_uint_eq(lo_unix_truesize(36544), 4352 + 32768);
+	ck_assert_uint_eq(lo_unix_chunk(212992), 36544);
+	ck_assert_uint_eq(lo_unix_chunk(4608), 2240);
+}
+END_TEST
+
+/*
+ * The writer is charged its skbs' truesize: with the default 212992 it
+ * allocates while below the buffer, 278 sends of 64 bytes (213504), then
+ * waits; the reader's frees wake it only once the charge is a quarter of
+ * the buffer (53248): 200 skbs read leave 59904, 10 more 52224.
+ */
+START_TEST(unix_send_buffer_holds_the_writer_to_a_quarter)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+
+	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	ck_assert_uint_eq(lo_send_room(tx, 64), 278);
+	ck_assert_uint_eq(lo_send_commit(tx, 278, 64), 0);
+	ck_assert_uint_eq(tx->wmem, 278 * 768);
+	ck_assert_uint_eq(lo_recv_avail(rx), 278 * 64);
+	ck_assert_uint_eq(lo_send_room(tx, 64), 0);
+	ck_assert(tx->nospace);
+	lo_recv_claim(rx, 200, 64, false, &r);
+	ck_assert_uint_eq(r.msgs, 200);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 78 * 768);
+	ck_assert(tx->nospace);
+	lo_recv_claim(rx, 10, 64, false, &r);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 68 * 768);
+	ck_assert(!tx->nospace);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * A recv() fills its buffer across skbs and frees those it empties: 2500
+ * bytes of three 1000-byte sends empty two (2 x 2304 of truesize), the
+ * next read the third.  A send costs its call and copy, no packet; a
+ * receive its call and copy, no ACK; a send above the cut (200000 bytes:
+ * five skbs of 36544 and one of 17280) one call per skb.
+ */
+START_TEST(unix_reads_cross_skbs_and_sends_pay_no_packet)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+	stime_t work;
+
+	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	ck_assert_int_eq(lo_send_work(tx, 3, 1000), 3 * (1000 + 500));
+	lo_send_commit(tx, 3, 1000);
+	work = lo_recv_claim(rx, 1, 2500, false, &r);
+	ck_assert_int_eq(work, 500 + 1250);
+	ck_assert_uint_eq(r.bytes, 2500);
+	ck_assert_uint_eq(r.msgs, 2);
+	ck_assert_int_eq(r.truesize, 2 * 2304);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 2304);
+	lo_recv_claim(rx, 5, 2500, false, &r);
+	ck_assert_uint_eq(r.calls, 1);
+	ck_assert_uint_eq(r.bytes, 500);
+	ck_assert_uint_eq(r.msgs, 1);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 0);
+	ck_assert_uint_eq(lo_recv_avail(rx), 0);
+	ck_assert_int_eq(lo_send_work(tx, 1, 200000), 6 * 1000 + 100000);
+	lo_send_commit(tx, 1, 200000);
+	ck_assert_uint_eq(tx->wmem, 5 * (4352 + 32768) + lo_unix_truesize(17280));
+	ck_assert_uint_eq(tx->sent, 3 + 6);
+	lo_recv_claim(rx, 1, 200000, false, &r);
+	ck_assert_uint_eq(r.msgs, 6);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 0);
+	lo_conn_free(&c);
+}
+END_TEST
+
 /* --- netperf on a running machine --- */
 
 #define HOST "<host sockets=\"1\" cores-per-socket=\"4\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
@@ -366,6 +467,40 @@ START_TEST(netperf_tcp_stream_is_held_by_a_slow_reader)
 }
 END_TEST
 
+/*
+ * STREAM_STREAM: a reader slower than the writer (10 us per 1000-byte
+ * read against 1 us a send) sets the rate, 800 Mbit/s, the writer asleep
+ * on its send buffer most of the time; the other way round the writer
+ * sets it (10 us a send), and no packet is paid (packet_cost 100 us).
+ */
+START_TEST(netperf_stream_stream_is_the_slower_ends_rate)
+{
+	const char *base = "test=\"STREAM_STREAM\" size=\"1000\" packet_cost=\"100us\" "
+			   "switch_cost=\"0\" wake_cost=\"0\" time=\"1s\"";
+	char a[512];
+	struct run_result r;
+	const struct breakdown_stage *st;
+	stime_t sndbuf = 0, total;
+
+	snprintf(a, sizeof(a), "%s send_cost=\"1us\" recv_cost=\"10us\"", base);
+	run_netperf(a, &r);
+	assert_near(r.metric.value, 800, 0.003, "Mbit/s");
+	ck_assert(r.breakdown.valid);
+	st = &r.breakdown.stages[0];
+	ck_assert_str_eq(st->name, "netperf");
+	total = breakdown_stage_total(st);
+	for (int i = 0; i < st->nparts; i++)
+		if (!strcmp(st->parts[i].name, "blocked:sndbuf"))
+			sndbuf = st->parts[i].ns;
+	ck_assert_msg(sndbuf > total / 2, "blocked on the send buffer %lld of %lld",
+		      (long long)sndbuf, (long long)total);
+	ck_assert_str_eq(r.breakdown.stages[1].name, "netserver");
+	run_result_free(&r);
+	snprintf(a, sizeof(a), "%s send_cost=\"10us\" recv_cost=\"1us\"", base);
+	assert_near(netperf_metric(a), 800, 0.003, "Mbit/s, the writer slower");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("loopback");
@@ -379,12 +514,16 @@ static Suite *suite(void)
 	tcase_add_test(unit, tcp_short_writes_coalesce_until_the_ack);
 	tcase_add_test(unit, tcp_ack_rides_on_the_answer);
 	tcase_add_test(unit, tcp_send_buffer_and_window_hold_the_writer);
+	tcase_add_test(unit, unix_skbs_are_af_unixs);
+	tcase_add_test(unit, unix_send_buffer_holds_the_writer_to_a_quarter);
+	tcase_add_test(unit, unix_reads_cross_skbs_and_sends_pay_no_packet);
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, netperf_udp_stream_is_the_senders_rate);
 	tcase_add_test(sim, netperf_udp_receiver_drops_what_it_cannot_take);
 	tcase_add_test(sim, netperf_tcp_rr_is_a_chain_of_calls);
 	tcase_add_test(sim, netperf_tcp_stream_is_held_by_a_slow_reader);
+	tcase_add_test(sim, netperf_stream_stream_is_the_slower_ends_rate);
 	suite_add_tcase(s, sim);
 	return s;
 }

@@ -92,6 +92,10 @@ for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
 	grep -q "^    mutilate $c: client threads (1, 3, 5, 7, 8) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's mutilate $c table is not as expected: $(grep "mutilate $c:" "$tmp/list")"
 done
+for c in dom0 HVM-v8 HVM-v4 HVMx2-v8; do
+	grep -q "^    netperf-unix $c: send size (64, 256, 2048, 8192) x HT, noHT, csc\$" "$tmp/list" ||
+		fail "--list-evals: the 2019 preset's netperf-unix $c table is not as expected: $(grep "netperf-unix $c:" "$tmp/list")"
+done
 for c in dom0 HVMx2-v8 HVM-v8 HVM-v4; do
 	grep -q "^    stream $c: kernel (copy, scale, add, triad) x HT, noHT, csc\$" "$tmp/list" ||
 		fail "--list-evals: the 2019 preset's stream $c table is not as expected: $(grep "stream $c:" "$tmp/list")"
@@ -102,9 +106,11 @@ files = {"dom0": "dom0", "HVM-v8": "hvm-v8", "HVM-v4": "hvm-v4", "HVMx2-v8": "hv
 guests = {"dom0": [], "HVM-v8": [8], "HVM-v4": [4], "HVMx2-v8": [8, 8]}
 benches = (["kernbench"] * 4 + ["netperf-udp"] * 4 + ["netperf-tcp"] * 4 + ["mutilate"] * 4 +
            ["hackbench-process-pipes"] * 2 + ["stream"] * 2 +
-           ["hackbench-process-pipes"] * 2 + ["stream"] * 2 + ["kernbench"])
+           ["hackbench-process-pipes"] * 2 + ["stream"] * 2 + ["kernbench"] +
+           ["netperf-unix"] * 4)
 assert [t["config"] for t in doc["tables"]] == (list(files) * 4 + ["dom0", "HVMx2-v8"] * 2 +
-                                                ["HVM-v8", "HVM-v4"] * 2 + ["BM"]), doc["tables"]
+                                                ["HVM-v8", "HVM-v4"] * 2 + ["BM"] +
+                                                list(files)), doc["tables"]
 assert [t["benchmark"] for t in doc["tables"]] == benches, [t["benchmark"] for t in doc["tables"]]
 for t in doc["tables"][:24]:
     assert t["columns"] == ["HT", "noHT", "csc"], t["columns"]
@@ -137,6 +143,14 @@ for hb in doc["tables"][20:22]:
 for st in doc["tables"][22:24]:
     assert [c["workload"] for c in st["rows"][3]["cells"]] == ["stream:figure=triad"] * 3, st["rows"][3]
 assert doc["tables"][24]["columns"] == ["BM-HT", "BM-noHT"]
+# netperf-unix: STREAM_STREAM over a Unix socket, noHT on the -noht.xml files
+for net in [t for t in doc["tables"] if t["benchmark"] == "netperf-unix"]:
+    assert net["columns"] == ["HT", "noHT", "csc"], net["columns"]
+    assert [r["name"] for r in net["rows"]] == ["64", "256", "2048", "8192"], net["rows"]
+    assert (net["unit"], net["better"], net["center"]) == ("Mbit/s", "higher", "hmean"), net
+    assert ([c["workload"] for c in net["rows"][0]["cells"]] ==
+            ["netperf:test=STREAM_STREAM:size=64:time=1s"] * 3), net["rows"][0]
+    assert net["rows"][0]["cells"][1]["scenario"].endswith(files[net["config"]] + "-noht.xml")
 '
 run_ok --scenario="$SCHEDSIM_EXAMPLES/2019-core-scheduling/hvm-v8-noht.xml" \
 	--sched=credit2:era=4.17:reset=skipped:load_continue=off --workload=kernbench:jobs=8 \

@@ -2,7 +2,9 @@
  * Sockets over lo (loopback.h): the receive queues, UDP's drops and
  * memory steps, TCP's send buffer, window, Nagle and ACKs, and the work
  * each costs, after Linux 5.1's net/ipv4/udp.c, tcp.c, tcp_output.c,
- * tcp_input.c, include/net/sock.h and drivers/net/loopback.c.
+ * tcp_input.c, include/net/sock.h and drivers/net/loopback.c; and a Unix
+ * stream socket's queue, send-buffer charge and writer's wake-up, after
+ * net/unix/af_unix.c and net/core/sock.c (loopback.h, LO_UNIX).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,44 @@ static uint64_t umin(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* SKB_MAX_HEAD(0): a page less the aligned shared info, the linear part af_unix keeps. */
+#define UNIX_MAX_HEAD (4096 - SKB_SHINFO)
+/* UNIX_SKB_FRAGS_SZ: the fragments one af_unix skb may carry (32 KiB). */
+#define UNIX_FRAGS 32768
+#define PAGE_ALIGN4K(x) (((x) + 4095) & ~(uint64_t)4095)
+
+uint64_t lo_unix_chunk(uint64_t sndbuf)
+{
+	/* at most half the buffer less 64 ("two messages in the pipe"), and what one skb holds */
+	uint64_t half = sndbuf / 2 > 64 ? sndbuf / 2 - 64 : 1;
+
+	return umin(half, UNIX_MAX_HEAD + UNIX_FRAGS);
+}
+
+/*
+ * unix_stream_sendmsg: the part beyond SKB_MAX_HEAD(0), page-aligned, goes
+ * into fragments (whole pages charged: alloc_skb_with_frags), the rest is
+ * linear (kmalloc of it aligned plus the shared info, and struct sk_buff):
+ * 64 bytes are 768 of truesize, 2048 are 4352, 8192 (all in two pages of
+ * fragments, an empty head) 8960.
+ */
+uint64_t lo_unix_truesize(uint64_t payload)
+{
+	uint64_t frag = payload > UNIX_MAX_HEAD ? umin(payload, PAGE_ALIGN4K(payload - UNIX_MAX_HEAD))
+						: 0;
+
+	return kmalloc_size(SKB_ALIGN(payload - frag) + SKB_SHINFO) + SKB_STRUCT + PAGE_ALIGN4K(frag);
+}
+
+/* UNIX: the skbs of one send of size bytes, and their truesize together. */
+static uint64_t unix_send_skbs(const struct lo_sock *s, uint64_t size, uint64_t *truesize)
+{
+	uint64_t chunk = lo_unix_chunk(s->sndbuf), full = size / chunk, rest = size % chunk;
+
+	*truesize = full * lo_unix_truesize(chunk) + (rest ? lo_unix_truesize(rest) : 0);
+	return full + (rest ? 1 : 0) + (size ? 0 : 1);
+}
+
 /* tcp_win_from_space with tcp_adv_win_scale 1: half the free buffer. */
 static uint64_t tcp_window(const struct lo_sock *s)
 {
@@ -90,7 +130,7 @@ void lo_conn_init(struct lo_conn *c, enum lo_proto proto, const struct lo_costs 
 		s->conn = c;
 		s->owner = i ? owner1 : owner0;
 		s->rcvbuf = rcvbuf ? rcvbuf : proto == LO_UDP ? LO_UDP_RCVBUF : LO_TCP_RCVBUF;
-		s->sndbuf = sndbuf ? sndbuf : LO_TCP_SNDBUF;
+		s->sndbuf = sndbuf ? sndbuf : proto == LO_UNIX ? LO_UNIX_SNDBUF : LO_TCP_SNDBUF;
 	}
 	for (int i = 0; i < 2; i++)
 		c->end[i].snd_wnd_end = tcp_window(&c->end[!i]);
@@ -165,6 +205,17 @@ uint64_t lo_send_room(struct lo_sock *s, uint64_t size)
 
 	if (s->conn->proto == LO_UDP)
 		return UINT64_MAX;
+	if (s->conn->proto == LO_UNIX) {
+		uint64_t ts;
+
+		/* sock_alloc_send_pskb allocates while the charge is below sk_sndbuf */
+		unix_send_skbs(s, size, &ts);
+		if (s->wmem >= s->sndbuf) {
+			s->nospace = true;
+			return 0;
+		}
+		return (s->sndbuf - s->wmem + ts - 1) / ts;
+	}
 	/*
 	 * sk_stream_memory_free: tcp_sendmsg copies while the queue is under
 	 * the buffer, else it marks the socket SOCK_NOSPACE and waits
@@ -185,8 +236,95 @@ stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 
 	if (s->conn->proto == LO_UDP)
 		w += (double)n * (double)c->packet;
+	if (s->conn->proto == LO_UNIX) {     /* each further skb of a send: its own allocation */
+		uint64_t ts, skbs = unix_send_skbs(s, size, &ts);
+
+		w += (double)n * (double)(skbs - 1) * (double)c->send_call;
+	}
 	s->debt = 0;
 	return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
+}
+
+/* Appends n skbs (datagrams) of bytes each to the queue of p, a ring of runs. */
+static void runs_append(struct lo_sock *p, uint64_t n, uint64_t bytes)
+{
+	struct lo_run *tail = p->nruns ? &p->runs[(p->run_head + p->nruns - 1) % p->run_cap] : NULL;
+
+	if (tail && tail->bytes == bytes) {
+		tail->n += n;
+		return;
+	}
+	if (p->nruns == p->run_cap) {
+		unsigned cap = p->run_cap ? 2 * p->run_cap : 4;
+		struct lo_run *r = xcalloc(cap, sizeof(*r));
+
+		for (unsigned i = 0; i < p->nruns; i++)
+			r[i] = p->runs[(p->run_head + i) % p->run_cap];
+		free(p->runs);
+		p->runs = r;
+		p->run_cap = cap;
+		p->run_head = 0;
+	}
+	p->runs[(p->run_head + p->nruns++) % p->run_cap] = (struct lo_run){ n, (uint32_t)bytes };
+}
+
+/*
+ * UNIX: n sends of size bytes from s: their skbs are charged to s and
+ * queued at the peer, which is woken.
+ */
+static void unix_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
+{
+	struct lo_sock *p = lo_peer(s);
+	uint64_t ts, skbs = unix_send_skbs(s, size, &ts);
+	uint64_t chunk = lo_unix_chunk(s->sndbuf), full = size / chunk, rest = size % chunk;
+
+	if (!full || (!rest && skbs == full)) {     /* one skb size: one run */
+		runs_append(p, n * skbs, full ? chunk : size);
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			runs_append(p, full, chunk);
+			runs_append(p, 1, rest);
+		}
+	}
+	s->wmem += n * ts;
+	s->sent += n * skbs;
+	s->sent_bytes += n * size;
+	p->rcv_nxt += n * size;
+	p->received += n * skbs;
+	p->received_bytes += n * size;
+	wake_owner(p, s);
+}
+
+/* UNIX: bytes read off the queue of s: the skbs emptied and their truesize go in rx. */
+static void unix_take(struct lo_sock *s, uint64_t bytes, struct lo_rx *rx)
+{
+	s->copied += bytes;
+	while (bytes > 0 && s->nruns) {
+		struct lo_run *r = &s->runs[s->run_head];
+		uint64_t left = r->bytes - s->head_used;
+
+		if (bytes < left) {
+			s->head_used += bytes;
+			return;
+		}
+		bytes -= left;
+		s->head_used = 0;
+		rx->msgs++;
+		rx->truesize += (stime_t)lo_unix_truesize(r->bytes);
+		/* whole skbs of this run */
+		if (--r->n && r->bytes) {
+			uint64_t k = umin(r->n, bytes / r->bytes);
+
+			r->n -= k;
+			bytes -= k * r->bytes;
+			rx->msgs += k;
+			rx->truesize += (stime_t)(k * lo_unix_truesize(r->bytes));
+		}
+		if (!r->n) {
+			s->run_head = (s->run_head + 1) % s->run_cap;
+			s->nruns--;
+		}
+	}
 }
 
 /* UDP: n datagrams of size bytes reach the peer's queue, as far as its memory allows. */
@@ -194,7 +332,6 @@ static uint64_t udp_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
 {
 	struct lo_sock *p = lo_peer(s);
 	uint64_t ts = lo_udp_truesize(size), k = 0;
-	struct lo_run *tail;
 
 	/* __udp_enqueue_schedule_skb: drop while rmem is above the buffer, else charge */
 	if (p->rmem <= p->rcvbuf)
@@ -205,23 +342,7 @@ static uint64_t udp_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
 	s->sent_bytes += n * size;
 	if (!k)
 		return n;
-	tail = p->nruns ? &p->runs[(p->run_head + p->nruns - 1) % p->run_cap] : NULL;
-	if (tail && tail->bytes == size) {
-		tail->n += k;
-	} else {
-		if (p->nruns == p->run_cap) {
-			unsigned cap = p->run_cap ? 2 * p->run_cap : 4;
-			struct lo_run *r = xcalloc(cap, sizeof(*r));
-
-			for (unsigned i = 0; i < p->nruns; i++)
-				r[i] = p->runs[(p->run_head + i) % p->run_cap];
-			free(p->runs);
-			p->runs = r;
-			p->run_cap = cap;
-			p->run_head = 0;
-		}
-		p->runs[(p->run_head + p->nruns++) % p->run_cap] = (struct lo_run){ k, (uint32_t)size };
-	}
+	runs_append(p, k, size);
 	p->queued += k;
 	p->received += k;
 	p->received_bytes += k * size;
@@ -292,6 +413,10 @@ uint64_t lo_send_commit(struct lo_sock *s, uint64_t n, uint64_t size)
 {
 	if (s->conn->proto == LO_UDP)
 		return udp_deliver(s, n, size);
+	if (s->conn->proto == LO_UNIX) {
+		unix_deliver(s, n, size);
+		return 0;
+	}
 	/* an ACK the task owed the peer rides on this data */
 	if (s->ack_due)
 		tcp_ack(s);
@@ -341,9 +466,13 @@ stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool
 		uint64_t avail = s->rcv_nxt - s->copied;
 
 		if (avail && size) {
+			/* unix_stream_read_generic, like tcp_recvmsg, fills the buffer across skbs */
 			rx->calls = umin(max_calls, (avail + size - 1) / size);
 			rx->bytes = umin(avail, rx->calls * size);
-			s->copied += rx->bytes;
+			if (s->conn->proto == LO_UNIX)
+				unix_take(s, rx->bytes, rx);
+			else
+				s->copied += rx->bytes;
 		}
 	}
 	if (!rx->calls)
@@ -365,6 +494,17 @@ void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback)
 		if (s->deficit >= s->rcvbuf / 4) {
 			s->rmem -= umin(s->rmem, s->deficit);
 			s->deficit = 0;
+		}
+		return;
+	}
+	if (s->conn->proto == LO_UNIX) {
+		/* consume_skb -> sock_wfree: the writer's charge falls; unix_write_space */
+		struct lo_sock *w = lo_peer(s);
+
+		w->wmem -= umin(w->wmem, (uint64_t)rx->truesize);
+		if (w->nospace && w->wmem * 4 <= w->sndbuf) {
+			w->nospace = false;
+			wake_owner(w, s);
 		}
 		return;
 	}

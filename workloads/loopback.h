@@ -76,7 +76,31 @@
 #include "workloads/kernel_ops.h"
 #include "workloads/split.h"
 
-enum lo_proto { LO_UDP, LO_TCP };
+/*
+ * LO_UNIX: not lo at all but a connected pair of Unix-domain stream
+ * sockets (netperf's STREAM_STREAM), as net/unix/af_unix.c of Linux 5.1
+ * carries them, with no network stack and no softirq:
+ *   - unix_stream_sendmsg cuts a send into skbs of at most half the send
+ *     buffer less 64 bytes (and SKB_MAX_HEAD(0) + 32 KiB), each from
+ *     sock_alloc_send_pskb: the payload linear up to SKB_MAX_HEAD(0)
+ *     (3776 bytes), beyond it in page fragments; the skb is charged to
+ *     the SENDER's sk_wmem_alloc (skb_set_owner_w) until the reader frees
+ *     it; sock_alloc_send_pskb sleeps (sock_wait_for_wmem) while that
+ *     charge is at least sk_sndbuf (net/core/sock.c).  The payload is
+ *     copied in (skb_copy_datagram_from_iter), the skb queued on the
+ *     peer's sk_receive_queue under its state lock and the peer woken
+ *     (sk_data_ready, sock_def_readable): send_call and copy, no packet;
+ *   - unix_stream_read_generic copies out of the queued skbs up to the
+ *     recv()'s size (recv_call and copy), frees each skb it empties
+ *     (consume_skb -> sock_wfree, uncharging the sender), and
+ *     sock_wfree's sk_write_space (unix_write_space) wakes a writer that
+ *     sleeps once its charge is at most a quarter of sk_sndbuf
+ *     (unix_writable);
+ *   - there is no receive-buffer limit for a stream socket: only the
+ *     sender's sk_sndbuf (net.core.wmem_default, 212992, unless
+ *     SO_SNDBUF) bounds what is in flight.
+ */
+enum lo_proto { LO_UDP, LO_TCP, LO_UNIX };
 
 /*
  * The kernel's work on lo, ns at full speed on bare metal (a PV domain's
@@ -175,6 +199,8 @@ struct lo_costs {
 #define LO_UDP_RCVBUF 212992
 #define LO_TCP_RCVBUF 6291456
 #define LO_TCP_SNDBUF 4194304
+/* net.core.wmem_default: a Unix stream socket's sk_sndbuf unless SO_SNDBUF sets it */
+#define LO_UNIX_SNDBUF 212992
 
 struct lo_conn;
 
@@ -196,8 +222,10 @@ struct lo_sock {
 	uint64_t rcv_nxt, copied;      /* TCP: bytes received, bytes read */
 	uint64_t rcv_segs;             /* TCP: segments queued unread (their truesize) */
 	bool ack_due;                  /* TCP: read since the last ACK */
-	/* send side (TCP) */
+	uint64_t head_used;            /* UNIX: bytes read of the skb at the queue's head */
+	/* send side (TCP, UNIX) */
 	uint64_t sndbuf;
+	uint64_t wmem;                 /* UNIX: sk_wmem_alloc, the truesize of its skbs unread */
 	uint64_t write_seq, snd_nxt, snd_una, snd_sml, snd_wnd_end;
 	bool nospace;                  /* SOCK_NOSPACE: its writer waits for room */
 	/* counters */
@@ -270,6 +298,15 @@ void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback);
 
 /* A datagram's skb truesize on lo (__ip_append_data, __alloc_skb, SKB_TRUESIZE). */
 uint64_t lo_udp_truesize(uint64_t payload);
+/*
+ * UNIX: the payload bytes of the skbs unix_stream_sendmsg cuts from a send
+ * on a socket whose sk_sndbuf is sndbuf (the last one may be shorter), and
+ * the truesize of an skb of payload bytes (sock_alloc_send_pskb ->
+ * alloc_skb_with_frags: the linear part's kmalloc and struct sk_buff, plus
+ * whole pages for the fragments).
+ */
+uint64_t lo_unix_chunk(uint64_t sndbuf);
+uint64_t lo_unix_truesize(uint64_t payload);
 
 /*
  * What n socket calls or switches of kind op cost beyond bare metal in a

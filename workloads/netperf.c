@@ -17,6 +17,15 @@
  *               what the reader took.
  *   UDP_RR      TCP_RR's transactions over UDP sockets (send_udp_rr /
  *               recv_udp_rr): the same calls, one datagram each way.
+ *   STREAM_STREAM  TCP_STREAM's loop over a connected pair of Unix-domain
+ *               stream sockets (src/nettest_unix.c send_stream_stream /
+ *               recv_stream_stream, built with -DWANT_UNIX as MMTests'
+ *               netperf-unix does): netperf send()s SIZE bytes at a time
+ *               until the time is up and close()s; netserver recv()s -M
+ *               bytes at a time.  The figure is the sender's (bytes sent /
+ *               elapsed, close() not waiting for the reader), bounded by the
+ *               reader's pace through the send buffer (loopback.h, LO_UNIX).
+ *               peer=loopback only: the sockets' path is af_unix, no lo.
  *   TCP_RR      one transaction at a time: netperf sends a request of
  *               request_size bytes and waits for the response_size bytes
  *               netserver sends back (1 and 1, netperf's defaults, as the
@@ -63,7 +72,7 @@
 #include "workloads/loopback.h"
 #include "workloads/netperf.h"
 
-enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR, NP_UDP_RR };
+enum np_test { NP_UDP_STREAM, NP_TCP_STREAM, NP_TCP_RR, NP_UDP_RR, NP_STREAM_STREAM };
 enum np_peer { NP_PEER_LOOPBACK, NP_PEER_DOM0, NP_PEER_REMOTE };
 enum np_direction { NP_TO_DOM0, NP_FROM_DOM0 };
 enum np_figure { NP_FIG_AUTO, NP_FIG_SEND, NP_FIG_RECV, NP_FIG_P50, NP_FIG_P90, NP_FIG_P99 };
@@ -85,8 +94,9 @@ struct netperf_config {
 #define NIC_OFF(f) OFF(nic.f)
 
 static const struct param_def netperf_params[] = {
-	{ "test", PARAM_ENUM, "UDP_STREAM", "UDP_STREAM|TCP_STREAM|TCP_RR|UDP_RR", 0, 0,
-	  "netperf -t", OFF(test) },
+	{ "test", PARAM_ENUM, "UDP_STREAM", "UDP_STREAM|TCP_STREAM|TCP_RR|UDP_RR|STREAM_STREAM",
+	  0, 0, "netperf -t (STREAM_STREAM: over a Unix-domain stream socket, peer=loopback)",
+	  OFF(test) },
 	{ "peer", PARAM_ENUM, "loopback", "loopback|dom0|remote", 0, 0,
 	  "where netserver runs: loopback, in the same domain over lo (MMTests' -H 127.0.0.1); "
 	  "dom0, netperf in the guest and netserver in dom0 over netfront/netback (TCP_RR, "
@@ -227,7 +237,9 @@ static void lo_connect(struct netperf *np)
 	struct np_loopback *lp = xcalloc(1, sizeof(*lp));
 
 	np->path = lp;
-	lo_conn_init(&lp->conn, c->test == NP_UDP_STREAM || c->test == NP_UDP_RR ? LO_UDP : LO_TCP,
+	lo_conn_init(&lp->conn,
+		     c->test == NP_STREAM_STREAM ? LO_UNIX
+		     : c->test == NP_UDP_STREAM || c->test == NP_UDP_RR ? LO_UDP : LO_TCP,
 		     &c->lo,
 		     np->w->dom, np->client, np->server, (uint64_t)c->rcvbuf,
 		     (uint64_t)c->sndbuf);
@@ -858,7 +870,9 @@ static double send_estimate(const struct netperf *np)
 {
 	const struct lo_costs *l = &np->c->lo;
 
-	return (double)l->send_call + (double)l->packet + (double)np->c->size * l->copy;
+	/* a Unix stream socket's send has no packet through lo */
+	return (double)l->send_call + (np->c->test == NP_STREAM_STREAM ? 0.0 : (double)l->packet) +
+	       (double)np->c->size * l->copy;
 }
 
 static double recv_estimate(const struct netperf *np)
@@ -1304,12 +1318,21 @@ static int check_vcpu(const char *what, long long v, const struct domain *d,
 static int netperf_check(const struct netperf_config *c, const struct domain *d,
 			 struct err *e)
 {
-	static const char *const test_names[] = { "UDP_STREAM", "TCP_STREAM", "TCP_RR", "UDP_RR" };
+	static const char *const test_names[] = { "UDP_STREAM", "TCP_STREAM", "TCP_RR", "UDP_RR",
+						  "STREAM_STREAM" };
 
 	if (check_vcpu("client_vcpu", c->client_vcpu, d, e) < 0)
 		return -1;
 	if (nic_parse_rate(c->nic.rate, "netperf", e) < 0)
 		return -1;
+	if (c->test == NP_STREAM_STREAM && c->peer != NP_PEER_LOOPBACK)
+		return err_set(e, "netperf: test=STREAM_STREAM needs peer=loopback (a Unix-domain "
+			       "socket joins two tasks of one kernel), not peer=%s",
+			       c->peer == NP_PEER_DOM0 ? "dom0" : "remote");
+	/* sock_setsockopt's floor of sk_sndbuf: SOCK_MIN_SNDBUF, 2 x (2048 + sk_buff's 256) */
+	if (c->test == NP_STREAM_STREAM && c->sndbuf && c->sndbuf < 4608)
+		return err_set(e, "netperf: sndbuf=%lld is below Linux's least send buffer "
+			       "(SOCK_MIN_SNDBUF, 4608 bytes) for test=STREAM_STREAM", c->sndbuf);
 	if (c->peer == NP_PEER_LOOPBACK && c->direction != NP_TO_DOM0)
 		return err_set(e, "netperf: direction=from-dom0 needs peer=dom0 or remote (over lo "
 			       "both ends are in one domain)");
@@ -1477,7 +1500,8 @@ static void netperf_destroy(struct workload *w)
 const struct workload_ops netperf_ops = {
 	.name = "netperf",
 	.summary = "netperf UDP_STREAM, TCP_STREAM, TCP_RR or UDP_RR between netperf and netserver "
-		   "in one domain over lo (peer=loopback), any of them between a guest "
+		   "in one domain over lo (peer=loopback; STREAM_STREAM over a Unix-domain "
+		   "socket), any of them between a guest "
 		   "and dom0 over netfront/netback (peer=dom0) or a remote host through dom0's "
 		   "NIC (peer=remote), as MMTests runs it; metric the "
 		   "sender's Mbit/s (MMTests' send-SIZE) or TCP_RR's and UDP_RR's transactions/s (higher is "

@@ -240,6 +240,22 @@ static const struct eval_axis rows_hackbench[] = {
 };
 
 /*
+ * MMTests' netperf-unix (configs/config-network-netperf-unix-unbound of
+ * July 2019, drivers/driver-netperf-unix.sh, shellpack netperf-bench):
+ * netperf built with -DWANT_UNIX, STREAM_STREAM (netperf -t STREAM_STREAM
+ * -i 3,3 -I 95,5 -- -m SIZE -M SIZE) over a Unix-domain stream socket,
+ * netperf and netserver unbound, default socket buffers; the figure is the
+ * sender's bytes / elapsed (nettest_unix.c send_stream_stream), Hmean of 5
+ * iterations.  1 s runs as netperf-udp's (workloads/netperf.c, STREAM_STREAM).
+ */
+static const struct eval_axis rows_netperf_unix[] = {
+	{ .name = "64", .workload = "netperf:test=STREAM_STREAM:size=64:time=1s" },
+	{ .name = "256", .workload = "netperf:test=STREAM_STREAM:size=256:time=1s" },
+	{ .name = "2048", .workload = "netperf:test=STREAM_STREAM:size=2048:time=1s" },
+	{ .name = "8192", .workload = "netperf:test=STREAM_STREAM:size=8192:time=1s" },
+};
+
+/*
  * MMTests' stream (configs/config-workload-stream-omp-nodes of July 2019,
  * shellpack stream-bench): stream.c built with OpenMP, STREAM_SIZE 512 MiB
  * (three arrays of 22369621 doubles), 2 threads per NUMA node, NTIMES 10;
@@ -320,6 +336,18 @@ static const struct eval_table tables_2019[] = {
 	T2019("stream", "HVM-v4", "kernel", "hvm-v4.xml", "hvm-v4-noht.xml", rows_stream),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
+	/*
+	 * netperf over a Unix-domain socket (issue 33): no parameter set on
+	 * these cells, all three columns predictions (doc/validation.md,
+	 * "netperf-unix: predictions").
+	 */
+	T2019("netperf-unix", "dom0", "send size", "dom0.xml", "dom0-noht.xml", rows_netperf_unix),
+	T2019("netperf-unix", "HVM-v8", "send size", "hvm-v8.xml", "hvm-v8-noht.xml",
+	      rows_netperf_unix),
+	T2019("netperf-unix", "HVM-v4", "send size", "hvm-v4.xml", "hvm-v4-noht.xml",
+	      rows_netperf_unix),
+	T2019("netperf-unix", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
+	      rows_netperf_unix),
 };
 
 static const struct eval_preset preset_2019 = {
