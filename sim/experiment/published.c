@@ -32,6 +32,7 @@
 #define S2019PS "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, STREAM 4) and 7)"
 #define S2019PHV "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, HACKBENCH-PROCESS-PIPE 5) and 6), Amean"
 #define S2019PSV "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, STREAM 5) and 6)"
+#define S2019PU "xen-devel, 11 July 2019, Message-ID <7d3bab61bb623939fd770578b7a8e451d6254c22.camel@suse.com>, NETPERF-UNIX 4) to 7), Hmean"
 #define S2019BM "xen-devel, 11 July 2019; ../shared/reference/real-measurements.md section 3"
 #define PNUMA "2012-numa-placement"
 #define SNUMA "xenbits.xen.org/people/dariof/benchmarks/numa-scheduling (March 2012)"
@@ -294,6 +295,59 @@ static const struct published_figure figures[] = {
 	{ P2019, "netperf-tcp HVMx2-v8", "send-256", "csc", 4088.77, NULL, 0, S2019PT },
 	{ P2019, "netperf-tcp HVMx2-v8", "send-2048", "csc", 21709.20, NULL, 0, S2019PT },
 	{ P2019, "netperf-tcp HVMx2-v8", "send-8192", "csc", 36700.18, NULL, 0, S2019PT },
+	/*
+	 * netperf over a Unix-domain socket: all three columns, added after the
+	 * model's predictions of them were committed (e445424; doc/validation.md,
+	 * "netperf-unix: predictions"); no parameter set on them.
+	 */
+	{ P2019, "netperf-unix dom0", "64", "HT", 492.89, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "256", "HT", 1852.77, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "2048", "HT", 2765.65, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "8192", "HT", 2996.64, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "64", "noHT", 485.34, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "256", "noHT", 1835.34, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "2048", "noHT", 2747.32, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "8192", "noHT", 2968.85, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "64", "csc", 451.13, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "256", "csc", 1272.07, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "2048", "csc", 3086.19, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix dom0", "8192", "csc", 2731.31, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "64", "HT", 275.22, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "256", "HT", 977.34, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "2048", "HT", 4702.72, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "8192", "HT", 5962.89, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "64", "noHT", 288.06, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "256", "noHT", 877.63, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "2048", "noHT", 5819.12, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "8192", "noHT", 6462.60, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "64", "csc", 277.23, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "256", "csc", 761.25, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "2048", "csc", 5531.96, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v8", "8192", "csc", 5387.48, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "64", "HT", 225.32, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "256", "HT", 707.19, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "2048", "HT", 2719.26, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "8192", "HT", 4263.18, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "64", "noHT", 239.36, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "256", "noHT", 782.19, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "2048", "noHT", 4156.29, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "8192", "noHT", 5724.08, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "64", "csc", 203.05, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "256", "csc", 751.77, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "2048", "csc", 3624.27, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVM-v4", "8192", "csc", 3579.16, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "64", "HT", 243.29, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "256", "HT", 711.91, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "2048", "HT", 3163.60, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "8192", "HT", 4277.51, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "64", "noHT", 165.06, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "256", "noHT", 472.92, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "2048", "noHT", 1955.93, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "8192", "noHT", 2377.98, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "64", "csc", 188.01, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "256", "csc", 504.46, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "2048", "csc", 2880.11, NULL, 0, S2019PU },
+	{ P2019, "netperf-unix HVMx2-v8", "8192", "csc", 3086.59, NULL, 0, S2019PU },
 	/*
 	 * hackbench-process-pipes: the noHT and csc columns, added after the
 	 * model's predictions of them were committed (doc/validation.md,
