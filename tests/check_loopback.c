@@ -207,6 +207,74 @@ START_TEST(tcp_send_buffer_and_window_hold_the_writer)
 }
 END_TEST
 
+/*
+ * netperf's pricing (split_calls, tcp_call 100 ns): a send that appends to
+ * the unsent tail skb costs tcp_call, one that starts an skb send_call; a
+ * recv that copies out of the head skb without freeing it tcp_call, the
+ * one that frees it recv_call.
+ */
+START_TEST(tcp_calls_without_an_skb_cost_tcp_call)
+{
+	struct lo_costs k = costs;
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+
+	k.tcp_call = 100;
+	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
+	c.split_calls = true;
+	tx = &c.end[0];
+	rx = &c.end[1];
+	/* nothing unsent: the first send starts an skb, the other 9 append */
+	ck_assert_int_eq(lo_send_work(tx, 10, 100), 1000 + 9 * 100 + 10 * 50);
+	lo_send_commit(tx, 1, 100);     /* pushed at once: nothing unsent again */
+	lo_send_commit(tx, 5, 100);     /* held by Nagle: 500 bytes unsent */
+	ck_assert_int_eq(lo_send_work(tx, 4, 100), 2000 + 4 * 100 + 4 * 50);  /* the push's packet */
+	/* the one segment of 100 bytes read in 4 calls of 25: the last frees it */
+	ck_assert_int_eq(lo_recv_claim(rx, 4, 25, false, &r), 3 * 100 + 500 + 50 + 700);
+	lo_recv_commit(rx, &r, false);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * tcp_cleanup_rbuf: a read that leaves data queued acknowledges only once
+ * more than rcv_mss (536 until a longer segment is seen) arrived since the
+ * last ACK; a read that empties the queue acknowledges.
+ */
+START_TEST(tcp_reader_acks_on_rcv_mss_or_an_empty_queue)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+
+	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	lo_send_commit(tx, 1, 400);
+	ck_assert_uint_eq(rx->rcv_mss, 536);
+	/* 100 of 400 read: 400 arrived, not more than 536, data left: no ACK */
+	ck_assert_int_eq(lo_recv_claim(rx, 1, 100, false, &r), 500 + 50);
+	ck_assert(!r.ack);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(rx->acks, 0);
+	ck_assert_uint_eq(tx->snd_una, 0);
+	/* the rest empties the queue: an ACK */
+	ck_assert_int_eq(lo_recv_claim(rx, 3, 100, false, &r), 3 * 500 + 150 + 700);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(rx->acks, 1);
+	ck_assert_uint_eq(tx->snd_una, 400);
+	/* a 1000-byte segment raises rcv_mss; 1000 arrived is not more than it */
+	lo_send_commit(tx, 1, 1000);
+	ck_assert_uint_eq(rx->rcv_mss, 1000);
+	lo_recv_claim(rx, 1, 100, false, &r);
+	ck_assert(!r.ack);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(rx->acks, 1);
+	lo_conn_free(&c);
+}
+END_TEST
+
 /* --- Unix stream sockets (LO_UNIX) --- */
 
 /*
@@ -439,8 +507,9 @@ START_TEST(netperf_tcp_rr_is_a_chain_of_calls)
 END_TEST
 
 /*
- * A TCP receiver slower than its sender (10 us per 1000-byte read against
- * 1 us a write; packets free, as the reader's ACKs push segments in its
+ * A TCP receiver slower than its sender (100-byte reads of 1 us each, 10
+ * a 1000-byte write of 1 us, whether a call starts or frees an skb or
+ * not; packets and ACKs free, as the reader's ACKs push segments in its
  * own context) sets the rate, 800 Mbit/s: TCP's window and the send
  * buffer hold netperf, asleep on the buffer most of the time.
  */
@@ -450,8 +519,9 @@ START_TEST(netperf_tcp_stream_is_held_by_a_slow_reader)
 	const struct breakdown_stage *st;
 	stime_t sndbuf = 0, total;
 
-	run_netperf("test=\"TCP_STREAM\" size=\"1000\" send_cost=\"1us\" packet_cost=\"0\" switch_cost=\"0\""
-		    " recv_cost=\"10us\" wake_cost=\"0\" ack_cost=\"0\" time=\"1s\"", &r);
+	run_netperf("test=\"TCP_STREAM\" size=\"1000\" recv_size=\"100\" send_cost=\"1us\""
+		    " packet_cost=\"0\" switch_cost=\"0\" recv_cost=\"1us\" tcp_call_cost=\"1us\""
+		    " wake_cost=\"0\" ack_cost=\"0\" time=\"1s\"", &r);
 	assert_near(r.metric.value, 800, 0.003, "Mbit/s");
 	ck_assert(r.breakdown.valid);
 	st = &r.breakdown.stages[0];
@@ -514,6 +584,8 @@ static Suite *suite(void)
 	tcase_add_test(unit, tcp_short_writes_coalesce_until_the_ack);
 	tcase_add_test(unit, tcp_ack_rides_on_the_answer);
 	tcase_add_test(unit, tcp_send_buffer_and_window_hold_the_writer);
+	tcase_add_test(unit, tcp_calls_without_an_skb_cost_tcp_call);
+	tcase_add_test(unit, tcp_reader_acks_on_rcv_mss_or_an_empty_queue);
 	tcase_add_test(unit, unix_skbs_are_af_unixs);
 	tcase_add_test(unit, unix_send_buffer_holds_the_writer_to_a_quarter);
 	tcase_add_test(unit, unix_reads_cross_skbs_and_sends_pay_no_packet);

@@ -131,6 +131,7 @@ void lo_conn_init(struct lo_conn *c, enum lo_proto proto, const struct lo_costs 
 		s->owner = i ? owner1 : owner0;
 		s->rcvbuf = rcvbuf ? rcvbuf : proto == LO_UDP ? LO_UDP_RCVBUF : LO_TCP_RCVBUF;
 		s->sndbuf = sndbuf ? sndbuf : proto == LO_UNIX ? LO_UNIX_SNDBUF : LO_TCP_SNDBUF;
+		s->rcv_mss = LO_TCP_RCV_MSS0;
 	}
 	for (int i = 0; i < 2; i++)
 		c->end[i].snd_wnd_end = tcp_window(&c->end[!i]);
@@ -151,15 +152,22 @@ struct lo_sock *lo_peer(struct lo_sock *s)
 	return s == &c->end[0] ? &c->end[1] : &c->end[0];
 }
 
-stime_t lo_kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
-		       uint64_t n, uint64_t bytes)
+/* lo_kernel_cost with refill ns per page-table switch for the call's own path. */
+static stime_t kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
+			   uint64_t n, uint64_t bytes, stime_t path_refill)
 {
 	double toggles = kernel_op_pv_toggles(op);
-	double refill = (double)c->tlb_refill;
+	double refill = (double)path_refill;
 
 	if (toggles > 0)    /* the copied pages' refills, once a call */
 		refill += (double)c->tlb_page * 2.0 * (double)bytes / 4096.0 / toggles;
 	return kernel_op_n_cost(t, op, (double)n, refill);
+}
+
+stime_t lo_kernel_cost(const struct lo_costs *c, enum domain_type t, enum kernel_op op,
+		       uint64_t n, uint64_t bytes)
+{
+	return kernel_cost(c, t, op, n, bytes, c->tlb_refill);
 }
 
 /* lo_kernel_cost in the connection's domain (none without one: a unit test's). */
@@ -168,6 +176,31 @@ static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint
 	if (!s->conn->dom)
 		return 0;
 	return lo_kernel_cost(s->conn->c, s->conn->dom->type, op, n, bytes);
+}
+
+/*
+ * A batch of TCP calls, 'full' of which allocate or free an skb (full_call
+ * each, on the path tlb_refill was calibrated on) and the rest only append
+ * to or copy out of one (tcp_call each, tlb_refill_tcp), with bytes copied
+ * in all: their work beyond the copy (w, the copy's) and the system calls'
+ * PV extras.
+ */
+static stime_t tcp_calls(const struct lo_sock *s, double w, uint64_t calls, uint64_t full,
+			 stime_t full_call, uint64_t bytes)
+{
+	const struct lo_costs *c = s->conn->c;
+	uint64_t per = calls ? bytes / calls : 0;
+	stime_t k = 0;
+
+	w += (double)full * (double)full_call + (double)(calls - full) * (double)c->tcp_call;
+	if (s->conn->dom) {
+		enum domain_type t = s->conn->dom->type;
+
+		k = kernel_cost(c, t, KOP_SYSCALL, full, per, c->tlb_refill);
+		if (calls > full)
+			k += kernel_cost(c, t, KOP_SYSCALL, calls - full, per, c->tlb_refill_tcp);
+	}
+	return (stime_t)w + k;
 }
 
 /*
@@ -228,20 +261,41 @@ uint64_t lo_send_room(struct lo_sock *s, uint64_t size)
 	return (s->sndbuf - q) / (size ? size : 1) + 1;
 }
 
+/*
+ * TCP: how many of n sends of size bytes start a new skb.  tcp_sendmsg_locked
+ * appends to the unsent tail skb until it holds size_goal bytes (on lo,
+ * whose GSO size exceeds the MSS, tcp_xmit_size_goal gives the MSS) and
+ * allocates the next one (sk_stream_alloc_skb) only then; a tail that has
+ * been pushed (no unsent bytes) is not appended to.  The unsent bytes
+ * after the batch cover ceil(end / MSS) skbs, ceil(start / MSS) of which
+ * existed.
+ */
+static uint64_t tcp_new_skbs(const struct lo_sock *s, uint64_t n, uint64_t size)
+{
+	uint64_t a = s->write_seq - s->snd_nxt, b = a + n * size;
+	uint64_t k = (b + LO_TCP_MSS - 1) / LO_TCP_MSS - (a + LO_TCP_MSS - 1) / LO_TCP_MSS;
+
+	return umin(k, n);
+}
+
 stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 {
 	const struct lo_costs *c = s->conn->c;
-	double w = (double)n * (double)c->send_call + (double)n * (double)size * c->copy;
+	double w = (double)n * (double)size * c->copy;
 	stime_t debt = s->debt;
 
-	if (s->conn->proto == LO_UDP)
-		w += (double)n * (double)c->packet;
+	s->debt = 0;
+	if (s->conn->proto == LO_TCP)
+		return tcp_calls(s, w, n, s->conn->split_calls ? tcp_new_skbs(s, n, size) : n,
+				 c->send_call, n * size) + debt;
 	if (s->conn->proto == LO_UNIX) {     /* each further skb of a send: its own allocation */
 		uint64_t ts, skbs = unix_send_skbs(s, size, &ts);
 
+		w += (double)n * (double)c->send_call;
 		w += (double)n * (double)(skbs - 1) * (double)c->send_call;
+		return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
 	}
-	s->debt = 0;
+	w += (double)n * ((double)c->send_call + (double)c->packet);
 	return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
 }
 
@@ -374,6 +428,9 @@ static void tcp_push(struct lo_sock *s, struct lo_sock *ctx)
 			s->snd_sml = s->snd_nxt;
 		p->rcv_nxt += seg;
 		p->rcv_segs++;
+		/* tcp_measure_rcv_mss: a longer segment raises the estimate */
+		if (seg > p->rcv_mss)
+			p->rcv_mss = seg;
 		p->rmem += seg + TCP_SKB_OVERHEAD;
 		p->received_bytes += seg;
 		s->sent++;
@@ -396,6 +453,7 @@ static void tcp_ack(struct lo_sock *r)
 
 	r->ack_due = false;
 	r->acks++;
+	r->rcv_wup = r->rcv_nxt;    /* the window announced with it (tcp_select_window) */
 	if (r->rcv_nxt > w->snd_una)
 		w->snd_una = r->rcv_nxt;
 	if (end > w->snd_wnd_end)
@@ -452,6 +510,19 @@ static void udp_take(struct lo_sock *s, uint64_t max, uint64_t size, struct lo_r
 	rx->calls = rx->msgs;
 }
 
+/*
+ * TCP: the segments whose last byte a read of bytes (already taken off
+ * s: s->copied includes them) reaches, in proportion to the bytes of the
+ * segments queued unread before it.
+ */
+static uint64_t tcp_segs_read(const struct lo_sock *s, uint64_t bytes)
+{
+	uint64_t unread = s->rcv_nxt - s->copied + bytes;
+	uint64_t segs = unread ? (s->rcv_segs * bytes + unread - 1) / unread : 0;
+
+	return umin(segs, s->rcv_segs);
+}
+
 stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool piggyback,
 		      struct lo_rx *rx)
 {
@@ -478,10 +549,28 @@ stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool
 	if (!rx->calls)
 		return 0;
 	s->debt = 0;
-	w = (double)rx->calls * (double)c->recv_call + (double)rx->bytes * c->copy;
-	if (s->conn->proto == LO_TCP && !piggyback)
+	w = (double)rx->bytes * c->copy;
+	if (s->conn->proto != LO_TCP)     /* UDP, UNIX: a whole call each */
+		return (stime_t)(w + (double)rx->calls * (double)c->recv_call) +
+		       kops(s, KOP_SYSCALL, rx->calls, rx->bytes / rx->calls) + debt;
+	/*
+	 * tcp_cleanup_rbuf, at the end of each tcp_recvmsg, sends a pure ACK
+	 * when more than rcv_mss bytes arrived since the last one, or when
+	 * the read emptied the queue (after short segments, ICSK_ACK_PUSHED:
+	 * taken to be always, the delayed-ACK timer acknowledging otherwise);
+	 * else the ACK stays pending.  The batch's last call decides.
+	 */
+	if (!piggyback && (s->rcv_nxt - s->rcv_wup > s->rcv_mss || s->copied == s->rcv_nxt)) {
+		rx->ack = true;
 		w += (double)c->ack;
-	return (stime_t)w + kops(s, KOP_SYSCALL, rx->calls, rx->bytes / rx->calls) + debt;
+	}
+	/*
+	 * tcp_recvmsg frees a segment's skb (sk_eat_skb) in the call that
+	 * copies its last byte; the other calls only copy out of the head skb
+	 */
+	return tcp_calls(s, w, rx->calls,
+			 s->conn->split_calls ? umin(rx->calls, tcp_segs_read(s, rx->bytes)) : rx->calls,
+			 c->recv_call, rx->bytes) + debt;
 }
 
 void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback)
@@ -510,14 +599,12 @@ void lo_recv_commit(struct lo_sock *s, const struct lo_rx *rx, bool piggyback)
 	}
 	/* the segments read, in proportion to the bytes (their skbs are freed) */
 	{
-		uint64_t unread = s->rcv_nxt - s->copied + rx->bytes;
-		uint64_t segs = unread ? (s->rcv_segs * rx->bytes + unread - 1) / unread : 0;
+		uint64_t segs = tcp_segs_read(s, rx->bytes);
 
-		segs = umin(segs, s->rcv_segs);
 		s->rcv_segs -= segs;
 		s->rmem -= umin(s->rmem, rx->bytes + segs * TCP_SKB_OVERHEAD);
 	}
 	s->ack_due = true;
-	if (!piggyback)
+	if (!piggyback && rx->ack)
 		tcp_ack(s);
 }

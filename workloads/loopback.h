@@ -27,7 +27,9 @@
  *     multicall: workloads/kernel_ops.h).
  * What a receive costs (udp_recvmsg / tcp_recvmsg): the system call, the
  * dequeue and the skb's release (recv_call) and the copy to user space
- * (copy per byte).
+ * (copy per byte).  netperf's TCP calls that neither start nor free an skb
+ * (a send appending to the unsent tail, a recv copying out of the head
+ * skb) cost tcp_call instead (struct lo_conn's split_calls).
  *
  * Socket buffers (net/ipv4/udp.c, include/net/sock.h, net/ipv4/tcp*.c):
  *   - UDP: __udp_enqueue_schedule_skb drops a datagram when the socket's
@@ -45,7 +47,8 @@
  *     unacknowledged (tcp_nagle_check with Minshall's rule, tcp_minshall_
  *     check), so small writes coalesce while one is in flight.  Segments
  *     are at most the loopback MSS (65483 bytes: MTU 65536).  The reader
- *     acknowledges when it has read (tcp_cleanup_rbuf): the ACK rides on
+ *     acknowledges when it has read (tcp_cleanup_rbuf: more than rcv_mss
+ *     arrived since its last ACK, or the queue emptied): the ACK rides on
  *     data it sends back at once (a request answered, delayed-ACK
  *     pingpong mode), else it is a pure ACK whose trip through lo and
  *     tcp_ack at the writer's socket is the reader's work (ack); the ACK
@@ -116,6 +119,15 @@ struct lo_costs {
 	stime_t switch_in;   /* switching to that task on its CPU (schedule, switch_to) */
 	stime_t ack;         /* TCP: a pure ACK through lo and tcp_ack at the writer's socket */
 	/*
+	 * TCP: a send() that appends to the unsent tail skb or a recv() that
+	 * copies out of the head skb without freeing it: the socket layer,
+	 * lock_sock / release_sock and tcp_sendmsg_locked's or tcp_recvmsg's
+	 * loop, with no skb allocated or freed and no packet through lo.
+	 * A TCP call that allocates or frees an skb costs send_call /
+	 * recv_call as a UDP call does.
+	 */
+	stime_t tcp_call;
+	/*
 	 * PV only (kernel_ops.h): the TLB refill after each page-table switch
 	 * of a system call or context switch (the call's code and data), and
 	 * per 4 KiB page its copy touches (user buffer and skb), refilled once
@@ -123,6 +135,12 @@ struct lo_costs {
 	 */
 	stime_t tlb_refill;
 	stime_t tlb_page;
+	/*
+	 * PV only: the refill per page-table switch of a TCP call of the
+	 * tcp_call kind, whose path touches no skb allocator, IP, lo or
+	 * softirq page (tlb_refill is that of a call which does).
+	 */
+	stime_t tlb_refill_tcp;
 };
 
 /*
@@ -140,6 +158,8 @@ struct lo_costs {
 #define LO_ACK_DEFAULT "1us"
 #define LO_TLB_REFILL_DEFAULT "407ns"
 #define LO_TLB_PAGE_DEFAULT "86ns"
+#define LO_TCP_CALL_DEFAULT "288ns"
+#define LO_TLB_REFILL_TCP_DEFAULT "0ns"
 
 #define LO_PARAMS(off)                                                                   \
 	{ "send_cost", PARAM_DURATION, LO_SEND_CALL_DEFAULT, NULL, 0, 0,                   \
@@ -169,7 +189,15 @@ struct lo_costs {
 	  off(tlb_refill) },                                                               \
 	{ "tlb_page", PARAM_DURATION, LO_TLB_PAGE_DEFAULT, NULL, 0, 0,                     \
 	  "PV only: TLB refill per 4 KiB page a call copies (user buffer and skb), once " \
-	  "a call (calibrated on the 2019 dom0 netperf cells)", off(tlb_page) }
+	  "a call (calibrated on the 2019 dom0 netperf cells)", off(tlb_page) },           \
+	{ "tcp_call_cost", PARAM_DURATION, LO_TCP_CALL_DEFAULT, NULL, 0, 0,                \
+	  "TCP: kernel CPU of a send() appending to the unsent tail skb or a recv() "     \
+	  "copying out of the head skb, neither allocating nor freeing one (calibrated "  \
+	  "on the 2019 HVM-v8 HT netperf TCP cells)", off(tcp_call) },                    \
+	{ "tlb_refill_tcp", PARAM_DURATION, LO_TLB_REFILL_TCP_DEFAULT, NULL, 0, 0,         \
+	  "PV only: TLB refill per page-table switch of such a TCP call (no skb, IP or "  \
+	  "lo pages on its path; calibrated on the 2019 dom0 HT netperf TCP cells)",      \
+	  off(tlb_refill_tcp) }
 
 /*
  * The CPU-cost noise of the workloads over lo (netperf, mutilate,
@@ -188,6 +216,12 @@ struct lo_costs {
 /* The loopback device's MTU (drivers/net/loopback.c: 64 KiB) and TCP's MSS over it. */
 #define LO_MTU 65536
 #define LO_TCP_MSS 65483
+/*
+ * The receiver's first estimate of the sender's MSS (tcp_initialize_rcv_mss:
+ * at most TCP_MSS_DEFAULT, 536), which tcp_measure_rcv_mss raises to the
+ * length of any longer segment.
+ */
+#define LO_TCP_RCV_MSS0 536
 
 /*
  * Linux's default socket buffers: net.core.rmem_default / wmem_default
@@ -221,6 +255,7 @@ struct lo_sock {
 	uint64_t queued;               /* UDP: datagrams queued */
 	uint64_t rcv_nxt, copied;      /* TCP: bytes received, bytes read */
 	uint64_t rcv_segs;             /* TCP: segments queued unread (their truesize) */
+	uint64_t rcv_wup, rcv_mss;     /* TCP: rcv_nxt at the last ACK; icsk_ack.rcv_mss */
 	bool ack_due;                  /* TCP: read since the last ACK */
 	uint64_t head_used;            /* UNIX: bytes read of the skb at the queue's head */
 	/* send side (TCP, UNIX) */
@@ -235,6 +270,14 @@ struct lo_sock {
 
 struct lo_conn {
 	enum lo_proto proto;
+	/*
+	 * TCP: price a call that neither allocates nor frees an skb as
+	 * tcp_call (and tlb_refill_tcp) instead of send_call / recv_call.
+	 * Set by netperf, whose TCP costs were calibrated so; mutilate's were
+	 * calibrated with every call priced in full and keep that (doc/workloads.md,
+	 * "Sockets over lo").
+	 */
+	bool split_calls;
 	const struct lo_costs *c;
 	struct domain *dom;            /* both ends run in its guest */
 	struct lo_sock end[2];
@@ -278,6 +321,7 @@ uint64_t lo_recv_avail(const struct lo_sock *s);
 struct lo_rx {
 	uint64_t calls, msgs, bytes;
 	stime_t truesize;              /* UDP: the datagrams' memory, given back at commit */
+	bool ack;                      /* TCP, not piggybacked: tcp_cleanup_rbuf sends an ACK */
 };
 /*
  * Claims up to max_calls recv() calls of at most size bytes each (a

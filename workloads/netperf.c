@@ -243,6 +243,7 @@ static void lo_connect(struct netperf *np)
 		     &c->lo,
 		     np->w->dom, np->client, np->server, (uint64_t)c->rcvbuf,
 		     (uint64_t)c->sndbuf);
+	lp->conn.split_calls = true;
 }
 
 static uint64_t lo_room(struct netperf *np, int end, uint64_t size)

@@ -59,6 +59,7 @@ assert 0.5 < got["p50"] * got["auto"] / 1e6 < 1.5, got'
 expect_error "figure=p99 is TCP_RR's" --workload=netperf:figure=p99
 expect_error "netperf: test: 'SCTP_STREAM'" --workload=netperf:test=SCTP_STREAM
 expect_error "netperf: tlb_page: 'abc' is not a duration" --workload=netperf:tlb_page=abc
+expect_error "netperf: tcp_call_cost: 'abc' is not a duration" --workload=netperf:tcp_call_cost=abc
 expect_error "netperf: tlb_refill: '-5ns': a duration cannot be negative" --workload=netperf:tlb_refill=-5ns
 cat > "$tmp/bad.xml" <<END
 <scenario>
