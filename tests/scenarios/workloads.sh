@@ -64,14 +64,18 @@ END
 done
 
 # 3 and 4. dom0 load slows both benchmarks under both schedulers (means of 3).
+#    In the sanitizer build (lib.sh, sanitized) one iteration, for memory
+#    errors and the breakdowns: the means are the plain build's to check.
+it=3 figures=true
+sanitized && it=1 figures=false
 run_ok --sched=credit1,credit2 --workload=make-xen,iperf --dom0-load=off,on \
-	--iterations=3 --format=json > "$tmp/load.json"
+	--iterations=$it --format=json > "$tmp/load.json"
 json_check "$tmp/load.json" '
 from statistics import mean
 m = {}
 for r in doc["runs"]:
     m.setdefault((r["scheduler"], r["workload"], r["dom0_load"]), []).append(r["metric"]["value"])
-for s in ("credit1", "credit2"):
+for s in ("credit1", "credit2") if "'$figures'" == "true" else ():
     off, on = mean(m[s, "make-xen", "off"]), mean(m[s, "make-xen", "on"])
     print(f"{s}: make-xen {off:.3f} s -> {on:.3f} s with dom0 load")
     assert on > off * 1.05, (s, "make-xen", off, on)
@@ -80,8 +84,8 @@ for s in ("credit1", "credit2"):
     assert on < off * 0.95, (s, "iperf", off, on)
 mx, ip = mean(m["credit1", "make-xen", "off"]), mean(m["credit1", "iperf", "off"])
 print(f"calibration: make-xen {mx:.3f} s (28.353), iperf {ip:.3f} Gbit/s (11.793)")
-assert abs(mx / 28.353 - 1) < 0.10, ("make-xen calibration", mx)
-assert abs(ip / 11.793 - 1) < 0.10, ("iperf calibration", ip)
+assert "'$figures'" != "true" or abs(mx / 28.353 - 1) < 0.10, ("make-xen calibration", mx)
+assert "'$figures'" != "true" or abs(ip / 11.793 - 1) < 0.10, ("iperf calibration", ip)
 for r in doc["runs"]:
     b = r["breakdown"]
     names = [st["name"] for st in b["stages"]]
@@ -104,8 +108,8 @@ print("breakdowns add up in", len(doc["runs"]), "runs")
 #    wake_affine puts the server on netback's interrupt vCPU, where it
 #    waits behind the softirq (guest_wait too, but not a hog's).
 run_ok --hw=ideal --sched=credit1:era=2016 --workload=iperf \
-	--dom0-load='on:autogroup={on,off}' --iterations=3 --format=json > "$tmp/ag.json" || finish
-json_check "$tmp/ag.json" '
+	--dom0-load='on:autogroup={on,off}' --iterations=$it --format=json > "$tmp/ag.json" || finish
+$figures && json_check "$tmp/ag.json" '
 waits = {}
 for r in doc["runs"]:
     st = {s["name"]: s["parts_ns"] for s in r["breakdown"]["stages"]}
