@@ -17,6 +17,13 @@ fail() {
 	failures=$((failures + 1))
 }
 
+# sanitized: true in the sanitizer build (make distcheck's), as
+# tests/scenarios/lib.sh's: there a test may run fewer repetitions of the
+# same code, for memory errors, where the plain build checks the figures.
+sanitized() {
+	[ -n "${SCHEDSIM_SANITIZED:-}" ]
+}
+
 # finish: exit 1 (naming how many checks failed) or 0.
 finish() {
 	[ $failures = 0 ] || { echo "$failures failure(s)"; exit 1; }
