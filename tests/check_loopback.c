@@ -376,6 +376,61 @@ START_TEST(unix_reads_cross_skbs_and_sends_pay_no_packet)
 }
 END_TEST
 
+/*
+ * netperf 2.4.5's buffer: SO_SNDBUF 0, raised to SOCK_MIN_SNDBUF (4608).
+ * A send is cut at 4608 / 2 - 64 = 2240 bytes (kmalloc-4096 and struct
+ * sk_buff: 4352 of truesize each), and the writer allocates while its
+ * charge is below 4608: six skbs of 64 bytes; of an 8 KiB send two
+ * skbs (8704), then it sleeps part-way through the send.  Woken once the
+ * reader has freed both (the charge at most 1152), it goes on with the
+ * same send: 2240 bytes and the last 1472 (2304), no new system call.
+ */
+START_TEST(unix_writer_stops_part_way_at_a_small_buffer)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+	struct lo_rx r;
+
+	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, LO_MIN_SNDBUF);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	ck_assert_uint_eq(lo_unix_chunk(LO_MIN_SNDBUF), 2240);
+	ck_assert_uint_eq(lo_unix_truesize(2240), 4352);
+	ck_assert_uint_eq(lo_unix_truesize(1472), 2304);
+	ck_assert_uint_eq(lo_send_room(tx, 64), 6);
+	ck_assert_uint_eq(lo_send_room(tx, 8192), 1);
+	ck_assert_int_eq(lo_send_work(tx, 1, 8192), 2 * 1000 + 4480 / 2);
+	lo_send_commit(tx, 1, 8192);
+	ck_assert_uint_eq(tx->wmem, 2 * 4352);
+	ck_assert_uint_eq(tx->part, 4480);
+	ck_assert_uint_eq(tx->sent_bytes, 4480);
+	ck_assert_uint_eq(lo_recv_avail(rx), 4480);
+	ck_assert_uint_eq(lo_send_room(tx, 8192), 0);
+	ck_assert(tx->nospace);
+	/* one skb read: 4352 left, above a quarter; the writer still waits */
+	lo_recv_claim(rx, 1, 2240, false, &r);
+	lo_recv_commit(rx, &r, false);
+	ck_assert(tx->nospace);
+	lo_recv_claim(rx, 1, 8192, false, &r);
+	ck_assert_uint_eq(r.bytes, 2240);
+	lo_recv_commit(rx, &r, false);
+	ck_assert_uint_eq(tx->wmem, 0);
+	ck_assert(!tx->nospace);
+	/* the rest of the send: no system call entered, two skbs */
+	ck_assert_uint_eq(lo_send_room(tx, 8192), 1);
+	ck_assert_int_eq(lo_send_work(tx, 1, 8192), 2 * 1000 + 3712 / 2);
+	lo_send_commit(tx, 1, 8192);
+	ck_assert_uint_eq(tx->part, 0);
+	ck_assert_uint_eq(tx->wmem, 4352 + 2304);
+	ck_assert_uint_eq(tx->sent_bytes, 8192);
+	ck_assert_uint_eq(tx->sent, 4);
+	/* a commit without a plan queues what the buffer takes: nothing at 6656 */
+	lo_send_commit(tx, 1, 8192);
+	ck_assert_uint_eq(tx->sent, 4);
+	lo_conn_free(&c);
+}
+END_TEST
+
 /* --- netperf on a running machine --- */
 
 #define HOST "<host sockets=\"1\" cores-per-socket=\"4\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
@@ -538,15 +593,16 @@ START_TEST(netperf_tcp_stream_is_held_by_a_slow_reader)
 END_TEST
 
 /*
- * STREAM_STREAM: a reader slower than the writer (10 us per 1000-byte
- * read against 1 us a send) sets the rate, 800 Mbit/s, the writer asleep
- * on its send buffer most of the time; the other way round the writer
- * sets it (10 us a send), and no packet is paid (packet_cost 100 us).
+ * STREAM_STREAM with Linux's default buffer (212992, netperf 2.6's -1): a
+ * reader slower than the writer (10 us per 1000-byte read against 1 us a
+ * send) sets the rate, 800 Mbit/s, the writer asleep on its send buffer
+ * most of the time; the other way round the writer sets it (10 us a
+ * send), and no packet is paid (packet_cost 100 us).
  */
 START_TEST(netperf_stream_stream_is_the_slower_ends_rate)
 {
 	const char *base = "test=\"STREAM_STREAM\" size=\"1000\" packet_cost=\"100us\" "
-			   "switch_cost=\"0\" wake_cost=\"0\" time=\"1s\"";
+			   "switch_cost=\"0\" wake_cost=\"0\" time=\"1s\" sndbuf=\"212992\"";
 	char a[512];
 	struct run_result r;
 	const struct breakdown_stage *st;
@@ -589,6 +645,7 @@ static Suite *suite(void)
 	tcase_add_test(unit, unix_skbs_are_af_unixs);
 	tcase_add_test(unit, unix_send_buffer_holds_the_writer_to_a_quarter);
 	tcase_add_test(unit, unix_reads_cross_skbs_and_sends_pay_no_packet);
+	tcase_add_test(unit, unix_writer_stops_part_way_at_a_small_buffer);
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, netperf_udp_stream_is_the_senders_rate);

@@ -99,13 +99,56 @@ uint64_t lo_unix_truesize(uint64_t payload)
 	return kmalloc_size(SKB_ALIGN(payload - frag) + SKB_SHINFO) + SKB_STRUCT + PAGE_ALIGN4K(frag);
 }
 
-/* UNIX: the skbs of one send of size bytes, and their truesize together. */
-static uint64_t unix_send_skbs(const struct lo_sock *s, uint64_t size, uint64_t *truesize)
-{
-	uint64_t chunk = lo_unix_chunk(s->sndbuf), full = size / chunk, rest = size % chunk;
+static void runs_append(struct lo_sock *p, uint64_t n, uint64_t bytes);
 
-	*truesize = full * lo_unix_truesize(chunk) + (rest ? lo_unix_truesize(rest) : 0);
-	return full + (rest ? 1 : 0) + (size ? 0 : 1);
+/* UNIX: what a walk over a writer's skbs (unix_walk) made. */
+struct unix_tx {
+	uint64_t skbs, bytes, truesize;
+	uint64_t calls;     /* send() calls entered (a send gone on with is not one) */
+	uint64_t touched;   /* sends entered or gone on with */
+};
+
+/*
+ * UNIX: the skbs unix_stream_sendmsg cuts from up to n sends of size
+ * bytes from s, the first going on with the send s is within (s->part
+ * bytes of it queued), at most max_skbs of them and, with at_buffer,
+ * stopping where sock_alloc_send_pskb would sleep: the charge, the
+ * writer's plus the walk's, at least sk_sndbuf.  With queue, the skbs
+ * go on the peer's queue and their truesize on the writer's charge, and
+ * s->part follows.
+ */
+static void unix_walk(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t max_skbs,
+		      bool at_buffer, bool queue, struct unix_tx *tx)
+{
+	uint64_t chunk = lo_unix_chunk(s->sndbuf), part = s->part % (size ? size : 1);
+
+	memset(tx, 0, sizeof(*tx));
+	while (tx->skbs < max_skbs) {
+		uint64_t len, ts;
+
+		if (at_buffer && s->wmem + tx->truesize >= s->sndbuf)
+			break;
+		if (part == 0 || tx->skbs == 0) {     /* a send entered, or the one gone on with */
+			if (tx->touched == n)
+				break;
+			tx->touched++;
+			tx->calls += part == 0;
+		}
+		len = umin(size - part, chunk);
+		ts = lo_unix_truesize(len);
+		tx->skbs++;
+		tx->bytes += len;
+		tx->truesize += ts;
+		if (queue)
+			runs_append(lo_peer(s), 1, len);
+		part += len;
+		if (part >= size)
+			part = 0;
+	}
+	if (queue) {
+		s->part = part;
+		s->wmem += tx->truesize;
+	}
 }
 
 /* tcp_win_from_space with tcp_adv_win_scale 1: half the free buffer. */
@@ -239,15 +282,15 @@ uint64_t lo_send_room(struct lo_sock *s, uint64_t size)
 	if (s->conn->proto == LO_UDP)
 		return UINT64_MAX;
 	if (s->conn->proto == LO_UNIX) {
-		uint64_t ts;
+		struct unix_tx tx;
 
 		/* sock_alloc_send_pskb allocates while the charge is below sk_sndbuf */
-		unix_send_skbs(s, size, &ts);
 		if (s->wmem >= s->sndbuf) {
 			s->nospace = true;
 			return 0;
 		}
-		return (s->sndbuf - s->wmem + ts - 1) / ts;
+		unix_walk(s, UINT64_MAX, size, UINT64_MAX, true, false, &tx);
+		return tx.touched;
 	}
 	/*
 	 * sk_stream_memory_free: tcp_sendmsg copies while the queue is under
@@ -288,12 +331,14 @@ stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 	if (s->conn->proto == LO_TCP)
 		return tcp_calls(s, w, n, s->conn->split_calls ? tcp_new_skbs(s, n, size) : n,
 				 c->send_call, n * size) + debt;
-	if (s->conn->proto == LO_UNIX) {     /* each further skb of a send: its own allocation */
-		uint64_t ts, skbs = unix_send_skbs(s, size, &ts);
+	if (s->conn->proto == LO_UNIX) {     /* each skb its allocation; a system call per send entered */
+		struct unix_tx tx;
 
-		w += (double)n * (double)c->send_call;
-		w += (double)n * (double)(skbs - 1) * (double)c->send_call;
-		return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
+		unix_walk(s, n, size, UINT64_MAX, true, false, &tx);
+		s->plan_skbs = tx.skbs;
+		s->planned = true;
+		w = (double)tx.bytes * c->copy + (double)tx.skbs * (double)c->send_call;
+		return (stime_t)w + kops(s, KOP_SYSCALL, tx.calls, size) + debt;
 	}
 	w += (double)n * ((double)c->send_call + (double)c->packet);
 	return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
@@ -323,30 +368,24 @@ static void runs_append(struct lo_sock *p, uint64_t n, uint64_t bytes)
 }
 
 /*
- * UNIX: n sends of size bytes from s: their skbs are charged to s and
- * queued at the peer, which is woken.
+ * UNIX: the planned skbs of n sends of size bytes from s (without a plan,
+ * those the send buffer takes now) are charged to s and queued at the
+ * peer, which is woken.
  */
 static void unix_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
 {
 	struct lo_sock *p = lo_peer(s);
-	uint64_t ts, skbs = unix_send_skbs(s, size, &ts);
-	uint64_t chunk = lo_unix_chunk(s->sndbuf), full = size / chunk, rest = size % chunk;
+	struct unix_tx tx;
 
-	if (!full || (!rest && skbs == full)) {     /* one skb size: one run */
-		runs_append(p, n * skbs, full ? chunk : size);
-	} else {
-		for (uint64_t i = 0; i < n; i++) {
-			runs_append(p, full, chunk);
-			runs_append(p, 1, rest);
-		}
-	}
-	s->wmem += n * ts;
-	s->sent += n * skbs;
-	s->sent_bytes += n * size;
-	p->rcv_nxt += n * size;
-	p->received += n * skbs;
-	p->received_bytes += n * size;
-	wake_owner(p, s);
+	unix_walk(s, n, size, s->planned ? s->plan_skbs : UINT64_MAX, !s->planned, true, &tx);
+	s->planned = false;
+	s->sent += tx.skbs;
+	s->sent_bytes += tx.bytes;
+	p->rcv_nxt += tx.bytes;
+	p->received += tx.skbs;
+	p->received_bytes += tx.bytes;
+	if (tx.skbs)
+		wake_owner(p, s);
 }
 
 /* UNIX: bytes read off the queue of s: the skbs emptied and their truesize go in rx. */

@@ -89,10 +89,13 @@
  *     (3776 bytes), beyond it in page fragments; the skb is charged to
  *     the SENDER's sk_wmem_alloc (skb_set_owner_w) until the reader frees
  *     it; sock_alloc_send_pskb sleeps (sock_wait_for_wmem) while that
- *     charge is at least sk_sndbuf (net/core/sock.c).  The payload is
- *     copied in (skb_copy_datagram_from_iter), the skb queued on the
- *     peer's sk_receive_queue under its state lock and the peer woken
- *     (sk_data_ready, sock_def_readable): send_call and copy, no packet;
+ *     charge is at least sk_sndbuf (net/core/sock.c), in the middle of a
+ *     send if need be: the skbs already queued stay queued, and the send
+ *     goes on from there when the writer is woken (struct lo_sock's part).
+ *     The payload is copied in (skb_copy_datagram_from_iter), the skb
+ *     queued on the peer's sk_receive_queue under its state lock and the
+ *     peer woken (sk_data_ready, sock_def_readable): send_call and copy
+ *     per skb, no packet;
  *   - unix_stream_read_generic copies out of the queued skbs up to the
  *     recv()'s size (recv_call and copy), frees each skb it empties
  *     (consume_skb -> sock_wfree, uncharging the sender), and
@@ -235,6 +238,11 @@ struct lo_costs {
 #define LO_TCP_SNDBUF 4194304
 /* net.core.wmem_default: a Unix stream socket's sk_sndbuf unless SO_SNDBUF sets it */
 #define LO_UNIX_SNDBUF 212992
+/*
+ * SOCK_MIN_SNDBUF (include/net/sock.h: 2 x (2048 + sk_buff's 256)): the
+ * floor sock_setsockopt puts under SO_SNDBUF, what a request of 0 gives.
+ */
+#define LO_MIN_SNDBUF 4608
 
 struct lo_conn;
 
@@ -258,6 +266,9 @@ struct lo_sock {
 	uint64_t rcv_wup, rcv_mss;     /* TCP: rcv_nxt at the last ACK; icsk_ack.rcv_mss */
 	bool ack_due;                  /* TCP: read since the last ACK */
 	uint64_t head_used;            /* UNIX: bytes read of the skb at the queue's head */
+	uint64_t part;                 /* UNIX: bytes queued of the send the writer is within */
+	uint64_t plan_skbs;            /* UNIX: the skbs lo_send_work planned, for lo_send_commit */
+	bool planned;
 	/* send side (TCP, UNIX) */
 	uint64_t sndbuf;
 	uint64_t wmem;                 /* UNIX: sk_wmem_alloc, the truesize of its skbs unread */
@@ -299,19 +310,25 @@ struct lo_sock *lo_peer(struct lo_sock *s);
 
 /*
  * How many sends of size bytes s may make now without sleeping (UDP: no
- * limit); 0 marks it out of space, so that the ACK that frees enough wakes
- * its owner.
+ * limit; UNIX: the sends it may enter or go on with, the last of which
+ * may stop part-way at the send buffer); 0 marks it out of space, so that
+ * the ACK or the free that makes room wakes its owner.
  */
 uint64_t lo_send_room(struct lo_sock *s, uint64_t size);
 /*
  * The work of n sends of size bytes from s (system calls, copies, and for
  * UDP each datagram's trip through lo), plus s's debt, which it clears.
+ * UNIX: the first of the n goes on with a send the writer is within, and
+ * the skbs stop where the send buffer would put the writer to sleep;
+ * what is planned is what the next lo_send_commit on s queues.
  */
 stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size);
 /*
  * The n sends are done: UDP delivers each datagram to the peer's queue or
  * drops it; TCP queues the bytes and sends what the window and Nagle
- * allow.  The peer's owner is kicked.  Returns the datagrams dropped.
+ * allow; UNIX queues the skbs lo_send_work planned (without a plan, those
+ * the send buffer takes now).  The peer's owner is kicked.  Returns the
+ * datagrams dropped.  s->sent_bytes counts the bytes handed over.
  */
 uint64_t lo_send_commit(struct lo_sock *s, uint64_t n, uint64_t size);
 

@@ -24,7 +24,11 @@
  *               until the time is up and close()s; netserver recv()s -M
  *               bytes at a time.  The figure is the sender's (bytes sent /
  *               elapsed, close() not waiting for the reader), bounded by the
- *               reader's pace through the send buffer (loopback.h, LO_UNIX).
+ *               reader's pace through the send buffer (loopback.h, LO_UNIX),
+ *               which netperf 2.4.5 asks to be 0 bytes and Linux makes 4608
+ *               (unix_sndbuf below): the writer sleeps after two skbs of
+ *               2 KiB or six of 64 bytes and is woken when the reader has
+ *               freed all but a quarter of it.
  *               peer=loopback only: the sockets' path is af_unix, no lo.
  *   TCP_RR      one transaction at a time: netperf sends a request of
  *               request_size bytes and waits for the response_size bytes
@@ -121,7 +125,8 @@ static const struct param_def netperf_params[] = {
 	  "autotuned to tcp_rmem[2] 6 MiB)", OFF(rcvbuf) },
 	{ "sndbuf", PARAM_SIZE, "0", NULL, 0, 1LL << 31,
 	  "send buffer of both sockets (-s/-S; 0: Linux's default, 212992 for UDP, TCP "
-	  "autotuned to tcp_wmem[2] 4 MiB)", OFF(sndbuf) },
+	  "autotuned to tcp_wmem[2] 4 MiB; STREAM_STREAM: netperf 2.4.5's request of 0 "
+	  "bytes, which Linux raises to 4608)", OFF(sndbuf) },
 	{ "figure", PARAM_ENUM, "auto", "auto|send|recv|p50|p90|p99", 0, 0,
 	  "the figure of merit: auto (send Mbit/s for a stream over lo, MMTests' send-SIZE; "
 	  "the reader's over netfront/netback, what crossed the path; "
@@ -178,7 +183,8 @@ struct np_peer_ops {
 	void (*connect)(struct netperf *np);
 	uint64_t (*send_room)(struct netperf *np, int end, uint64_t size);
 	stime_t (*send_work)(struct netperf *np, int end, uint64_t n, uint64_t size);
-	void (*send_commit)(struct netperf *np, int end, uint64_t n, uint64_t size);
+	/* ... returns the bytes handed to the path (a Unix socket's writer may stop part-way) */
+	uint64_t (*send_commit)(struct netperf *np, int end, uint64_t n, uint64_t size);
 	uint64_t (*recv_avail)(struct netperf *np, int end);
 	stime_t (*recv_claim)(struct netperf *np, int end, uint64_t calls, uint64_t size,
 			      bool answers, struct lo_rx *rx);
@@ -231,18 +237,33 @@ static struct domain *lo_server_domain(struct netperf *np, struct err *e)
 	return np->w->dom;
 }
 
+/*
+ * netperf 2.4.5's nettest_unix.c asks for socket buffers of 0 bytes unless
+ * -s/-S say otherwise (init_test_vars: lss_size_req 0, and netserver gets
+ * 0 in the request; create_unix_socket -> set_sock_buffer, netlib.c, calls
+ * setsockopt for any request >= 0).  Linux raises SO_SNDBUF 0 to
+ * SOCK_MIN_SNDBUF, so netperf's writer has a 4608-byte sk_sndbuf.  netperf
+ * took -1 for "the system's default" only from 2.6.0 (commit 3477cd7,
+ * April 2012); sndbuf=212992 models that.
+ */
+static uint64_t unix_sndbuf(const struct netperf_config *c)
+{
+	return c->sndbuf ? (uint64_t)c->sndbuf : LO_MIN_SNDBUF;
+}
+
 static void lo_connect(struct netperf *np)
 {
 	const struct netperf_config *c = np->c;
 	struct np_loopback *lp = xcalloc(1, sizeof(*lp));
+	bool unix_stream = c->test == NP_STREAM_STREAM;
 
 	np->path = lp;
 	lo_conn_init(&lp->conn,
-		     c->test == NP_STREAM_STREAM ? LO_UNIX
+		     unix_stream ? LO_UNIX
 		     : c->test == NP_UDP_STREAM || c->test == NP_UDP_RR ? LO_UDP : LO_TCP,
 		     &c->lo,
 		     np->w->dom, np->client, np->server, (uint64_t)c->rcvbuf,
-		     (uint64_t)c->sndbuf);
+		     unix_stream ? unix_sndbuf(c) : (uint64_t)c->sndbuf);
 	lp->conn.split_calls = true;
 }
 
@@ -256,9 +277,13 @@ static stime_t lo_swork(struct netperf *np, int end, uint64_t n, uint64_t size)
 	return lo_send_work(lo_end(np, end), n, size);
 }
 
-static void lo_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
+static uint64_t lo_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 {
-	lo_send_commit(lo_end(np, end), n, size);
+	struct lo_sock *s = lo_end(np, end);
+	uint64_t before = s->sent_bytes;
+
+	lo_send_commit(s, n, size);
+	return s->sent_bytes - before;
 }
 
 static uint64_t lo_avail(struct netperf *np, int end)
@@ -689,7 +714,7 @@ static stime_t d0_swork(struct netperf *np, int end, uint64_t n, uint64_t size)
 	return (stime_t)w + (stime_t)n * d0_kops(np, e->dom, KOP_SYSCALL, size) + debt;
 }
 
-static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
+static uint64_t d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 {
 	struct np_dom0 *p = d0_path(np);
 
@@ -697,7 +722,7 @@ static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 		p->tx_pkts += n;
 		p->tx_bytes += n * size;
 		evtchn_send(&p->to_back);
-		return;
+		return n * size;
 	}
 	p->rxq_pkts += n;
 	p->rxq_bytes += n * size;
@@ -707,6 +732,7 @@ static void d0_scommit(struct netperf *np, int end, uint64_t n, uint64_t size)
 							     KOP_CTXSW, 0);
 	}
 	worker_kick(np->w->sim, p->rxk);
+	return n * size;
 }
 
 static uint64_t d0_avail(struct netperf *np, int end)
@@ -940,6 +966,16 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 			return 0;
 		}
 		n = n < room ? n : room;
+		/*
+		 * A Unix socket's send wakes a sleeping reader at its first skb
+		 * (sk_data_ready), and the reader reads while the writer goes
+		 * on.  netperf 2.4.5's 4608-byte buffer holds no more than one
+		 * batch: a batch delivered whole at its end would hold the wake
+		 * back by the whole buffer's sends, and the two ends would take
+		 * turns.  So while netserver sleeps the batch is one send.
+		 */
+		if (c->test == NP_STREAM_STREAM && np->server->task->state == TASK_BLOCKED)
+			n = 1;
 	}
 	np->cl_sends = n;
 	return cost(np, np->peer->send_work(np, 0, n, size));
@@ -950,6 +986,7 @@ static void client_done(struct sim *s, struct worker *w)
 	struct netperf *np = w->ctx;
 	const struct netperf_config *c = np->c;
 	stime_t now = sim_now(s);
+	uint64_t bytes;
 
 	(void)w;
 	if (is_rr(c)) {
@@ -965,9 +1002,10 @@ static void client_done(struct sim *s, struct worker *w)
 		np->req_at = now;
 		return;
 	}
-	np->peer->send_commit(np, 0, np->cl_sends, (uint64_t)c->size);
+	/* netperf counts a send when it returns; the bytes handed over differ by one send at most */
+	bytes = np->peer->send_commit(np, 0, np->cl_sends, (uint64_t)c->size);
 	if (np->measuring)
-		np->sent_bytes += np->cl_sends * (uint64_t)c->size;
+		np->sent_bytes += bytes;
 }
 
 static stime_t server_poll(struct sim *s, struct worker *w)
@@ -1331,7 +1369,7 @@ static int netperf_check(const struct netperf_config *c, const struct domain *d,
 			       "socket joins two tasks of one kernel), not peer=%s",
 			       c->peer == NP_PEER_DOM0 ? "dom0" : "remote");
 	/* sock_setsockopt's floor of sk_sndbuf: SOCK_MIN_SNDBUF, 2 x (2048 + sk_buff's 256) */
-	if (c->test == NP_STREAM_STREAM && c->sndbuf && c->sndbuf < 4608)
+	if (c->test == NP_STREAM_STREAM && c->sndbuf && c->sndbuf < LO_MIN_SNDBUF)
 		return err_set(e, "netperf: sndbuf=%lld is below Linux's least send buffer "
 			       "(SOCK_MIN_SNDBUF, 4608 bytes) for test=STREAM_STREAM", c->sndbuf);
 	if (c->peer == NP_PEER_LOOPBACK && c->direction != NP_TO_DOM0)

@@ -244,7 +244,9 @@ static const struct eval_axis rows_hackbench[] = {
  * July 2019, drivers/driver-netperf-unix.sh, shellpack netperf-bench):
  * netperf built with -DWANT_UNIX, STREAM_STREAM (netperf -t STREAM_STREAM
  * -i 3,3 -I 95,5 -- -m SIZE -M SIZE) over a Unix-domain stream socket,
- * netperf and netserver unbound, default socket buffers; the figure is the
+ * netperf and netserver unbound, no -s/-S: netperf 2.4.5 then asks for
+ * 0-byte buffers, which Linux makes a 4608-byte send buffer (the workload's
+ * default for STREAM_STREAM); the figure is the
  * sender's bytes / elapsed (nettest_unix.c send_stream_stream), Hmean of 5
  * iterations.  1 s runs as netperf-udp's (workloads/netperf.c, STREAM_STREAM).
  */

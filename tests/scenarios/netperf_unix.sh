@@ -2,7 +2,11 @@
 # netperf's STREAM_STREAM over a Unix-domain stream socket (MMTests'
 # netperf-unix; workloads/netperf.c, loopback.h's LO_UNIX) through the CLI:
 #  1. in dom0 of the 2019 host, under Credit1 and Credit2, the figure grows
-#     with the send size, the reader takes what the writer sent (its figure
+#     with the send size up to 2 KiB and no further (netperf 2.4.5's
+#     4608-byte send buffer: the writer sleeps every two skbs of at most
+#     2240 bytes, so 8 KiB pays twice the sleeps of 2 KiB for four times the
+#     bytes; the real BM-HT has 7952 and 8219 Mbit/s), the reader takes
+#     what the writer sent (its figure
 #     within 2 % of the writer's, either way: what the buffer held when the
 #     interval began or ended; the writer waits on its send buffer, no
 #     datagram is dropped), and each run's breakdown has netperf and
@@ -32,7 +36,10 @@ w = "netperf:test=STREAM_STREAM:time=500ms:size=%d:figure=%s"
 prev = 0
 for size in (64, 256, 2048, 8192):
     send, recv = got[w % (size, "send")], got[w % (size, "recv")]
-    assert send > prev * 1.5, (size, send, prev)
+    if size < 8192:
+        assert send > prev * 1.5, (size, send, prev)
+    else:
+        assert 0.8 < send / prev < 1.25, (size, send, prev)
     assert abs(recv / send - 1) < 0.02, (size, recv, send)
     prev = send
 for r in doc["runs"]:
