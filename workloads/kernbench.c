@@ -92,7 +92,7 @@ static const struct param_def kernbench_params[] = {
 	  "system calls of one compile job", OFF(syscalls) },
 	{ "procs", PARAM_DOUBLE, "6", NULL, 0, 1e6,
 	  "processes (fork + exec) of one compile job", OFF(procs) },
-	{ "tlb_refill", PARAM_DURATION, "760ns", NULL, 0, 0,
+	{ "tlb_refill", PARAM_DURATION, "1000ns", NULL, 0, 0,
 	  "work a job's code spends refilling its TLB after each page-table switch of a PV "
 	  "kernel entry (calibrated on the 2019 dom0 cells)", OFF(tlb_refill) },
 	{ "start", PARAM_DURATION, "0", NULL, 0, 0, "when make starts", OFF(start) },

@@ -3,16 +3,42 @@
  * 64-bit PV costs more than bare metal here; each PV figure is the work of
  * the path the operation takes through Xen 4.12/4.13 and Linux 5.1's
  * arch/x86/xen (the 2019 evaluation's), counted from the code and priced
- * with two measured primitives:
+ * with two primitives:
  *
  *   T_ENTER  an entry into the hypervisor and back without a page-table
  *            switch (SYSCALL / SYSRET and the dispatch): ~40 ns, gVisor's
  *            measured ring-0 sysenter (google/gvisor issue 2354, 2020);
  *   T_TOGGLE Xen's toggle_guest_mode (xen/arch/x86/pv/domain.c): the switch
  *            between the guest kernel's and the guest user's page tables on
- *            a bounce into the guest (a CR3 write and the return): ~300 ns,
- *            gVisor's measured SwitchToUser with its CR3 write and sysret
- *            (294 ns, the same issue).
+ *            a bounce into the guest or an iret out of it.  With the 2019
+ *            host's mitigations off dom0 has no XPTI (spec_ctrl.c: spec-ctrl=no
+ *            clears opt_xpti_hwdom) and so no PCID (pv/domain.c: pcid=xpti,
+ *            the default, gives PCID only to domains with XPTI), and the
+ *            toggle is swapgs, the saved GS base and one plain CR3 write
+ *            (_toggle_guest_pt: write_cr3, no CR4 flip); around it Xen
+ *            writes the bounce frame on the guest's stack
+ *            (create_bounce_frame) or reads the iret frame (do_iret).  A
+ *            CR3 write costs "on the order of a hundred cycles" (Linux's
+ *            Documentation/x86/pti.rst, Runtime Cost, a); with the rest,
+ *            about 200 cycles: 60 ns at 3.3 GHz (the host's CPU is not
+ *            published; the Xeon E3-1200 v6 or E-2100 class that
+ *            doc/validation.md's stream section assumes runs at 3 to
+ *            3.8 GHz), an order of 30 to 150 ns.  (It was 300 ns, gVisor's
+ *            SwitchToUser of the same issue: a whole ring-3 round trip of
+ *            Go code in a KVM guest, sysret and sysenter included, not a
+ *            toggle; doc/validation.md, "The price of a PV system call".)
+ *
+ * What a toggle's CR3 write flushes: pv_make_cr4 sets CR4.PGE for a PV
+ * domain without XPTI or PCID, and adjust_guest_l1e (xen/arch/x86/pv/mm.h)
+ * makes every user mapping of a 64-bit PV guest global and no kernel one,
+ * so the write drops the guest kernel's translations and keeps the user's
+ * (and Xen's, global too).  The refill a workload declares per toggle
+ * (tlb_refill_ns) is therefore the kernel's refill on its entry, counted
+ * over the two toggles of a call as the workloads' calibrations were made
+ * (each figure is half a refill per entry).  The context switch's
+ * NEW_BASEPTR (new_guest_cr3 -> write_ptbase -> switch_cr3_cr4) flips
+ * CR4.PGE and flushes the global entries too: its one T_TOGGLE stands for
+ * those three control-register writes.
  *
  * HVM and PVH (VT-x with EPT): system calls, page faults, page-table
  * writes and CR3 loads do not leave the guest, so none of these costs
@@ -68,7 +94,7 @@
 #include <stdbool.h>
 
 #define T_ENTER 40.0
-#define T_TOGGLE 300.0
+#define T_TOGGLE 60.0
 #define T_VMEXIT 500
 /*
  * Xen validating one page-table entry (mod_l1_entry -> get_page_from_l1e:
@@ -194,8 +220,10 @@ void kernel_ops_list(FILE *f)
 		fputc('\n', f);
 	}
 	fputs("    source: pv: the paths through Xen 4.12/4.13 and Linux 5.1 arch/x86/xen priced "
-	      "with gVisor's measured\n    ring transition (40 ns) and CR3 switch (300 ns), "
-	      "google/gvisor#2354; hvm, pvh (EPT), native: none\n", f);
+	      "with gVisor's measured\n    ring transition (40 ns, google/gvisor#2354) and "
+	      "Xen's page-table toggle without XPTI or PCID\n    (60 ns: a CR3 write, ~100 "
+	      "cycles per Linux's pti.rst, and the bounce frame); hvm, pvh (EPT),\n    "
+	      "native: none\n", f);
 	fprintf(f, "    %-12s", "ipi_send");
 	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
 		fprintf(f, "%10lld", (long long)kernel_wake_cost((enum domain_type)t, WAKE_IPI_SEND));

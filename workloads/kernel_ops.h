@@ -24,14 +24,15 @@
  *     struct kernel_ops ops = { { [KOP_SYSCALL] = 2, [KOP_CTXSW] = 1 } };
  *     task_run(s, t, work + kernel_ops_cost(w->dom->type, &ops));
  *
- * A 64-bit PV guest also loses its TLB at each page-table switch: Linux's
- * PV kernel maps nothing global (xen_start_kernel clears _PAGE_GLOBAL) and
- * with XPTI off Xen uses no PCID, so every toggle between the guest
- * kernel's and user's tables flushes the step's translations, and its code
- * walks them again.  How much that costs depends on how many pages the code
- * touches between two entries: the workload declares it per toggle
- * (tlb_refill_ns); kernel_ops_cost() multiplies it by the toggles of each
- * operation's path.
+ * A 64-bit PV guest also loses TLB entries at each page-table switch:
+ * with XPTI off Xen uses no PCID, and the guest kernel's mappings are never
+ * global (Xen's adjust_guest_l1e makes the user's global, not the
+ * kernel's), so each toggle drops the kernel's translations and the code
+ * after the next entry walks them again.  How much that costs depends on
+ * how many pages the code touches between two entries: the workload
+ * declares it per toggle (tlb_refill_ns, half its refill per entry, as the
+ * calibrations count it); kernel_ops_cost() multiplies it by the toggles
+ * of each operation's path (kernel_ops.c says what each switch flushes).
  *
  * The extra work is work like any other: it runs at the vCPU's speed (SMT,
  * memory) and waits when Xen deschedules the vCPU.  make-xen and iperf

@@ -149,8 +149,10 @@ struct lo_costs {
 /*
  * Defaults (doc/workloads.md, "Sockets over lo"): send_call, packet and
  * copy are the calibration's on the 2019 HT column's netperf UDP cells of
- * HVMx2-v8, tlb_refill and tlb_page on its dom0 cells; the others are
- * first-principles estimates with their sources there.
+ * HVMx2-v8, tlb_refill and tlb_page on its dom0 cells (what those cells
+ * set is T_TOGGLE + tlb_refill, 707 ns a page-table switch: tlb_refill
+ * went from 407 to 647 ns when kernel_ops.c's T_TOGGLE went from 300 to
+ * 60); the others are first-principles estimates with their sources there.
  */
 #define LO_SEND_CALL_DEFAULT "380ns"
 #define LO_PACKET_DEFAULT "450ns"
@@ -159,10 +161,10 @@ struct lo_costs {
 #define LO_WAKE_DEFAULT "1us"
 #define LO_SWITCH_DEFAULT "500ns"
 #define LO_ACK_DEFAULT "1us"
-#define LO_TLB_REFILL_DEFAULT "407ns"
+#define LO_TLB_REFILL_DEFAULT "647ns"
 #define LO_TLB_PAGE_DEFAULT "86ns"
 #define LO_TCP_CALL_DEFAULT "288ns"
-#define LO_TLB_REFILL_TCP_DEFAULT "0ns"
+#define LO_TLB_REFILL_TCP_DEFAULT "150ns"
 
 #define LO_PARAMS(off)                                                                   \
 	{ "send_cost", PARAM_DURATION, LO_SEND_CALL_DEFAULT, NULL, 0, 0,                   \

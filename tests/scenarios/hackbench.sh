@@ -32,7 +32,9 @@ assert 0 < g1 < g3 < g12, (g1, g3, g12)
 assert 3.0 < g12 / g3 < 5.0, (g3, g12)'
 done
 
-# 2. PV dom0-like domain against HVM: the same groups take longer.
+# 2. PV dom0-like domain against HVM: the same groups take longer (1.49
+# times since kernel_ops.c's PV system call is 160 ns, 2.2 times with the
+# 640 ns it was: its 2 calls and switch a message beside HVM's nothing).
 run_ok --sched=credit2 --scenario="$tmp/pv.xml" --workload='hackbench:sim_loops=100:groups=3' \
 	--iterations=1 --format=json > "$tmp/pv.json" || exit 1
 json_check "$tmp/pv.json" "
@@ -41,7 +43,7 @@ hvm = {s['workload']: s['mean'] for s in json.load(open('$tmp/hvm-credit2.json')
 pv = doc['summary'][0]['mean']
 h = hvm['hackbench:sim_loops=100:groups=3']
 print('pv', round(pv, 3), 'hvm', round(h, 3))
-assert pv > 1.5 * h, (pv, h)"
+assert pv > 1.3 * h, (pv, h)"
 
 # 3. Bad input: one line, exit 2.
 expect_error "--workload=hackbench:fds=65: hackbench: fds: '65' is out of range 1..64" \
