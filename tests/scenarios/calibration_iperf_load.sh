@@ -11,15 +11,22 @@
 # "The sender's wake-up cycle" says where the stream waits, "What no
 # setting of the load reproduces" why no count or profile of the load
 # gets both loaded cells).
-# When the mechanism is fixed this passes, make check reports XPASS, and
-# the test moves to TESTS.
+# make check runs it from tests/scenarios/calibration.sh, which expects it
+# to fail: when the mechanism is fixed this passes, calibration.sh fails
+# saying so, and the check moves into calibration.sh.
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 
-sanitizer_covered_by tests/scenarios/credit2_bound.sh
-run_ok --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full \
-	--workload=iperf --dom0-load=off,on --iterations=15 --format=json > "$tmp/i.json" ||
-	finish
+# SCHEDSIM_CALIBRATION_JSON: the summary of calibration.sh's runs of these
+# cells; alone it runs them itself.
+sanitizer_covered_by tests/scenarios/calibration.sh
+if [ -n "${SCHEDSIM_CALIBRATION_JSON:-}" ]; then
+	cp "$SCHEDSIM_CALIBRATION_JSON" "$tmp/i.json" || exit 99
+else
+	run_ok --sched=credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full \
+		--workload=iperf --dom0-load=off,on --iterations=15 --format=json > "$tmp/i.json" ||
+		finish
+fi
 json_check "$tmp/i.json" "
 got = {(s['label'], s['dom0_load']): s['mean'] for s in doc['summary']}
 bad = []

@@ -136,10 +136,10 @@ for r in runs:
 # SCHEDSIM_SANITIZED holds its flags) runs the same model on the same seeds
 # at three to four times the CPU, so there each of their commands runs once,
 # at 2 iterations, for memory and undefined-behaviour errors only:
-# credit2_bound.sh runs its matrix (which holds calibration.sh's and
-# calibration_iperf_load.sh's) and ends with sanitizer_finish; validate.sh
-# runs every published cell (calibration_2019.sh's among them).  The tests
-# whose commands another runs there call sanitizer_covered_by.
+# calibration.sh runs the 2016 table's cells (credit2_bound.sh's and
+# calibration_iperf_load.sh's among them) and ends with sanitizer_finish;
+# validate.sh runs every published cell (calibration_2019.sh's among them).
+# The tests whose commands another runs there call sanitizer_covered_by.
 sanitized() {
 	[ -n "${SCHEDSIM_SANITIZED:-}" ]
 }
