@@ -282,6 +282,11 @@ struct hw {
 	int ncst;                  /* the states max-cstate allows */
 	long long *free_mb;        /* per node */
 	double llc_ns_per_byte, mem_ns_per_byte, remote_extra;
+	/*
+	 * hw_check's sums, per core then per socket: the check runs after
+	 * every event under --check, and allocates nothing there.
+	 */
+	long long *check_sums;
 };
 
 static void retold_fire(struct timer *t, void *arg);
@@ -458,6 +463,8 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	hw->idle_since = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->idle_since));
 	hw->exit_latency = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->exit_latency));
 	hw->free_mb = xcalloc((size_t)hw->nr_nodes, sizeof(*hw->free_mb));
+	hw->check_sums = xcalloc((size_t)hw->nr_cores + (size_t)hw->nr_sockets,
+				 sizeof(*hw->check_sums));
 	for (int i = 0; i < hw->nr_nodes; i++)
 		hw->free_mb[i] = c->memory_per_node >> 20;
 	/* Checked at load; a table that does not parse here means no C-states. */
@@ -500,6 +507,7 @@ void hw_free(struct hw *hw)
 		free(hw->figures[i]);
 	free(hw->figures);
 	free(hw->busy);
+	free(hw->check_sums);
 	free(hw->core_gen);
 	free(hw->memo);
 	free(hw->thread_start);
@@ -1455,13 +1463,14 @@ static bool memo_right(struct hw *hw, int cpu, char *msg, size_t len)
  * ends on it; a core's and a socket's slopes are the sums of their threads'
  * parts.
  */
-static bool touch_holds(const struct hw *hw, char *msg, size_t len)
+static bool touch_holds(struct hw *hw, char *msg, size_t len)
 {
 	const struct topology *t = &hw->s->topo;
-	long long *core = xcalloc((size_t)hw->nr_cores, sizeof(*core));
-	long long *socket = xcalloc((size_t)hw->nr_sockets, sizeof(*socket));
+	long long *core = hw->check_sums, *socket = hw->check_sums + hw->nr_cores;
 	bool ok = true;
 
+	memset(hw->check_sums, 0, ((size_t)hw->nr_cores + (size_t)hw->nr_sockets) *
+	       sizeof(*hw->check_sums));
 	for (int cpu = 0; cpu < t->nr_cpus && ok; cpu++) {
 		core[t->cpu_core[cpu]] += hw->cpu_touch[cpu];
 		socket[t->cpu_socket[cpu]] += hw->cpu_touch[cpu];
@@ -1485,8 +1494,6 @@ static bool touch_holds(const struct hw *hw, char *msg, size_t len)
 				 "the model counts %lld", k, socket[k], hw->llc_touched[k].slope);
 			ok = false;
 		}
-	free(core);
-	free(socket);
 	return ok;
 }
 
@@ -1494,18 +1501,18 @@ bool hw_check(struct hw *hw, char *msg, size_t len)
 {
 	if (!hw)
 		return true;
-	int *busy = xcalloc((size_t)hw->nr_cores, sizeof(*busy));
+	long long *busy = hw->check_sums;
 	bool ok = true;
 
+	memset(busy, 0, (size_t)hw->nr_cores * sizeof(*busy));
 	for (int cpu = 0; cpu < hw->s->topo.nr_cpus; cpu++)
 		busy[hw->s->topo.cpu_core[cpu]] += !is_idle_vcpu(hw->s->pcpus[cpu].curr);
 	for (int core = 0; core < hw->nr_cores && ok; core++)
 		if (busy[core] != hw->busy[core]) {
-			snprintf(msg, len, "hw: core %d runs %d non-idle vCPUs, the SMT model counts %d",
+			snprintf(msg, len, "hw: core %d runs %lld non-idle vCPUs, the SMT model counts %d",
 				 core, busy[core], hw->busy[core]);
 			ok = false;
 		}
-	free(busy);
 	for (int sk = 0; sk < hw->nr_sockets && ok; sk++) {
 		long long sum = 0;
 
