@@ -72,6 +72,12 @@ struct loader {
 	struct xentrace_host trace;
 	char *trace_path;
 	double trace_khz;
+	const struct scenario_schema *schema;  /* compiled beforehand, or NULL */
+};
+
+/* The embedded schema, compiled once for many loads (scenario_load.h). */
+struct scenario_schema {
+	xmlRelaxNGPtr rng;
 };
 
 /* ---- errors ---- */
@@ -1198,31 +1204,66 @@ static xmlDocPtr parse(struct loader *l, const char *xml, int len)
 	return doc;
 }
 
-static int validate(struct loader *l, xmlDocPtr doc)
+/* The embedded schema compiled, or NULL with the error in l. */
+static xmlRelaxNGPtr compile_schema(struct loader *l)
 {
 	xmlRelaxNGParserCtxtPtr pc;
-	xmlRelaxNGValidCtxtPtr vc;
 	xmlRelaxNGPtr schema;
-	int ret;
 
 	pc = xmlRelaxNGNewMemParserCtxt(scenario_schema_rng, (int)strlen(scenario_schema_rng));
-	if (!pc)
-		return fail(l, 1, "internal error: cannot read the embedded schema");
+	if (!pc) {
+		fail(l, 1, "internal error: cannot read the embedded schema");
+		return NULL;
+	}
 	xmlRelaxNGSetParserStructuredErrors(pc, stray_error, l);
 	schema = xmlRelaxNGParse(pc);
 	xmlRelaxNGFreeParserCtxt(pc);
 	if (!schema) {
 		l->failed = false;
-		return fail(l, 1, "internal error: the embedded schema does not compile");
+		fail(l, 1, "internal error: the embedded schema does not compile");
 	}
+	return schema;
+}
+
+static int validate(struct loader *l, xmlDocPtr doc)
+{
+	xmlRelaxNGValidCtxtPtr vc;
+	xmlRelaxNGPtr schema = l->schema ? l->schema->rng : compile_schema(l);
+	int ret;
+
+	if (!schema)
+		return -1;
 	vc = xmlRelaxNGNewValidCtxt(schema);
 	xmlRelaxNGSetValidStructuredErrors(vc, schema_error, l);
 	ret = xmlRelaxNGValidateDoc(vc, doc);
 	xmlRelaxNGFreeValidCtxt(vc);
-	xmlRelaxNGFree(schema);
+	if (!l->schema)
+		xmlRelaxNGFree(schema);
 	if (ret != 0)
 		return fail(l, 1, "does not match the schema");
 	return 0;
+}
+
+struct scenario_schema *scenario_schema_new(struct err *e)
+{
+	struct loader l = { .name = "the embedded schema", .e = e };
+	struct scenario_schema *schema;
+	xmlRelaxNGPtr rng;
+
+	xmlInitParser();
+	if (!(rng = compile_schema(&l)))
+		return NULL;
+	schema = xmalloc(sizeof(*schema));
+	schema->rng = rng;
+	return schema;
+}
+
+void scenario_schema_free(struct scenario_schema *schema)
+{
+	if (!schema)
+		return;
+	xmlRelaxNGFree(schema->rng);
+	free(schema);
 }
 
 static void scenario_defaults(struct scenario *sc, const char *name)
@@ -1237,10 +1278,10 @@ static void scenario_defaults(struct scenario *sc, const char *name)
 	sc->host.context_switch = USEC(2);
 }
 
-int scenario_load_memory(const char *xml, int len, const char *name,
-			 struct scenario *sc, struct err *e)
+int scenario_load_memory_with(const struct scenario_schema *schema, const char *xml, int len,
+			      const char *name, struct scenario *sc, struct err *e)
 {
-	struct loader l = { .name = name, .e = e, .sc = sc };
+	struct loader l = { .name = name, .e = e, .sc = sc, .schema = schema };
 	xmlStructuredErrorFunc old_serror;
 	xmlGenericErrorFunc old_generic;
 	void *old_sctx, *old_gctx;
@@ -1281,6 +1322,12 @@ int scenario_load_memory(const char *xml, int len, const char *name,
 		return -1;
 	}
 	return 0;
+}
+
+int scenario_load_memory(const char *xml, int len, const char *name,
+			 struct scenario *sc, struct err *e)
+{
+	return scenario_load_memory_with(NULL, xml, len, name, sc, e);
 }
 
 int scenario_load_file(const char *path, struct scenario *sc, struct err *e)

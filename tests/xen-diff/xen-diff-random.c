@@ -83,6 +83,8 @@ struct opts {
 	uint64_t one;
 	unsigned flags;
 	struct sched_modules mods;   /* those a --pair names (./credit2-mine.so) */
+	/* compiled before the children are forked, each of whose loads it checks */
+	struct scenario_schema *schema;
 };
 
 /* --- one scenario under one pair (in a child) --- */
@@ -92,9 +94,10 @@ static void copy_name(char *dst, size_t len, const struct diff_switch *r)
 	diff_name(r, dst, len);
 }
 
-static void run_scenario_pair(const struct pair *p, const struct sched_modules *mods, uint64_t seed,
+static void run_scenario_pair(const struct pair *p, const struct opts *o, uint64_t seed,
 			      struct result *r)
 {
+	const struct sched_modules *mods = &o->mods;
 	struct scengen g;
 	struct scenario sc;
 	struct err e = { "" };
@@ -105,7 +108,7 @@ static void run_scenario_pair(const struct pair *p, const struct sched_modules *
 	r->seed = seed;
 	scengen_seeded(&g, seed, p->flags);
 	r->features = g.features;
-	if (scenario_load_memory(g.xml, (int)g.len, "random.xml", &sc, &e) < 0) {
+	if (scenario_load_memory_with(o->schema, g.xml, (int)g.len, "random.xml", &sc, &e) < 0) {
 		r->status = ST_ERROR;
 		snprintf(r->err, sizeof(r->err), "the generated scenario does not load: %s", e.msg);
 		scengen_free(&g);
@@ -175,7 +178,7 @@ static void child(const struct pair *p, const struct opts *o, int first, int las
 		r.index = i;
 		r.seed = seed;
 		write_all(fd, &r, sizeof(r));
-		run_scenario_pair(p, &o->mods, seed, &r);
+		run_scenario_pair(p, o, seed, &r);
 		write_all(fd, &r, sizeof(r));
 	}
 	_exit(0);
@@ -563,7 +566,13 @@ int main(int argc, char **argv)
 	}
 	printf("xen-diff-random: %d scenario(s) per pair, base seed %" PRIu64 "\n",
 	       o.one_given ? 1 : o.count, o.seed);
-	rc = run_pairs(&o, pairs, npairs);
+	if (!(o.schema = scenario_schema_new(&e))) {
+		fprintf(stderr, "xen-diff-random: %s\n", e.msg);
+		rc = 2;
+	} else {
+		rc = run_pairs(&o, pairs, npairs);
+	}
+	scenario_schema_free(o.schema);
 	if (pairs != &adhoc)
 		free(pairs);
 	sched_modules_free(&o.mods);
