@@ -208,8 +208,8 @@ START_TEST(tcp_send_buffer_and_window_hold_the_writer)
 END_TEST
 
 /*
- * netperf's pricing (split_calls, tcp_call 100 ns): a send that appends to
- * the unsent tail skb costs tcp_call, one that starts an skb send_call; a
+ * Every TCP call's pricing (tcp_call 100 ns): a send that appends to the
+ * unsent tail skb costs tcp_call, one that starts an skb send_call; a
  * recv that copies out of the head skb without freeing it tcp_call, the
  * one that frees it recv_call.
  */
@@ -222,7 +222,6 @@ START_TEST(tcp_calls_without_an_skb_cost_tcp_call)
 
 	k.tcp_call = 100;
 	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
-	c.split_calls = true;
 	tx = &c.end[0];
 	rx = &c.end[1];
 	/* nothing unsent: the first send starts an skb, the other 9 append */
@@ -233,6 +232,51 @@ START_TEST(tcp_calls_without_an_skb_cost_tcp_call)
 	/* the one segment of 100 bytes read in 4 calls of 25: the last frees it */
 	ck_assert_int_eq(lo_recv_claim(rx, 4, 25, false, &r), 3 * 100 + 500 + 50 + 700);
 	lo_recv_commit(rx, &r, false);
+	lo_conn_free(&c);
+}
+END_TEST
+
+/*
+ * TCP_NODELAY (mutilate's and memcached's sockets): Nagle holds no short
+ * segment, so a send behind an unacknowledged short one leaves at once,
+ * and each send of a batch is its own segment, each starting its own skb
+ * (send_call) and paying its own trip through lo (packet, the writer's
+ * debt).  Without it (netperf's) the second send waits for the ACK.
+ */
+START_TEST(tcp_nodelay_sends_each_call_at_once)
+{
+	struct lo_costs k = costs;
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+
+	k.tcp_call = 100;
+	/* Nagle: the second short send waits behind the first */
+	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	lo_send_commit(tx, 1, 100);
+	lo_send_commit(tx, 1, 100);
+	ck_assert_uint_eq(tx->sent, 1);
+	ck_assert_uint_eq(lo_recv_avail(rx), 100);
+	/* three sends after it append to the held 100 bytes: no skb started */
+	tx->debt = 0;
+	ck_assert_int_eq(lo_send_work(tx, 3, 100), 3 * 100 + 3 * 50);
+	lo_conn_free(&c);
+
+	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
+	tx = &c.end[0];
+	rx = &c.end[1];
+	tx->nodelay = true;
+	lo_send_commit(tx, 1, 100);
+	lo_send_commit(tx, 1, 100);
+	ck_assert_uint_eq(tx->sent, 2);
+	ck_assert_uint_eq(lo_recv_avail(rx), 200);
+	/* nothing unsent: each of three sends starts an skb */
+	ck_assert_int_eq(lo_send_work(tx, 3, 100), 2 * 2000 + 3 * 1000 + 3 * 50);
+	lo_send_commit(tx, 3, 100);
+	ck_assert_uint_eq(tx->sent, 5);
+	ck_assert_uint_eq(rx->rcv_segs, 5);
+	ck_assert_int_eq(tx->debt, 3 * 2000);
 	lo_conn_free(&c);
 }
 END_TEST
@@ -259,8 +303,13 @@ START_TEST(tcp_reader_acks_on_rcv_mss_or_an_empty_queue)
 	lo_recv_commit(rx, &r, false);
 	ck_assert_uint_eq(rx->acks, 0);
 	ck_assert_uint_eq(tx->snd_una, 0);
-	/* the rest empties the queue: an ACK */
-	ck_assert_int_eq(lo_recv_claim(rx, 3, 100, false, &r), 3 * 500 + 150 + 700);
+	/*
+	 * the rest empties the queue: an ACK.  The segment's skb was counted
+	 * freed by the first read, which reached into it (tcp_segs_read's
+	 * share, rounded up), so these three copy out without freeing one:
+	 * tcp_call each, 0 here
+	 */
+	ck_assert_int_eq(lo_recv_claim(rx, 3, 100, false, &r), 3 * 0 + 150 + 700);
 	lo_recv_commit(rx, &r, false);
 	ck_assert_uint_eq(rx->acks, 1);
 	ck_assert_uint_eq(tx->snd_una, 400);
@@ -644,6 +693,7 @@ static Suite *suite(void)
 	tcase_add_test(unit, tcp_ack_rides_on_the_answer);
 	tcase_add_test(unit, tcp_send_buffer_and_window_hold_the_writer);
 	tcase_add_test(unit, tcp_calls_without_an_skb_cost_tcp_call);
+	tcase_add_test(unit, tcp_nodelay_sends_each_call_at_once);
 	tcase_add_test(unit, tcp_reader_acks_on_rcv_mss_or_an_empty_queue);
 	tcase_add_test(unit, unix_skbs_are_af_unixs);
 	tcase_add_test(unit, unix_send_buffer_holds_the_writer_to_a_quarter);

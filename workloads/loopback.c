@@ -311,13 +311,18 @@ uint64_t lo_send_room(struct lo_sock *s, uint64_t size)
  * allocates the next one (sk_stream_alloc_skb) only then; a tail that has
  * been pushed (no unsent bytes) is not appended to.  The unsent bytes
  * after the batch cover ceil(end / MSS) skbs, ceil(start / MSS) of which
- * existed.
+ * existed.  With TCP_NODELAY each send is pushed at its end, so with
+ * nothing unsent and the window open for the whole batch every send
+ * starts its own skb; a window that shuts part-way through a batch is not
+ * followed (the sends then append as above, from the batch's start).
  */
 static uint64_t tcp_new_skbs(const struct lo_sock *s, uint64_t n, uint64_t size)
 {
 	uint64_t a = s->write_seq - s->snd_nxt, b = a + n * size;
 	uint64_t k = (b + LO_TCP_MSS - 1) / LO_TCP_MSS - (a + LO_TCP_MSS - 1) / LO_TCP_MSS;
 
+	if (s->nodelay && a == 0 && s->snd_wnd_end >= s->snd_nxt + n * size)
+		return n;
 	return umin(k, n);
 }
 
@@ -329,8 +334,7 @@ stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 
 	s->debt = 0;
 	if (s->conn->proto == LO_TCP)
-		return tcp_calls(s, w, n, s->conn->split_calls ? tcp_new_skbs(s, n, size) : n,
-				 c->send_call, n * size) + debt;
+		return tcp_calls(s, w, n, tcp_new_skbs(s, n, size), c->send_call, n * size) + debt;
 	if (s->conn->proto == LO_UNIX) {     /* each skb its allocation; a system call per send entered */
 		struct unix_tx tx;
 
@@ -446,8 +450,8 @@ static uint64_t udp_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
 /*
  * tcp_write_xmit from s, in the context whose debt is ctx's: segments of
  * at most the MSS while the peer's window has room, a short one only when
- * no earlier short one is unacknowledged (Minshall's Nagle).  Each goes
- * through lo into the peer's queue.
+ * no earlier short one is unacknowledged (Minshall's Nagle) or the socket
+ * has TCP_NODELAY.  Each goes through lo into the peer's queue.
  */
 static void tcp_push(struct lo_sock *s, struct lo_sock *ctx)
 {
@@ -460,7 +464,7 @@ static void tcp_push(struct lo_sock *s, struct lo_sock *ctx)
 		if (s->snd_nxt >= s->snd_wnd_end)
 			break;
 		seg = umin(seg, s->snd_wnd_end - s->snd_nxt);
-		if (seg < LO_TCP_MSS && s->snd_sml > s->snd_una)
+		if (seg < LO_TCP_MSS && s->snd_sml > s->snd_una && !s->nodelay)
 			break;
 		s->snd_nxt += seg;
 		if (seg < LO_TCP_MSS)
@@ -517,8 +521,15 @@ uint64_t lo_send_commit(struct lo_sock *s, uint64_t n, uint64_t size)
 	/* an ACK the task owed the peer rides on this data */
 	if (s->ack_due)
 		tcp_ack(s);
-	s->write_seq += n * size;
 	s->sent_bytes += n * size;
+	if (s->nodelay) {    /* each send() pushed at its end, its own segment */
+		for (uint64_t i = 0; i < n; i++) {
+			s->write_seq += size;
+			tcp_push(s, s);
+		}
+		return 0;
+	}
+	s->write_seq += n * size;
 	tcp_push(s, s);
 	return 0;
 }
@@ -607,8 +618,7 @@ stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool
 	 * tcp_recvmsg frees a segment's skb (sk_eat_skb) in the call that
 	 * copies its last byte; the other calls only copy out of the head skb
 	 */
-	return tcp_calls(s, w, rx->calls,
-			 s->conn->split_calls ? umin(rx->calls, tcp_segs_read(s, rx->bytes)) : rx->calls,
+	return tcp_calls(s, w, rx->calls, umin(rx->calls, tcp_segs_read(s, rx->bytes)),
 			 c->recv_call, rx->bytes) + debt;
 }
 

@@ -27,9 +27,9 @@
  *     multicall: workloads/kernel_ops.h).
  * What a receive costs (udp_recvmsg / tcp_recvmsg): the system call, the
  * dequeue and the skb's release (recv_call) and the copy to user space
- * (copy per byte).  netperf's TCP calls that neither start nor free an skb
- * (a send appending to the unsent tail, a recv copying out of the head
- * skb) cost tcp_call instead (struct lo_conn's split_calls).
+ * (copy per byte).  TCP's calls that neither start nor free an skb (a
+ * send appending to the unsent tail, a recv copying out of the head skb)
+ * cost tcp_call instead, for every workload over lo.
  *
  * Socket buffers (net/ipv4/udp.c, include/net/sock.h, net/ipv4/tcp*.c):
  *   - UDP: __udp_enqueue_schedule_skb drops a datagram when the socket's
@@ -45,7 +45,9 @@
  *     window has room (tcp_snd_wnd_test) and Nagle allows: a segment
  *     shorter than the MSS waits while an earlier short one is
  *     unacknowledged (tcp_nagle_check with Minshall's rule, tcp_minshall_
- *     check), so small writes coalesce while one is in flight.  Segments
+ *     check), so small writes coalesce while one is in flight; on a
+ *     socket with TCP_NODELAY (struct lo_sock's nodelay) no segment waits
+ *     and each send() is its own segment.  Segments
  *     are at most the loopback MSS (65483 bytes: MTU 65536).  The reader
  *     acknowledges when it has read (tcp_cleanup_rbuf: more than rcv_mss
  *     arrived since its last ACK, or the queue emptied): the ACK rides on
@@ -276,6 +278,16 @@ struct lo_sock {
 	uint64_t wmem;                 /* UNIX: sk_wmem_alloc, the truesize of its skbs unread */
 	uint64_t write_seq, snd_nxt, snd_una, snd_sml, snd_wnd_end;
 	bool nospace;                  /* SOCK_NOSPACE: its writer waits for room */
+	/*
+	 * TCP: TCP_NODELAY set on this socket (tp->nonagle's TCP_NAGLE_OFF,
+	 * Linux 5.1.15 net/ipv4/tcp.c:2846-2857): Nagle never holds a short
+	 * segment (tcp_nagle_check, net/ipv4/tcp_output.c:1690-1695, is false
+	 * once nonagle is set), so each send() leaves as its own segment at
+	 * the tcp_push that ends tcp_sendmsg_locked (tcp.c:1407) and the next
+	 * send finds no unsent tail to append to (tcp.c:1269-1273).  Set by
+	 * the workload after lo_conn_init (mutilate's and memcached's sockets).
+	 */
+	bool nodelay;
 	/* counters */
 	uint64_t sent, sent_bytes, received, received_bytes, drops, acks, wakes;
 	stime_t debt;                  /* work incurred in commits, for the next claim */
@@ -283,14 +295,6 @@ struct lo_sock {
 
 struct lo_conn {
 	enum lo_proto proto;
-	/*
-	 * TCP: price a call that neither allocates nor frees an skb as
-	 * tcp_call (and tlb_refill_tcp) instead of send_call / recv_call.
-	 * Set by netperf, whose TCP costs were calibrated so; mutilate's were
-	 * calibrated with every call priced in full and keep that (doc/workloads.md,
-	 * "Sockets over lo").
-	 */
-	bool split_calls;
 	const struct lo_costs *c;
 	struct domain *dom;            /* both ends run in its guest */
 	struct lo_sock end[2];

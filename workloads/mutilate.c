@@ -31,9 +31,21 @@
  *             looks the item up and sends the response with one sendmsg
  *             (server_cost: the parse, the hash lookup and item reference,
  *             the iovecs), then waits in epoll_wait again.
+ * Both ends set TCP_NODELAY: mutilate on each connection once connected
+ * (Connection.cc event_callback, unless --no_nodelay, which MMTests does
+ * not give), memcached on its listening socket (memcached.c
+ * server_socket), which each accepted socket inherits (Linux 5.1.15
+ * net/core/sock.c:1797, sk_clone_lock copies the listener's tcp_sock and
+ * its nonagle).  With one request in flight (-d 1) nothing changes: each
+ * side sends only after reading the other's data, whose piggybacked ACK
+ * acknowledged its previous segment, so Nagle never holds one; with -d
+ * above 1 each request leaves as its own segment instead of waiting behind
+ * an unacknowledged one.
  * The sockets, their system calls and copies, TCP's segments and ACKs, the
  * wake-ups of a sleeping memcached thread and a PV domain's extras are
- * workloads/loopback.h's, the same as netperf's.  Each mutilate thread and
+ * workloads/loopback.h's, the same as netperf's, the same pricing of a
+ * TCP call (one that starts or frees an skb, or one that only appends to
+ * or copies out of one).  Each mutilate thread and
  * each memcached thread is a guest task (workloads/split.h's workers).
  */
 #include <math.h>
@@ -50,6 +62,7 @@
 struct mutilate_config {
 	long long threads, connections, depth, server_threads;
 	long long key_size, value_size, read_max, server_read;
+	bool nodelay;
 	stime_t client_cost, server_cost, poll_cost;
 	stime_t warmup, time;
 	struct lo_costs lo;
@@ -79,7 +92,10 @@ static const struct param_def mutilate_params[] = {
 	  OFF(read_max) },
 	{ "server_read", PARAM_SIZE, "2048", NULL, 1, 1 << 20,
 	  "bytes memcached reads per read() (its DATA_BUFFER_SIZE)", OFF(server_read) },
-	{ "client_cost", PARAM_DURATION, "500ns", NULL, 0, 0,
+	{ "nodelay", PARAM_BOOL, "on", NULL, 0, 0,
+	  "TCP_NODELAY on mutilate's sockets (Connection.cc sets it unless --no_nodelay; "
+	  "memcached's sockets always have it)", OFF(nodelay) },
+	{ "client_cost", PARAM_DURATION, "1.5us", NULL, 0, 0,
 	  "mutilate's user-space CPU per request: the response's parse, the latency sample, "
 	  "the next key and request (calibrated on the 2019 HT column)", OFF(client_cost) },
 	{ "server_cost", PARAM_DURATION, "2us", NULL, 0, 0,
@@ -361,10 +377,13 @@ static int mutilate_setup(struct workload *w, struct err *e)
 		cl->w = worker_create(g, "mutilate", TASK_NORMAL, (m->nservers + i) % nv, false,
 				      client_poll, client_done, cl);
 	}
-	for (i = 0; i < m->nconns; i++)
+	for (i = 0; i < m->nconns; i++) {
 		lo_conn_init(&m->conns[i].lo, LO_TCP, &c->lo, d,
 			     m->clients[i / (int)c->connections].w,
 			     m->servers[i % m->nservers].w, 0, 0);
+		m->conns[i].lo.end[0].nodelay = c->nodelay;
+		m->conns[i].lo.end[1].nodelay = true;
+	}
 	m->warm_end = c->warmup;
 	workload_window_arm(&m->window, s, c->warmup, c->time, mutilate_warm, m);
 	(void)e;

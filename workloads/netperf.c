@@ -264,7 +264,6 @@ static void lo_connect(struct netperf *np)
 		     &c->lo,
 		     np->w->dom, np->client, np->server, (uint64_t)c->rcvbuf,
 		     unix_stream ? unix_sndbuf(c) : (uint64_t)c->sndbuf);
-	lp->conn.split_calls = true;
 }
 
 static uint64_t lo_room(struct netperf *np, int end, uint64_t size)
