@@ -272,56 +272,48 @@ static const struct eval_axis rows_stream[] = {
 	{ .name = "triad", .workload = "stream:figure=triad" },
 };
 
-#define T2019(bench, config, param, file, noht_file, rows) \
+/*
+ * The four configurations of most tables: the name, the file of its HT and
+ * csc columns and that of its noHT column.
+ */
+#define CFG2019_dom0 "dom0", "dom0.xml", "dom0-noht.xml"
+#define CFG2019_HVM_v8 "HVM-v8", "hvm-v8.xml", "hvm-v8-noht.xml"
+#define CFG2019_HVM_v4 "HVM-v4", "hvm-v4.xml", "hvm-v4-noht.xml"
+#define CFG2019_HVMx2_v8 "HVMx2-v8", "hvmx2-v8.xml", "hvmx2-v8-noht.xml"
+
+/* bench's table in configuration cfg (dom0, HVM_v8, HVM_v4, HVMx2_v8). */
+#define T2019(bench, param, cfg, rows) T2019_EXPAND(bench, param, rows, CFG2019_##cfg)
+#define T2019_EXPAND(bench, param, rows, ...) T2019_CELLS(bench, param, rows, __VA_ARGS__)
+#define T2019_CELLS(bench, param, rows, config, file, noht_file) \
 	{ bench, config, param, { .name = config, .scenario = DIR2019 file }, \
 	  COLS2019(noht_file), NCOLS2019, rows, N(rows) }
+/* bench's tables in the four configurations, in that order. */
+#define T2019_ALL(bench, param, rows) \
+	T2019(bench, param, dom0, rows), T2019(bench, param, HVM_v8, rows), \
+	T2019(bench, param, HVM_v4, rows), T2019(bench, param, HVMx2_v8, rows)
 
 static const struct eval_table tables_2019[] = {
-	T2019("kernbench", "dom0", "make -j", "dom0.xml", "dom0-noht.xml", rows_kernbench),
-	T2019("kernbench", "HVM-v8", "make -j", "hvm-v8.xml", "hvm-v8-noht.xml", rows_kernbench),
-	T2019("kernbench", "HVM-v4", "make -j", "hvm-v4.xml", "hvm-v4-noht.xml", rows_kernbench),
-	T2019("kernbench", "HVMx2-v8", "make -j", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
-	      rows_kernbench),
-	T2019("netperf-udp", "dom0", "send size", "dom0.xml", "dom0-noht.xml", rows_netperf_udp),
+	T2019_ALL("kernbench", "make -j", rows_kernbench),
 	/*
 	 * netperf in the HVM guests and over TCP (issue 33): netperf and
 	 * netserver inside the guest over its own lo, as in dom0; no parameter
 	 * set on these cells, all three columns predictions (doc/validation.md,
 	 * "netperf TCP, and UDP in the HVM guests: predictions").
 	 */
-	T2019("netperf-udp", "HVM-v8", "send size", "hvm-v8.xml", "hvm-v8-noht.xml",
-	      rows_netperf_udp),
-	T2019("netperf-udp", "HVM-v4", "send size", "hvm-v4.xml", "hvm-v4-noht.xml",
-	      rows_netperf_udp),
-	T2019("netperf-udp", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
-	      rows_netperf_udp),
-	T2019("netperf-tcp", "dom0", "send size", "dom0.xml", "dom0-noht.xml", rows_netperf_tcp),
-	T2019("netperf-tcp", "HVM-v8", "send size", "hvm-v8.xml", "hvm-v8-noht.xml",
-	      rows_netperf_tcp),
-	T2019("netperf-tcp", "HVM-v4", "send size", "hvm-v4.xml", "hvm-v4-noht.xml",
-	      rows_netperf_tcp),
-	T2019("netperf-tcp", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
-	      rows_netperf_tcp),
-	T2019("mutilate", "dom0", "client threads", "dom0.xml", "dom0-noht.xml", rows_mutilate),
+	T2019_ALL("netperf-udp", "send size", rows_netperf_udp),
+	T2019_ALL("netperf-tcp", "send size", rows_netperf_tcp),
 	/*
-	 * The HVM configurations: mutilate and memcached inside the guest, the
-	 * same rows (MMTests' NUMCPUS was 8 in the guests too: the HVM-v4
-	 * kernbench table runs -j16, NUMCPUS*2, and dom0's noHT mutilate 1 to 8
-	 * on 4 vCPUs).  No parameter set on these cells: their costs are dom0
-	 * HT's, an HVM guest paying no PV cost through kernel_ops.
+	 * mutilate in the HVM configurations: mutilate and memcached inside the
+	 * guest, the same rows (MMTests' NUMCPUS was 8 in the guests too: the
+	 * HVM-v4 kernbench table runs -j16, NUMCPUS*2, and dom0's noHT mutilate
+	 * 1 to 8 on 4 vCPUs).  No parameter set on these cells: their costs
+	 * are dom0 HT's, an HVM guest paying no PV cost through kernel_ops.
 	 */
-	T2019("mutilate", "HVM-v8", "client threads", "hvm-v8.xml", "hvm-v8-noht.xml",
-	      rows_mutilate),
-	T2019("mutilate", "HVM-v4", "client threads", "hvm-v4.xml", "hvm-v4-noht.xml",
-	      rows_mutilate),
-	T2019("mutilate", "HVMx2-v8", "client threads", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
-	      rows_mutilate),
-	T2019("hackbench-process-pipes", "dom0", "groups", "dom0.xml", "dom0-noht.xml",
-	      rows_hackbench),
-	T2019("hackbench-process-pipes", "HVMx2-v8", "groups", "hvmx2-v8.xml",
-	      "hvmx2-v8-noht.xml", rows_hackbench),
-	T2019("stream", "dom0", "kernel", "dom0.xml", "dom0-noht.xml", rows_stream),
-	T2019("stream", "HVMx2-v8", "kernel", "hvmx2-v8.xml", "hvmx2-v8-noht.xml", rows_stream),
+	T2019_ALL("mutilate", "client threads", rows_mutilate),
+	T2019("hackbench-process-pipes", "groups", dom0, rows_hackbench),
+	T2019("hackbench-process-pipes", "groups", HVMx2_v8, rows_hackbench),
+	T2019("stream", "kernel", dom0, rows_stream),
+	T2019("stream", "kernel", HVMx2_v8, rows_stream),
 	/*
 	 * hackbench and stream in one HVM guest beside an idle dom0 (issue
 	 * 33): the same rows as dom0's and HVMx2-v8's (NUMCPUS 8 in the guests,
@@ -330,12 +322,10 @@ static const struct eval_table tables_2019[] = {
 	 * three columns predictions (doc/validation.md, "hackbench and stream
 	 * in HVM-v8 and HVM-v4: predictions").
 	 */
-	T2019("hackbench-process-pipes", "HVM-v8", "groups", "hvm-v8.xml", "hvm-v8-noht.xml",
-	      rows_hackbench),
-	T2019("hackbench-process-pipes", "HVM-v4", "groups", "hvm-v4.xml", "hvm-v4-noht.xml",
-	      rows_hackbench),
-	T2019("stream", "HVM-v8", "kernel", "hvm-v8.xml", "hvm-v8-noht.xml", rows_stream),
-	T2019("stream", "HVM-v4", "kernel", "hvm-v4.xml", "hvm-v4-noht.xml", rows_stream),
+	T2019("hackbench-process-pipes", "groups", HVM_v8, rows_hackbench),
+	T2019("hackbench-process-pipes", "groups", HVM_v4, rows_hackbench),
+	T2019("stream", "kernel", HVM_v8, rows_stream),
+	T2019("stream", "kernel", HVM_v4, rows_stream),
 	{ "kernbench", "BM", "make -j", { .name = "BM", .sched = "null" },
 	  cols_2019_bm, N(cols_2019_bm), rows_kernbench, N(rows_kernbench) },
 	/*
@@ -343,13 +333,7 @@ static const struct eval_table tables_2019[] = {
 	 * these cells, all three columns predictions (doc/validation.md,
 	 * "netperf-unix: predictions").
 	 */
-	T2019("netperf-unix", "dom0", "send size", "dom0.xml", "dom0-noht.xml", rows_netperf_unix),
-	T2019("netperf-unix", "HVM-v8", "send size", "hvm-v8.xml", "hvm-v8-noht.xml",
-	      rows_netperf_unix),
-	T2019("netperf-unix", "HVM-v4", "send size", "hvm-v4.xml", "hvm-v4-noht.xml",
-	      rows_netperf_unix),
-	T2019("netperf-unix", "HVMx2-v8", "send size", "hvmx2-v8.xml", "hvmx2-v8-noht.xml",
-	      rows_netperf_unix),
+	T2019_ALL("netperf-unix", "send size", rows_netperf_unix),
 };
 
 static const struct eval_preset preset_2019 = {
