@@ -5,21 +5,15 @@
 # (--enable-sanitizers) and runs every test again there (the statistical
 # calibration tests' commands run there once, at 2 iterations, for memory
 # errors, and those tests skip: their figures are checked in the first
-# run; tests/scenarios/lib.sh says which test runs which).  That second
-# build also compiles Xen's own schedulers and so runs the differential
-# tests against them: of every tree in ../shared/xen-src (or
-# $SCHEDSIM_XEN_TREES) when present, else of Debian's source package
-# (tests/xen-source.sh, cached outside the repo) when it can be had.
+# run; tests/scenarios/lib.sh says which test runs which).  Both builds
+# compile Xen's own schedulers and so run the differential tests against
+# them: of every tree in ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when
+# present, else of Debian's source package (tests/xen-source.sh, cached
+# outside the repo) when it can be had.
 # Ends with one summary line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
-[ -f Makefile ] || { autoreconf -fi && ./configure; } || exit 2
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-
-make -j2 check 2>&1 | tee -a "$log"
-check_status=${PIPESTATUS[0]}
 xen_flags=
 # Xen's trees: ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when present,
 # all of them; else the Debian source package's tree (tests/xen-source.sh),
@@ -29,14 +23,33 @@ if ls "$trees"/*/xen/Makefile >/dev/null 2>&1; then
 	SCHEDSIM_XEN_TREES=$(cd "$trees" && pwd)
 	export SCHEDSIM_XEN_TREES
 	xen_flags="--with-xen-trees=$SCHEDSIM_XEN_TREES"
-	echo "run-all: the sanitizer build also compiles Xen's schedulers of every tree in $SCHEDSIM_XEN_TREES"
+	echo "run-all: both builds compile Xen's schedulers of every tree in $SCHEDSIM_XEN_TREES"
 elif xen_src=$(sh tests/xen-source.sh); then
 	xen_ver=$(sed -n 's/^export XEN_VERSION *= *\([0-9]*\).*/\1/p; s/^export XEN_SUBVERSION *= *\([0-9]*\).*/.\1/p; s/^export XEN_EXTRAVERSION *?*= *\.\([0-9]*\).*/.\1/p' "$xen_src/xen/Makefile" | tr -d '\n')
 	xen_flags="--with-xen-source=${xen_ver:-debian}=$xen_src"
-	echo "run-all: the sanitizer build also compiles Xen's schedulers from $xen_src"
+	echo "run-all: both builds compile Xen's schedulers from $xen_src"
 else
 	echo "run-all: without Xen's source: the differential tests will SKIP"
 fi
+
+# Both builds compile Xen's schedulers when there are trees: the plain one
+# runs the differential tests' full counts (tests/xen-diff/random.sh: 200
+# scenarios a pair), the sanitizer build the same tests with a few
+# scenarios a pair, for memory errors, at ten times the CPU.  A build this
+# script did not configure (./configure of the quick start) is configured
+# again with its own options and the trees.
+if [ ! -f Makefile ]; then
+	{ autoreconf -fi && ./configure $xen_flags; } || exit 2
+elif [ -n "$xen_flags" ] && ! grep -q '^#define HAVE_XEN_SOURCE 1' config.h; then
+	echo "run-all: configuring this build again with $xen_flags"
+	eval "./configure $(./config.status --config) \"\$xen_flags\"" || exit 2
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+make -j2 check 2>&1 | tee -a "$log"
+check_status=${PIPESTATUS[0]}
 make -j2 distcheck DISTCHECK_CONFIGURE_FLAGS="$xen_flags" 2>&1 | tee -a "$log"
 dist_status=${PIPESTATUS[0]}
 
