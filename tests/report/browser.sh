@@ -10,6 +10,9 @@
 # Chromium; CHROMIUM=path picks the binary.
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
+# The sanitizer build: its one schedsim command is report.sh's first (which
+# also writes the JSON); the rest is Chromium's, not sanitized.
+sanitizer_covered_by tests/report/report.sh
 here="${srcdir:-.}/tests/report"
 browser=${CHROMIUM:-}
 for b in chromium chromium-browser google-chrome; do
