@@ -65,12 +65,16 @@ struct evq_bucket {
 
 /*
  * The bucket arrays that emptied buckets gave back (evq.c), one list per
- * capacity: free[c] links arrays of EVQ_BUCKET_MIN << c entries.
+ * capacity: free[c] links arrays of EVQ_BUCKET_MIN << c entries.  The
+ * smallest arrays are cut from chunks of EVQ_CHUNK_ARRAYS of them, linked
+ * in 'chunks'.
  */
 #define EVQ_BUCKET_MIN 4u
 #define EVQ_CLASSES 30
+#define EVQ_CHUNK_ARRAYS 64u
 struct evq_pool {
 	void *free[EVQ_CLASSES];
+	void *chunks;
 	size_t slots;            /* entries allocated for the ring, in buckets and here */
 };
 
