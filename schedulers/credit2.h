@@ -75,6 +75,10 @@ struct c2_list {
 struct csched2_runqueue_data {
 	int id;
 	struct c2_list runq;        /* runnable units, by credit, highest first */
+	/* runq's units in runq's order, for runq_insert's search (see there):
+	 * runq_n of them from runq_v + runq_off, in runq_cap places */
+	struct csched2_unit **runq_v;
+	size_t runq_off, runq_n, runq_cap;
 	struct c2_list svc;         /* every unit assigned to this runqueue */
 	int refcnt, nr_cpus;
 	int load;                   /* units queued or running */
@@ -129,6 +133,7 @@ struct csched2_unit {
 	stime_t avgload;
 	struct c2_list parked_elem, rqd_elem;
 	struct csched2_runqueue_data *migrate_rqd;
+	struct csched2_runqueue_data *runq_rqd;   /* whose runq holds it */
 };
 
 struct csched2_dom {
@@ -185,6 +190,7 @@ struct credit2_internals {
 	void (*update_svc_load)(struct scheduler *ops, struct csched2_unit *svc,
 				int change, stime_t now);
 	void (*runq_insert)(struct scheduler *ops, struct csched2_unit *svc);
+	void (*runq_remove)(struct csched2_unit *svc);
 	void (*runq_tickle)(struct scheduler *ops, struct csched2_unit *new, stime_t now);
 	stime_t (*tickle_score)(struct scheduler *ops, stime_t now,
 				struct csched2_unit *new, int cpu);

@@ -589,6 +589,60 @@ END_TEST
 
 /* --- runq_candidate --- */
 
+/*
+ * runq_insert searches rqd->runq_v, which must hold the list's vCPUs in
+ * the list's order after every insert and remove, and must place a vCPU
+ * where Xen's walk of the list does (before the first one it has more
+ * credit than) even when the queue is out of order, as the 2016 credits'
+ * wrap can leave it.
+ */
+static void runq_matches(struct host *h, struct csched2_runqueue_data *rqd,
+			 const int *want, size_t n)
+{
+	struct c2_list *it = rqd->runq.next;
+	size_t i;
+
+	ck_assert_uint_eq(rqd->runq_n, n);
+	for (i = 0; i < n; i++, it = it->next) {
+		ck_assert_ptr_ne(it, &rqd->runq);
+		ck_assert_ptr_eq(it, &SVC(h, 0, want[i])->runq_elem);
+		ck_assert_ptr_eq(rqd->runq_v[rqd->runq_off + i], SVC(h, 0, want[i]));
+		ck_assert_ptr_eq(SVC(h, 0, want[i])->runq_rqd, rqd);
+	}
+	ck_assert_ptr_eq(it, &rqd->runq);
+}
+
+START_TEST(runq_order_mirror)
+{
+	struct host h = mk(host4, six_vcpus, "credit2");
+	struct csched2_runqueue_data *rqd = c2rqd(h.ops, 0);
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (I->unit_on_runq(SVC(&h, 0, i)))
+			I->runq_remove(SVC(&h, 0, i));
+	ck_assert_uint_eq(rqd->runq_n, 0);
+	queue(&h, V(&h, 0, 0), 0, 5);
+	queue(&h, V(&h, 0, 1), 0, 3);
+	queue(&h, V(&h, 0, 2), 0, 3);     /* after the equal one */
+	queue(&h, V(&h, 0, 3), 0, 7);     /* first */
+	runq_matches(&h, rqd, (const int[]){ 3, 0, 1, 2 }, 4);
+	/* Out of order: 0 drops to 1 in place; 4 (credit 2) goes before 0,
+	 * the first it beats, not before 1 and 2, where it would sort. */
+	SVC(&h, 0, 0)->credit = 1;
+	queue(&h, V(&h, 0, 4), 0, 2);
+	runq_matches(&h, rqd, (const int[]){ 3, 4, 0, 1, 2 }, 5);
+	I->runq_remove(SVC(&h, 0, 4));
+	runq_matches(&h, rqd, (const int[]){ 3, 0, 1, 2 }, 4);
+	ck_assert(!I->unit_on_runq(SVC(&h, 0, 4)));
+	I->runq_remove(SVC(&h, 0, 2));
+	I->runq_remove(SVC(&h, 0, 3));
+	queue(&h, V(&h, 0, 5), 0, 0);     /* last */
+	runq_matches(&h, rqd, (const int[]){ 0, 1, 5 }, 3);
+	sim_destroy(h.s);
+}
+END_TEST
+
 START_TEST(candidate_credit_ratelimit_resist)
 {
 	struct host h = mk(host4, six_vcpus, "credit2");
@@ -1748,6 +1802,7 @@ static Suite *credit2_suite(void)
 	tcase_add_test(tc, res_pick_least_loaded);
 	tcase_add_test(tc, insert_skips_the_locked_runqueue);
 	tcase_add_test(tc, fallback_cpu_order);
+	tcase_add_test(tc, runq_order_mirror);
 	tcase_add_test(tc, candidate_credit_ratelimit_resist);
 	tcase_add_test(tc, candidate_skips_capped_without_budget);
 	tcase_add_test(tc, candidate_soft_affinity_preemption);
