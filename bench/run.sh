@@ -7,7 +7,8 @@
 #     (bench/gen-scenario.sh: 4 vCPUs per pCPU, mixed phases workloads);
 #  4. the 1024-pCPU host for 10 simulated seconds with credit1 and credit2:
 #     wall time and peak RSS (targets: 60 s, 1 GiB), CPU per event and
-#     credit2's against credit1's (target: at most 1);
+#     credit2's against credit1's (target: at most 1); with BENCH_INSTR=1
+#     also by instructions (callgrind) on 300 ms of that host;
 #  5. memory against simulated time: peak RSS at 10x the duration;
 #  6. the seed evaluation (120 runs) with the default --jobs (target 30 s),
 #     the plain schedsim's 40 runs (target 3 s wall), and with
@@ -120,6 +121,20 @@ for s in credit1 credit2; do
 done
 set -- $per_event
 [ $# = 2 ] && echo "credit2 / credit1 CPU per event: $(ratio "$2" "$1") (target <= 1)"
+# With BENCH_INSTR=1 the same ratio by instructions of the run loop, on
+# 300 ms of the same host: the figure a loaded machine does not move.
+if [ "$by_instr" = 1 ]; then
+	sh "$gen" 8 64 2 300ms > "$work/h1024i.xml"
+	per_event=
+	for s in credit1 credit2; do
+		count "$work/h.json" --scenario="$work/h1024i.xml" --sched=$s || continue
+		per=$(awk -v a="$instr" -v b="$events" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print 0 }')
+		per_event="$per_event $per"
+		echo "$s: 300ms simulated, $events events: $instr instructions ($per per event)"
+	done
+	set -- $per_event
+	[ $# = 2 ] && echo "credit2 / credit1 instructions per event: $(ratio "$2" "$1") (target <= 1)"
+fi
 
 echo
 echo "== 5. memory against simulated time (peak RSS, 1x and 10x the duration)"
