@@ -133,10 +133,13 @@ END_TEST
  * The rendezvous out (Xen's sched_context_switched): when one vCPU of a
  * running unit blocks, the rendezvous keeps the unit and that thread
  * switches to its idle vCPU; its sibling keeps its vCPU but resumes guest
- * code only when that switch is done.  With a 500 us context switch the
- * hog beside a vCPU that blocks 750 times loses 375 ms of its second.
+ * code only when that switch is done.  Both switches of the sleeper's
+ * thread, to idle and back to the vCPU whose state it still holds, are
+ * lazy in Xen (context_switch skips __context_switch), so with a 500 us
+ * context switch the hog beside a vCPU that blocks 750 times loses none
+ * of its second (before the lazy switch it lost 375 ms, 500 us a block).
  */
-START_TEST(rendezvous_out_waits_for_the_slowest_switch)
+START_TEST(rendezvous_out_of_lazy_switches_costs_nothing)
 {
 	static const char xml[] =
 		"<scenario duration=\"1s\" seed=\"1\">"
@@ -157,10 +160,8 @@ START_TEST(rendezvous_out_waits_for_the_slowest_switch)
 	blocks = (long long)sleeper->st.wake_latency.count;
 	ck_assert_int_ge(blocks, 500);
 	ck_assert_int_le(hog->st.context_switches, 2);         /* it never left its thread */
-	ck_assert_msg(hog->st.hw.work_ns <= SEC(1) - blocks * USEC(500) * 9 / 10,
-		      "hog worked %lld ns beside %lld blocks", (long long)hog->st.hw.work_ns,
-		      blocks);
-	ck_assert_msg(hog->st.hw.work_ns >= SEC(1) - blocks * USEC(500) * 11 / 10,
+	/* only the first loads of the two vCPUs' states cost (a few of 500 us) */
+	ck_assert_msg(hog->st.hw.work_ns >= SEC(1) - 10 * USEC(500),
 		      "hog worked %lld ns beside %lld blocks", (long long)hog->st.hw.work_ns,
 		      blocks);
 	done(s, &sc);
@@ -255,7 +256,7 @@ int main(void)
 	tcase_add_test(tc, gran_cpu_units_are_the_vcpus);
 	tcase_add_test(tc, gran_core_units_hold_siblings);
 	tcase_add_test(tc, checker_catches_two_domains_on_one_core);
-	tcase_add_test(tc, rendezvous_out_waits_for_the_slowest_switch);
+	tcase_add_test(tc, rendezvous_out_of_lazy_switches_costs_nothing);
 	tcase_add_test(tc, pools_keep_their_domains);
 	tcase_add_test(tc, pool_errors);
 	suite_add_tcase(s, tc);

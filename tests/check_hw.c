@@ -774,7 +774,11 @@ START_TEST(cstate_guest_idle_thread_stays_shallow)
 }
 END_TEST
 
-/* The core: a softirq raised on a sleeping pCPU runs after the IPI and the exit. */
+/*
+ * The core: a softirq raised on a pCPU asleep in MWAIT runs after the exit
+ * alone (no IPI: Xen's arch_skip_send_event_check); on a halted one
+ * (max-cstate=0) after the IPI and the exit.
+ */
 START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 {
 	struct scenario sc;
@@ -782,12 +786,13 @@ START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 
 	s->q.now = MSEC(1);
 	s->this_cpu = 0;
-	cpu_raise_softirq(s, 1);            /* idle 1 ms + 1 us: C6 */
+	ck_assert(!hw_needs_ipi(s->hw, 1));
+	cpu_raise_softirq(s, 1);            /* idle 1 ms: C6, no IPI */
 	ck_assert(timer_pending(&s->pcpus[1].softirq));
-	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(1) + USEC(200));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(200));
 	s->this_cpu = 1;                    /* a local raise meanwhile joins that wake-up */
 	cpu_raise_softirq(s, 1);
-	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(201));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(200));
 	/* A local raise on a sleeping pCPU: its timer interrupt woke it from C6. */
 	s->this_cpu = 0;
 	cpu_raise_softirq(s, 0);
@@ -798,6 +803,16 @@ START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 	cpu_raise_softirq(s, 0);
 	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1));
 	s->pcpus[0].curr = s->pcpus[0].idle;
+	destroy(s, &sc);
+
+	/* max-cstate=0: the idle loop halts and takes the IPI, then C1's exit. */
+	s = idle_host(&sc, "cores-per-socket=\"2\" ipi-latency=\"1us\" max-cstate=\"0\"", 1,
+		      "null");
+	s->q.now = MSEC(1);
+	s->this_cpu = 0;
+	ck_assert(hw_needs_ipi(s->hw, 1));
+	cpu_raise_softirq(s, 1);
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(1) + USEC(3));
 	destroy(s, &sc);
 }
 END_TEST

@@ -244,13 +244,20 @@ START_TEST(pcpus_merge_by_tsc)
 	ck_assert_int_eq(v->bursts[0].end, 0);
 	ck_assert_int_eq(v->bursts[1].wake, 50);
 	ck_assert_int_eq(v->bursts[1].run, 100 + 100 + 500);
-	ck_assert_int_eq(v->bursts[1].switches, 3);
+	/*
+	 * Switched in three times, all on pCPU 0, which ran nothing else
+	 * between (idle from 300 to 400 and from 500 to 600): the second and
+	 * third are back to the vCPU whose state the pCPU still holds, lazy in
+	 * Xen (context_switch skips __context_switch), so one cost.
+	 */
+	ck_assert_int_eq(v->bursts[1].switches, 1);
 	ck_assert_int_eq(v->bursts[1].end, 1000);
 	ck_assert_int_eq(v->waited, 50 + 100 + 100);
 	v = vcpu(&h, 3, 0);
 	ck_assert_int_eq(v->n, 1);
 	ck_assert_int_eq(v->bursts[0].wake, 60);
 	ck_assert_int_eq(v->bursts[0].run, 50);
+	ck_assert_int_eq(v->bursts[0].switches, 1);   /* pCPU 0 held d2v1's state */
 	ck_assert_int_eq(v->slept, 60 + 400);
 	v = vcpu(&h, 4, 2);
 	ck_assert_int_eq(v->n, 1);

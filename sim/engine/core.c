@@ -11,12 +11,13 @@
  *   (with prev->is_running already false), followed by the end of a
  *   pending migration.  The context switch itself takes no pCPU time in
  *   this model, but the incoming vCPU's guest work starts
- *   context_switch_cost later, and slower while its caches are cold
- *   (sim/engine/hw.h).
+ *   context_switch_cost later (none when the pCPU still holds its state:
+ *   switch_cost), and slower while its caches are cold (sim/engine/hw.h).
  * - cpu_raise_softirq(): "tickling".  Raised on the pCPU whose code is
  *   running it takes effect right after the current event; raised on
- *   another pCPU it arrives after an IPI latency, and an idle pCPU runs it
- *   after the exit latency of its C-state.  A raise on a pCPU with one
+ *   another pCPU it arrives after an IPI latency, but an idle pCPU that
+ *   sleeps in MWAIT gets no IPI (hw_needs_ipi) and runs it after the exit
+ *   latency of its C-state.  A raise on a pCPU with one
  *   already pending is merged into it, as Xen's pending bit does.
  * - vcpu_wake / vcpu_sleep_nosync / vcpu_block / vcpu_yield / pause /
  *   migrate: Xen's entry points, with runstate changes at the same places
@@ -103,7 +104,8 @@ static struct scheduler *vcpu_sched(const struct sim *s, const struct vcpu *v)
 void cpu_raise_softirq(struct sim *s, int cpu)
 {
 	struct pcpu *pc = &s->pcpus[cpu];
-	stime_t when = sim_now(s) + (cpu == s->this_cpu ? 0 : s->ipi_latency);
+	stime_t when = sim_now(s) + (cpu == s->this_cpu || !hw_needs_ipi(s->hw, cpu) ? 0 :
+				     s->ipi_latency);
 
 	if (timer_pending(&pc->softirq) && pc->softirq.expires <= when)
 		return;
@@ -119,7 +121,8 @@ void cpu_raise_softirq(struct sim *s, int cpu)
 void cpu_raise_slave_softirq(struct sim *s, int cpu)
 {
 	struct pcpu *pc = &s->pcpus[cpu];
-	stime_t when = sim_now(s) + (cpu == s->this_cpu ? 0 : s->ipi_latency);
+	stime_t when = sim_now(s) + (cpu == s->this_cpu || !hw_needs_ipi(s->hw, cpu) ? 0 :
+				     s->ipi_latency);
 
 	if (timer_pending(&pc->slave) && pc->slave.expires <= when)
 		return;
@@ -190,16 +193,43 @@ static void trace_switch(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 }
 
 /*
- * The hypervisor's context switch from prev to next: none on bare metal,
- * where a native domain's CPU only halts and resumes (its idle states'
- * exit latencies are the hardware model's).
+ * The hypervisor's context switch on pc from prev to next: none on bare
+ * metal, where a native domain's CPU only halts and resumes (its idle
+ * states' exit latencies are the hardware model's).  In Xen the state
+ * save and restore (__context_switch) is lazy: context_switch skips it
+ * when next is the idle vCPU or the vCPU whose state the pCPU still holds
+ * (per_cpu(curr_vcpu), left loaded while the pCPU idled), so a vCPU that
+ * blocks and is woken back on its idle pCPU pays none of it
+ * (xen/arch/x86/domain.c:1781-1788 of the July 2019 staging; the same
+ * test since Xen 3).
  */
-static stime_t switch_cost(const struct sim *s, const struct vcpu *prev, const struct vcpu *next)
+static stime_t switch_cost(const struct sim *s, const struct pcpu *pc, const struct vcpu *prev,
+			   const struct vcpu *next)
 {
 	if ((is_idle_vcpu(prev) || prev->dom->type == DOMAIN_NATIVE) &&
 	    (is_idle_vcpu(next) || next->dom->type == DOMAIN_NATIVE))
 		return 0;
+	if (is_idle_vcpu(next) || next == pc->loaded)
+		return 0;
 	return s->context_switch_cost;
+}
+
+/*
+ * pc now holds next's state (its __context_switch ran, or it was still
+ * there).  A vCPU whose state another pCPU held had it synced away first
+ * (context_switch's flush_mask(FLUSH_VCPU_STATE) on its dirty_cpu), so that
+ * pCPU holds none.
+ */
+static void state_load(struct sim *s, struct pcpu *pc, struct vcpu *next)
+{
+	if (is_idle_vcpu(next) || pc->loaded == next)
+		return;
+	if (pc->loaded)
+		pc->loaded->dirty_cpu = -1;
+	if (next->dirty_cpu >= 0)
+		s->pcpus[next->dirty_cpu].loaded = NULL;
+	pc->loaded = next;
+	next->dirty_cpu = pc->id;
 }
 
 static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
@@ -225,7 +255,8 @@ static void switch_to(struct sim *s, struct pcpu *pc, struct vcpu *prev,
 	pc->curr = next;
 	pc->unit = next;
 	/* The hardware model: siblings' speed, next's cache fill. */
-	work_from = now + switch_cost(s, prev, next);
+	work_from = now + switch_cost(s, pc, prev, next);
+	state_load(s, pc, next);
 	hw_switch(s->hw, pc->id, prev, next, work_from);
 	if (!is_idle_vcpu(next)) {
 		next->st.context_switches++;
@@ -311,6 +342,7 @@ static void thread_switch(struct sim *s, struct pcpu *pc, struct vcpu *vprev,
 	vprev->is_running = false;
 	vnext->is_running = true;
 	pc->curr = vnext;
+	state_load(s, pc, vnext);
 	/* The hardware model: siblings' speed, vnext's cache fill. */
 	hw_switch(s->hw, pc->id, vprev, vnext, work_from);
 	if (is_idle_vcpu(vnext))
@@ -373,8 +405,8 @@ static void gang_switch(struct sim *s, struct sched_resource *r)
 		struct pcpu *pc = &s->pcpus[r->cpus[i]];
 		struct vcpu *vnext = unit_vcpu_for(next, i, pc->idle);
 
-		if (vnext != pc->curr && now + switch_cost(s, pc->curr, vnext) > resume)
-			resume = now + switch_cost(s, pc->curr, vnext);
+		if (vnext != pc->curr && now + switch_cost(s, pc, pc->curr, vnext) > resume)
+			resume = now + switch_cost(s, pc, pc->curr, vnext);
 	}
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct pcpu *pc = &s->pcpus[r->cpus[i]];
@@ -450,7 +482,7 @@ static bool force_switch(struct sim *s, struct pcpu *pc, struct vcpu *v)
 		vnext = pc->idle;
 	guest_stop(s, pc);
 	pc->guest_stopped = false;
-	thread_switch(s, pc, pc->curr, vnext, sim_now(s) + switch_cost(s, pc->curr, vnext));
+	thread_switch(s, pc, pc->curr, vnext, sim_now(s) + switch_cost(s, pc, pc->curr, vnext));
 	return true;
 }
 
@@ -675,6 +707,7 @@ struct vcpu *sim_vcpu_new(struct sim *s, struct domain *d, int id)
 	v->st.pcpus = cpumask_alloc((unsigned)s->nr_cpus);
 	v->st.woken_at = -1;
 	v->st.last_cpu = -1;
+	v->dirty_cpu = -1;
 	v->hw.warm_core = v->hw.warm_socket = -1;
 	return v;
 }

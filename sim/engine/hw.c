@@ -27,7 +27,7 @@ const char *const hw_loss_names[HW_NR_LOST] = { "smt", "cache", "numa", "cstate"
 
 #define OFF(f) offsetof(struct hw_config, f)
 #define NEHALEM_CSTATES "C1:1:3us:6us,C1E:1:10us:20us,C3:2:20us:80us,C6:3:200us:800us"
-#define MAX_CSTATES 8       /* Xen's ACPI_PROCESSOR_MAX_POWER */
+#define MAX_CSTATES 10      /* Linux's CPUIDLE_STATE_MAX (Xen's ACPI_PROCESSOR_MAX_POWER is 8) */
 #define LINE_BYTES 64.0     /* a cache line */
 #define FILL_BUFFERS 10.0   /* a Nehalem core's L1D fill buffers (Intel's optimization manual) */
 #define MAX_QUEUE_LOAD 0.95 /* beyond it the bandwidth, not the queue, bounds the time */
@@ -280,6 +280,7 @@ struct hw {
 	stime_t *exit_latency;     /* per pCPU: of the wake in progress, to charge */
 	struct cstate cst[MAX_CSTATES];
 	int ncst;                  /* the states max-cstate allows */
+	bool halts;                /* max_cstate=0: the idle loop halts, it does not mwait */
 	long long *free_mb;        /* per node */
 	double llc_ns_per_byte, mem_ns_per_byte, remote_extra;
 	/*
@@ -471,6 +472,7 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	if (parse_cstates(c->cstates, all, &n, &e) < 0)
 		n = 0;
 	/* max_cstate=0: Xen halts (C1); otherwise the states of type <= max. */
+	hw->halts = c->max_cstate == 0;
 	for (int i = 0; i < n; i++)
 		if (c->max_cstate == 0 ? i == 0 : all[i].type <= c->max_cstate)
 			hw->cst[hw->ncst++] = all[i];
@@ -1282,6 +1284,34 @@ void hw_model_switch(struct hw *hw, int cpu, struct vcpu *prev, struct vcpu *nex
 
 /* ----------------------------------------------------------- idle states */
 
+/* The pCPU idles with sched_has_urgent_vcpu() true (hw_model_wake_delay below). */
+static bool urgent_idle(const struct hw *hw, int cpu)
+{
+	const struct vcpu *unit = hw->s->pcpus[cpu].unit;
+
+	return unit && !is_idle_vcpu(unit);
+}
+
+/*
+ * Whether a softirq raised on idle pCPU cpu needs the event-check IPI.
+ * An idle loop that sleeps in MWAIT monitors the line of its pending
+ * softirqs, so the write that raises one wakes it and no IPI is sent:
+ * Xen's cpu_raise_softirq skips it when arch_skip_send_event_check finds
+ * the pCPU in cpuidle_mwait_flags (xen/common/softirq.c:100-103,
+ * xen/arch/x86/acpi/cpu_idle.c:394-402 and 428-434 of the July 2019
+ * staging, since commit 9a727a813e of 2014), and bare-metal Linux 5.1
+ * skips its reschedule IPI to a CPU whose idle task polls
+ * (TIF_POLLING_NRFLAG, which mwait_idle_with_hints keeps set:
+ * set_nr_and_not_polling in resched_curr).  A halting idle loop takes the
+ * IPI: max_cstate=0, no C-state table, or Xen's mwait_idle with an
+ * urgent vCPU (cpu/mwait-idle.c:727-746, safe_halt).
+ */
+bool hw_model_needs_ipi(const struct hw *hw, int cpu)
+{
+	return !is_idle_vcpu(hw->s->pcpus[cpu].curr) || !hw->ncst || hw->halts ||
+	       urgent_idle(hw, cpu);
+}
+
 /*
  * The retrospective choice of an idle governor: the deepest allowed state
  * whose target residency the idle time reached; a pCPU idle for less than
@@ -1311,7 +1341,7 @@ stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 	 * rendezvous does not wait for a deep state's exit.  At sched-gran=cpu
 	 * an idle pCPU's unit is its idle unit, and this never applies.
 	 */
-	if (hw->s->pcpus[cpu].unit && !is_idle_vcpu(hw->s->pcpus[cpu].unit))
+	if (urgent_idle(hw, cpu))
 		while (i > 0 && hw->cst[i].type > 1)
 			i--;
 	lat = hw->cst[i].exit_latency;

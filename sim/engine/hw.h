@@ -194,6 +194,16 @@ static inline void hw_switch(struct hw *hw, int cpu, struct vcpu *prev, struct v
  * (the exit latency when the pCPU sleeps in a C-state, else 0).
  */
 stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at);
+/*
+ * Whether a softirq raised on pCPU cpu from another one is sent as an IPI:
+ * not to an idle pCPU that sleeps in MWAIT (it monitors the softirq's
+ * line); the ideal machine has no idle states and always sends it.
+ */
+bool hw_model_needs_ipi(const struct hw *hw, int cpu);
+static inline bool hw_needs_ipi(const struct hw *hw, int cpu)
+{
+	return hw ? hw_model_needs_ipi(hw, cpu) : true;
+}
 static inline stime_t hw_wake_delay(struct hw *hw, int cpu, stime_t at)
 {
 	return hw ? hw_model_wake_delay(hw, cpu, at) : 0;

@@ -113,6 +113,7 @@ struct vcpu {
 	struct vcpu **members;
 	int nr_members;
 	bool force_context_switch;     /* gran > 1: its thread must switch alone */
+	int dirty_cpu;                 /* the pCPU that holds its state (pcpu.loaded), or -1 */
 	enum runstate new_state;       /* gran > 1: set for a unit about to run */
 };
 
@@ -140,6 +141,12 @@ struct pcpu {
 	int id;
 	struct vcpu *curr;             /* running vCPU (its idle vCPU when idle) */
 	struct vcpu *idle;             /* its idle vCPU */
+	/*
+	 * The guest vCPU whose state the pCPU holds (Xen's per-CPU curr_vcpu):
+	 * the last one it ran, kept while it idles (a switch to idle is lazy),
+	 * NULL once that vCPU ran elsewhere (its state was synced away).
+	 */
+	struct vcpu *loaded;
 	/*
 	 * What the scheduler sees of the pCPU (on every thread of a
 	 * resource alike): the unit its resource runs (Xen's curr_on_cpu())

@@ -81,6 +81,7 @@ struct cpu_stream {
 	const unsigned char *d;
 	size_t at;          /* the current record's offset */
 	uint64_t switch_in; /* TSC of its last runstate change to running (0: none known) */
+	int loaded;         /* key of the guest vCPU it last switched to (0: none) */
 };
 
 struct vstate {
@@ -91,6 +92,8 @@ struct vstate {
 	uint64_t since;     /* TSC of the last change */
 	int last_cpu;       /* the pCPU of its last change to or from running (-1: none yet) */
 	int wake_cpu;       /* the pCPU of a wake record since it blocked (-1: none) */
+	int key;            /* its number in the trace, from 1 */
+	int dirty_cpu;      /* the pCPU it last switched in on (-1: none) */
 	struct replay_burst cur;   /* in TSC ticks from the trace's start */
 	uint64_t ran, waited, slept;
 	struct replay_burst *bursts;
@@ -119,6 +122,16 @@ struct reader {
 	long total_vcpus;
 	bool started;
 	uint64_t t0, tend;
+	/*
+	 * The trace's first instant: its first record and those that follow it
+	 * at most one tick apart each, to this TSC.  schedsim's writer
+	 * (sim/output/trace_xentrace.c) gives each record of another pCPU than
+	 * the previous one a TSC one more, so the records of a run's first
+	 * nanosecond spread over a few ticks; a real host's records are
+	 * hundreds of ticks apart and its first instant is its first record.
+	 */
+	uint64_t instant_end;
+	bool in_instant;
 	size_t tend_at;              /* the offset of the record with the last TSC */
 	/* switch_infprev samples by the TSC ticks they span, 2^b to 2^(b+1) - 1 */
 	struct { double ticks, ns; uint64_t n; } khz[64];
@@ -340,6 +353,8 @@ static struct vstate *vcpu_of(struct reader *r, const struct cpu_stream *c, unsi
 			d->v[i].state = UNSEEN;
 			d->v[i].last_cpu = -1;
 			d->v[i].wake_cpu = -1;
+			d->v[i].dirty_cpu = -1;
+			d->v[i].key = (int)(r->total_vcpus + (i - d->nv) + 1);
 		}
 		r->total_vcpus += n - d->nv;
 		d->nv = n;
@@ -385,6 +400,17 @@ static void account(struct vstate *v, uint64_t t)
 }
 
 /*
+ * TSC t from the trace's start, in ticks; a record of the first instant is
+ * at the start itself (a burst woken then is due at the replay's start, as
+ * it was in the recorded run, not a few ticks into it, when the replay's
+ * idle pCPUs count as asleep: sim/engine/hw.c hw_model_wake_delay).
+ */
+static uint64_t since_start(const struct reader *r, uint64_t t)
+{
+	return t <= r->instant_end ? 0 : t - r->t0;
+}
+
+/*
  * v changes to state new at TSC t, recorded on pCPU cpu (-1: not from a
  * record).  Xen writes a record into the buffer of the pCPU whose code
  * makes it: vcpu_wake's wake record into the waker's, so a burst whose
@@ -397,19 +423,32 @@ static void change(struct reader *r, struct vstate *v, unsigned new, uint64_t t,
 	if (new == v->state)
 		return;
 	if (new == RUNSTATE_BLOCKED && v->in_burst) {
-		push_burst(v, t - r->t0);
+		push_burst(v, since_start(r, t));
 		r->out->st.bursts++;
 	}
 	if ((new == RUNSTATE_RUNNABLE || new == RUNSTATE_RUNNING) && !v->in_burst) {
 		int waker = v->wake_cpu >= 0 ? v->wake_cpu : cpu;
 
 		v->in_burst = true;
-		v->cur = (struct replay_burst){ (stime_t)(t - r->t0), 0, 0, 0,
+		v->cur = (struct replay_burst){ (stime_t)since_start(r, t), 0, 0, 0,
 			waker >= 0 && v->last_cpu >= 0 && waker != v->last_cpu ? waker : -1 };
 	}
 	v->wake_cpu = -1;
-	if (new == RUNSTATE_RUNNING)
-		v->cur.switches++;
+	/*
+	 * A switch-in that costs the recording host a context switch: not the
+	 * lazy one back to the vCPU whose state the pCPU still holds (Xen's
+	 * context_switch skips __context_switch then: the one it switched to
+	 * last, which has run nowhere else since; sim/engine/core.c
+	 * switch_cost does the same).
+	 */
+	if (new == RUNSTATE_RUNNING) {
+		if (cpu < 0 || r->cpus[cpu].loaded != v->key || v->dirty_cpu != cpu)
+			v->cur.switches++;
+		if (cpu >= 0) {
+			r->cpus[cpu].loaded = v->key;
+			v->dirty_cpu = cpu;
+		}
+	}
 	if (cpu >= 0 && (new == RUNSTATE_RUNNING || v->state == RUNSTATE_RUNNING))
 		v->last_cpu = cpu;
 	v->state = (uint8_t)new;
@@ -541,7 +580,12 @@ static int merge(struct reader *r)
 
 		if (!r->started) {
 			r->started = true;
-			r->t0 = c->tsc;
+			r->t0 = r->instant_end = c->tsc;
+			r->in_instant = true;
+		} else if (r->in_instant && c->tsc <= r->tend + 1) {
+			r->instant_end = c->tsc;
+		} else {
+			r->in_instant = false;
 		}
 		r->tend = c->tsc;
 		r->tend_at = c->at;

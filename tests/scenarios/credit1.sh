@@ -54,11 +54,18 @@ vs = [d["vcpus"][0] for d in run["domains"]]
 assert all(v["run_ns"] >= 0.99 * run["sim_ns"] for v in vs), (spec, [v["run_ns"] for v in vs])
 assert {c for v in vs for c in v["pcpus"]} == {0, 1, 2, 3}, (spec, [v["pcpus"] for v in vs])'
 
-	# Underloaded host: >= 90 % of the run time inside soft affinity; 85 %
-	# in the 2015 trees, where domctl's default_vcpu0_location starts vCPU 1
+	# Underloaded host: >= 90 % of the run time inside soft affinity; in
+	# the 2015 trees, where domctl's default_vcpu0_location starts vCPU 1
 	# outside it (pCPU 0, after vCPU 0 on pCPU 7: doc/eras.md) and insert
-	# does not pick (the soft-affinity-blind placement d5438accce removed).
-	case $era in 2015*) least=0.85 ;; *) least=0.9 ;; esac
+	# does not pick (the soft-affinity-blind placement d5438accce removed),
+	# vCPU 1 gets in only if an idle pCPU of 4-7 steals it while it waits
+	# behind dom0 on its pCPU, which depends on when its wake-ups meet
+	# dom0's: seeds 1 to 6 gave 0.90 / 1.0 / 0.76 / 0.995 / 0.996 / 0.50 with
+	# a context switch charged on every switch, and 0.50 / 1.0 / 0.45 / 0.50
+	# / 0.996 / 0.50 since the switch back to a vCPU whose state the pCPU
+	# holds is free (doc/hardware.md, Idle states): there only vCPU 0,
+	# half of the run time, is sure to be inside.
+	case $era in 2015*) least=0.45 ;; *) least=0.9 ;; esac
 	check "$s" credit1_soft.xml "
 vs = dom('softy')['vcpus']
 soft = sum(v['soft_affinity_run_ns'] for v in vs)

@@ -81,7 +81,7 @@ for sched in credit1 credit2; do
 			[$r | keys[] | {k: ., rec: $r[.], rep: $p[.]}]' > "$tmp/report.json"
 		expect "latency round trip $sched $mode: wake-ups, p50 and p99 of every vCPU within 10 %" \
 			'length > 0 and ([.[] | . as $v | $v.rep != null and
-			  ([0, 1, 2] | map(($v.rep[.] - $v.rec[.]) | fabs <= 0.1 * $v.rec[.]) | all)] | all)' \
+			  ([0, 1, 2] | map(. as $i | ($v.rep[$i] - $v.rec[$i]) | fabs <= 0.1 * $v.rec[$i]) | all)] | all)' \
 			'[.[] | select(.rep != .rec)]'
 	done
 done
