@@ -571,7 +571,8 @@ void timer_stop(struct evq *q, struct timer *t)
 		unlink_timer(q, t);
 }
 
-void timer_set(struct evq *q, struct timer *t, stime_t when)
+/* timer_set's every case: re-arms, the heap, a bucket to grow or sorted. */
+static __attribute__((noinline)) void timer_set_any(struct evq *q, struct timer *t, stime_t when)
 {
 	struct evq_key k;
 	uint64_t bn;
@@ -619,6 +620,45 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 		heap_insert(&q->later, t, k);
 	else
 		ring_insert(q, bn, t, k);
+}
+
+/*
+ * Most arms are of a timer not armed, due within the ring, into a bucket
+ * in arrival order with room left: appended there, as ring_insert does.
+ * That case makes no call, so it saves and restores no registers; every
+ * other goes to timer_set_any (one prologue where it had one).  The same
+ * queue after it, and the same order of events.
+ */
+void timer_set(struct evq *q, struct timer *t, stime_t when)
+{
+	struct evq_bucket *b;
+	uint64_t bn;
+	unsigned slot;
+	uint32_t i;
+
+	if (when < q->now)
+		when = q->now;
+	bn = bucket_of(when);
+	if (t->heap_slot >= 0 || q->root_fired || !q->ring || bn - bucket_of(q->now) >= EVQ_BUCKETS) {
+		timer_set_any(q, t, when);
+		return;
+	}
+	slot = (unsigned)(bn & EVQ_RING_MASK);
+	b = &q->ring[slot];
+	if (b->sorted || b->len == b->cap) {
+		timer_set_any(q, t, when);
+		return;
+	}
+	t->expires = when;
+	t->seq = q->next_seq++;
+	t->later = false;
+	q->len++;
+	i = b->len++;
+	b->e[i] = (struct evq_entry){ { when, t->seq }, t };
+	t->heap_slot = (int)i;
+	q->nonempty[slot / 64] |= 1ULL << (slot % 64);
+	if (q->ring_len++ == 0 || bn < q->first)
+		q->first = bn;
 }
 
 /*
