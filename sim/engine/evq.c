@@ -371,6 +371,15 @@ static void bucket_grow(struct evq_pool *p, struct evq_bucket *b)
 	b->cap *= 2;
 }
 
+/* One more entry in bucket bn (at slot): the ring's count, its bit, its first bucket. */
+static inline __attribute__((always_inline)) void ring_filled(struct evq *q, uint64_t bn,
+							      unsigned slot)
+{
+	q->nonempty[slot / 64] |= 1ULL << (slot % 64);
+	if (q->ring_len++ == 0 || bn < q->first)
+		q->first = bn;
+}
+
 static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
 {
 	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
@@ -398,9 +407,7 @@ static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_
 		}
 	}
 	entry_put(b, i, e);
-	q->nonempty[slot / 64] |= 1ULL << (slot % 64);
-	if (q->ring_len++ == 0 || bn < q->first)
-		q->first = bn;
+	ring_filled(q, bn, slot);
 }
 
 /*
@@ -654,11 +661,8 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 	t->later = false;
 	q->len++;
 	i = b->len++;
-	b->e[i] = (struct evq_entry){ { when, t->seq }, t };
-	t->heap_slot = (int)i;
-	q->nonempty[slot / 64] |= 1ULL << (slot % 64);
-	if (q->ring_len++ == 0 || bn < q->first)
-		q->first = bn;
+	entry_put(b, i, (struct evq_entry){ { when, t->seq }, t });
+	ring_filled(q, bn, slot);
 }
 
 /*
