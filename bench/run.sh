@@ -75,6 +75,31 @@ count() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3g", a / b; else print "-" }'; }
 
+# per_event_ratio MEASURE SCENARIO DURATION WHAT: runs SCENARIO (DURATION
+# simulated) with credit1 then credit2 under MEASURE (measure: CPU time,
+# count: instructions), prints each run's line with its cost per simulated
+# event (ns of user time, or instructions), then credit2's cost per event
+# against credit1's, in WHAT.
+per_event_ratio() {
+	what=$4
+	per_event=
+	for s in credit1 credit2; do
+		$1 "$work/h.json" --scenario="$2" --sched=$s || continue
+		case $1 in
+		measure)
+			per=$(awk -v a="$user" -v b="$events" 'BEGIN { if (b > 0) printf "%.0f", a * 1e9 / b; else print 0 }')
+			said="wall $wall s, user $user s ($per ns per event), peak RSS $((rss_kb / 1024)) MiB" ;;
+		count)
+			per=$(awk -v a="$instr" -v b="$events" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print 0 }')
+			said="$instr instructions ($per per event)" ;;
+		esac
+		per_event="$per_event $per"
+		echo "$s: $3 simulated, $events events: $said"
+	done
+	set -- $per_event
+	[ $# = 2 ] && echo "credit2 / credit1 $what per event: $(ratio "$2" "$1") (target <= 1)"
+}
+
 echo "== 1. event queue (insert+pop pairs per CPU second)"
 "$builddir/bench/bench_evq" $([ "$quick" = 1 ] && echo 2000000)
 
@@ -112,28 +137,12 @@ echo "== 4. 1024 pCPUs (8 sockets x 64 cores x 2 threads), 4096 vCPUs: targets 6
 d4=10s
 [ "$quick" = 1 ] && d4=1s
 sh "$gen" 8 64 2 $d4 > "$work/h1024.xml"
-per_event=
-for s in credit1 credit2; do
-	measure "$work/h.json" --scenario="$work/h1024.xml" --sched=$s || continue
-	ns=$(awk -v u="$user" -v e="$events" 'BEGIN { if (e > 0) printf "%.0f", u * 1e9 / e; else print 0 }')
-	per_event="$per_event $ns"
-	echo "$s: $d4 simulated, $events events: wall $wall s, user $user s ($ns ns per event), peak RSS $((rss_kb / 1024)) MiB"
-done
-set -- $per_event
-[ $# = 2 ] && echo "credit2 / credit1 CPU per event: $(ratio "$2" "$1") (target <= 1)"
+per_event_ratio measure "$work/h1024.xml" $d4 CPU
 # With BENCH_INSTR=1 the same ratio by instructions of the run loop, on
 # 300 ms of the same host: the figure a loaded machine does not move.
 if [ "$by_instr" = 1 ]; then
 	sh "$gen" 8 64 2 300ms > "$work/h1024i.xml"
-	per_event=
-	for s in credit1 credit2; do
-		count "$work/h.json" --scenario="$work/h1024i.xml" --sched=$s || continue
-		per=$(awk -v a="$instr" -v b="$events" 'BEGIN { if (b > 0) printf "%.0f", a / b; else print 0 }')
-		per_event="$per_event $per"
-		echo "$s: 300ms simulated, $events events: $instr instructions ($per per event)"
-	done
-	set -- $per_event
-	[ $# = 2 ] && echo "credit2 / credit1 instructions per event: $(ratio "$2" "$1") (target <= 1)"
+	per_event_ratio count "$work/h1024i.xml" 300ms instructions
 fi
 
 echo
