@@ -18,6 +18,19 @@ static const struct lo_costs costs = {
 	.ack = 700,
 };
 
+/*
+ * A connected pair on lo: c's two ends, the writer end[0] as *tx and its
+ * peer end[1] as *rx; rcvbuf and sndbuf 0 for Linux's defaults.  Free with
+ * lo_conn_free.
+ */
+static void lo_pair(struct lo_conn *c, enum lo_proto proto, const struct lo_costs *k,
+		    uint64_t rcvbuf, uint64_t sndbuf, struct lo_sock **tx, struct lo_sock **rx)
+{
+	lo_conn_init(c, proto, k, NULL, NULL, NULL, rcvbuf, sndbuf);
+	*tx = &c->end[0];
+	*rx = &c->end[1];
+}
+
 /* --- a datagram's memory --- */
 
 /*
@@ -46,9 +59,9 @@ START_TEST(udp_drops_past_the_receive_buffer)
 	struct lo_conn c;
 	struct lo_sock *tx, *rx;
 
-	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = lo_peer(tx);
+	lo_pair(&c, LO_UDP, &costs, 0, 0, &tx, &rx);
+	ck_assert_ptr_eq(lo_peer(tx), rx);
+	ck_assert_ptr_eq(lo_peer(rx), tx);
 	ck_assert_uint_eq(lo_send_room(tx, 64), UINT64_MAX);
 	ck_assert_uint_eq(lo_send_commit(tx, 300, 64), 22);
 	ck_assert_uint_eq(rx->drops, 22);
@@ -72,9 +85,7 @@ START_TEST(udp_memory_comes_back_by_quarters)
 	struct lo_rx r;
 	stime_t work;
 
-	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_UDP, &costs, 0, 0, &tx, &rx);
 	lo_send_commit(tx, 100, 64);
 	work = lo_recv_claim(rx, 60, 64, false, &r);
 	/* 60 calls of 500 ns and 60 x 64 bytes at 0.5 ns */
@@ -95,17 +106,16 @@ END_TEST
 START_TEST(udp_send_work_counts_calls_copies_and_packets)
 {
 	struct lo_conn c;
-	struct lo_sock *tx;
+	struct lo_sock *tx, *rx;
 
-	lo_conn_init(&c, LO_UDP, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
+	lo_pair(&c, LO_UDP, &costs, 0, 0, &tx, &rx);
 	ck_assert_int_eq(lo_send_work(tx, 10, 1000), 10 * (1000 + 2000 + 500));
 	/* a recv buffer smaller than the datagram truncates it */
 	lo_send_commit(tx, 2, 1000);
 	{
 		struct lo_rx r;
 
-		lo_recv_claim(&c.end[1], 5, 100, false, &r);
+		lo_recv_claim(rx, 5, 100, false, &r);
 		ck_assert_uint_eq(r.calls, 2);
 		ck_assert_uint_eq(r.bytes, 200);
 	}
@@ -128,9 +138,7 @@ START_TEST(tcp_short_writes_coalesce_until_the_ack)
 	struct lo_rx r;
 	stime_t work;
 
-	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &costs, 0, 0, &tx, &rx);
 	ck_assert_int_eq(lo_send_work(tx, 1, 100), 1000 + 50);
 	lo_send_commit(tx, 1, 100);
 	ck_assert_uint_eq(lo_recv_avail(rx), 100);
@@ -161,9 +169,7 @@ START_TEST(tcp_ack_rides_on_the_answer)
 	struct lo_sock *cl, *sv;
 	struct lo_rx r;
 
-	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
-	cl = &c.end[0];
-	sv = &c.end[1];
+	lo_pair(&c, LO_TCP, &costs, 0, 0, &cl, &sv);
 	lo_send_commit(cl, 1, 1);
 	ck_assert_int_eq(lo_recv_claim(sv, 1, 1, true, &r), 500 + 0);
 	lo_recv_commit(sv, &r, true);
@@ -188,9 +194,7 @@ START_TEST(tcp_send_buffer_and_window_hold_the_writer)
 	struct lo_rx r;
 
 	/* a 256 KiB receive buffer: a 128 KiB window; a 200000-byte send buffer */
-	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 262144, 200000);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &costs, 262144, 200000, &tx, &rx);
 	ck_assert_uint_eq(lo_send_room(tx, 10000), 21);
 	lo_send_commit(tx, 19, 10000);
 	/* two full segments fit the window, the third (a part one) would not */
@@ -221,9 +225,7 @@ START_TEST(tcp_calls_without_an_skb_cost_tcp_call)
 	struct lo_rx r;
 
 	k.tcp_call = 100;
-	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &k, 0, 0, &tx, &rx);
 	/* nothing unsent: the first send starts an skb, the other 9 append */
 	ck_assert_int_eq(lo_send_work(tx, 10, 100), 1000 + 9 * 100 + 10 * 50);
 	lo_send_commit(tx, 1, 100);     /* pushed at once: nothing unsent again */
@@ -251,9 +253,7 @@ START_TEST(tcp_nodelay_sends_each_call_at_once)
 
 	k.tcp_call = 100;
 	/* Nagle: the second short send waits behind the first */
-	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &k, 0, 0, &tx, &rx);
 	lo_send_commit(tx, 1, 100);
 	lo_send_commit(tx, 1, 100);
 	ck_assert_uint_eq(tx->sent, 1);
@@ -263,9 +263,7 @@ START_TEST(tcp_nodelay_sends_each_call_at_once)
 	ck_assert_int_eq(lo_send_work(tx, 3, 100), 3 * 100 + 3 * 50);
 	lo_conn_free(&c);
 
-	lo_conn_init(&c, LO_TCP, &k, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &k, 0, 0, &tx, &rx);
 	tx->nodelay = true;
 	lo_send_commit(tx, 1, 100);
 	lo_send_commit(tx, 1, 100);
@@ -292,9 +290,7 @@ START_TEST(tcp_reader_acks_on_rcv_mss_or_an_empty_queue)
 	struct lo_sock *tx, *rx;
 	struct lo_rx r;
 
-	lo_conn_init(&c, LO_TCP, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_TCP, &costs, 0, 0, &tx, &rx);
 	lo_send_commit(tx, 1, 400);
 	ck_assert_uint_eq(rx->rcv_mss, 536);
 	/* 100 of 400 read: 400 arrived, not more than 536, data left: no ACK */
@@ -358,9 +354,7 @@ START_TEST(unix_send_buffer_holds_the_writer_to_a_quarter)
 	struct lo_sock *tx, *rx;
 	struct lo_rx r;
 
-	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_UNIX, &costs, 0, 0, &tx, &rx);
 	ck_assert_uint_eq(lo_send_room(tx, 64), 278);
 	ck_assert_uint_eq(lo_send_commit(tx, 278, 64), 0);
 	ck_assert_uint_eq(tx->wmem, 278 * 768);
@@ -394,9 +388,7 @@ START_TEST(unix_reads_cross_skbs_and_sends_pay_no_packet)
 	struct lo_rx r;
 	stime_t work;
 
-	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, 0);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_UNIX, &costs, 0, 0, &tx, &rx);
 	ck_assert_int_eq(lo_send_work(tx, 3, 1000), 3 * (1000 + 500));
 	lo_send_commit(tx, 3, 1000);
 	work = lo_recv_claim(rx, 1, 2500, false, &r);
@@ -440,9 +432,7 @@ START_TEST(unix_writer_stops_part_way_at_a_small_buffer)
 	struct lo_sock *tx, *rx;
 	struct lo_rx r;
 
-	lo_conn_init(&c, LO_UNIX, &costs, NULL, NULL, NULL, 0, LO_MIN_SNDBUF);
-	tx = &c.end[0];
-	rx = &c.end[1];
+	lo_pair(&c, LO_UNIX, &costs, 0, LO_MIN_SNDBUF, &tx, &rx);
 	ck_assert_uint_eq(lo_unix_chunk(LO_MIN_SNDBUF), 2240);
 	ck_assert_uint_eq(lo_unix_truesize(2240), 4352);
 	ck_assert_uint_eq(lo_unix_truesize(1472), 2304);
