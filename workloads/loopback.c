@@ -375,6 +375,19 @@ static void runs_append(struct lo_sock *p, uint64_t n, uint64_t bytes)
  * UNIX: the planned skbs of n sends of size bytes from s (without a plan,
  * those the send buffer takes now) are charged to s and queued at the
  * peer, which is woken.
+ *
+ * This walks the plan's skbs a second time, on purpose.  The plan is
+ * made when the writer's work is claimed (lo_send_work) and the skbs may
+ * reach the peer only when that work is done, a later instant, so the
+ * queueing cannot ride on the plan's walk.  Keeping the plan's cut (each
+ * skb's length, for the peer's runs) until then would take either a list
+ * per batch or a closed form of unix_stream_sendmsg's cutting beside
+ * unix_walk's: the rule stated twice.  Walked again from the same s->part
+ * (only a queueing walk moves it), with the n and size the work was
+ * claimed for and the same sndbuf, and stopped at the plan's count rather
+ * than at the buffer (the reader's frees since the plan do not change what
+ * the writer already allocated), the walk cuts the very skbs the plan
+ * counted: the same totals.
  */
 static void unix_deliver(struct lo_sock *s, uint64_t n, uint64_t size)
 {
