@@ -126,7 +126,8 @@ struct reader {
 	 * The trace's first instant: its first record and those that follow it
 	 * at most one tick apart each, to this TSC.  schedsim's writer
 	 * (sim/output/trace_xentrace.c) gives each record of another pCPU than
-	 * the previous one a TSC one more, so the records of a run's first
+	 * the previous one a TSC one more (xenalyze's merge needs it: the
+	 * writer's comment says why), so the records of a run's first
 	 * nanosecond spread over a few ticks; a real host's records are
 	 * hundreds of ticks apart and its first instant is its first record.
 	 */

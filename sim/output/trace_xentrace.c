@@ -18,6 +18,23 @@
  * previous record's: the order in the file is the order of events, at the
  * cost of a few nanoseconds.
  *
+ * One instant's records cannot all keep its TSC.  xenalyze (Xen 4.17 and
+ * master, tools/xentrace/xenalyze.c record_order_bubble) moves the pCPU it
+ * has just read only past pCPUs whose next TSC is strictly smaller, so
+ * among equal TSCs the pCPU read most recently goes first (by pCPU number
+ * if built with PRESERVE_PCPU_ORDERING): an order of its reading, not of
+ * the file.  At one TSC, an instant whose records go p0, p1, p0 is read
+ * p0, p0, p1, and no reordering of the file can state a switch-out on p1
+ * between two records of p0.  Measured: with the tick
+ * taken out (TSCs only kept from going down), tests/trace/xenalyze.sh
+ * fails on three of its six traces: xenalyze stops on credit1's and
+ * credit2's iperf runs ("FATAL: sevt.old_runstate running, but d0v3
+ * runstate runnable!") and warns of vCPUs in RUNSTATE_LOST on credit1's
+ * small one.  An instant with records of k pCPU changes thus spans k ticks;
+ * a reader that needs the run's first instant as one point (schedsim's,
+ * sim/input/xentrace_read.c since_start) takes records at most a tick
+ * apart as that instant.
+ *
  * xenalyze knows nothing of a vCPU until it sees it start running (a
  * runnable-to-running change, as in a real trace started on a live host).
  * So at the window's start each pCPU's current vCPU gets such a record,
