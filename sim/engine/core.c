@@ -201,7 +201,8 @@ static void trace_switch(struct sim *s, struct pcpu *pc, struct vcpu *prev,
  * (per_cpu(curr_vcpu), left loaded while the pCPU idled), so a vCPU that
  * blocks and is woken back on its idle pCPU pays none of it
  * (xen/arch/x86/domain.c:1781-1788 of the July 2019 staging; the same
- * test since Xen 3).
+ * test since Xen 3).  The replay reader counts a recorded run's switches
+ * by this same rule (sim/input/xentrace_read.c change).
  */
 static stime_t switch_cost(const struct sim *s, const struct pcpu *pc, const struct vcpu *prev,
 			   const struct vcpu *next)

@@ -436,11 +436,11 @@ static void change(struct reader *r, struct vstate *v, unsigned new, uint64_t t,
 	}
 	v->wake_cpu = -1;
 	/*
-	 * A switch-in that costs the recording host a context switch: not the
-	 * lazy one back to the vCPU whose state the pCPU still holds (Xen's
-	 * context_switch skips __context_switch then: the one it switched to
-	 * last, which has run nowhere else since; sim/engine/core.c
-	 * switch_cost does the same).
+	 * A switch-in that costs the recording host a context switch: not a
+	 * lazy one (Xen's rule, stated at sim/engine/core.c switch_cost).  The
+	 * state a pCPU holds is read off the trace: the guest vCPU it last
+	 * switched to (loaded), if that vCPU was last switched in there
+	 * (dirty_cpu), i.e. has run nowhere else since.
 	 */
 	if (new == RUNSTATE_RUNNING) {
 		if (cpu < 0 || r->cpus[cpu].loaded != v->key || v->dirty_cpu != cpu)
