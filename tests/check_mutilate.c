@@ -25,8 +25,11 @@ END_TEST
 
 #define HOST "<host sockets=\"1\" cores-per-socket=\"8\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
 
-/* mutilate with attrs on bare metal, 8 CPUs, every kernel cost 0 but poll_cost 1 us. */
-static void run_mutilate(const char *attrs, struct run_result *r)
+/*
+ * mutilate with attrs on bare metal, 8 CPUs, every kernel cost 0 but
+ * poll_cost 1 us and the ioctl and epoll_ctl calls' ctl.
+ */
+static void run_mutilate_ctl(const char *ctl, const char *attrs, struct run_result *r)
 {
 	char buf[2048];
 	struct run_options o = { .check = true };
@@ -36,23 +39,35 @@ static void run_mutilate(const char *attrs, struct run_result *r)
 		 "<domain name=\"d\" vcpus=\"8\" type=\"native\"><workload type=\"mutilate\""
 		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" time=\"100ms\" copy_cost=\"0\""
 		 " send_cost=\"0\" packet_cost=\"0\" recv_cost=\"0\" wake_cost=\"0\""
-		 " switch_cost=\"0\" ack_cost=\"0\" tcp_call_cost=\"0\" poll_cost=\"1us\" %s/>"
+		 " switch_cost=\"0\" ack_cost=\"0\" tcp_call_cost=\"0\" poll_cost=\"1us\""
+		 " ctl_cost=\"%s\" %s/>"
 		 "</domain></scenario>",
-		 attrs);
+		 ctl, attrs);
 	test_run(buf, "null", &o, r);
 	ck_assert_msg(r->check_error[0] == '\0', "invariant: %s", r->check_error);
 	ck_assert_msg(r->metric.valid, "no metric");
 }
 
-static double rate(const char *attrs)
+/* ... with the ioctl and epoll_ctl calls free */
+static void run_mutilate(const char *attrs, struct run_result *r)
+{
+	run_mutilate_ctl("0", attrs, r);
+}
+
+static double rate_ctl(const char *ctl, const char *attrs)
 {
 	struct run_result r;
 	double v;
 
-	run_mutilate(attrs, &r);
+	run_mutilate_ctl(ctl, attrs, &r);
 	v = r.metric.value;
 	run_result_free(&r);
 	return v;
+}
+
+static double rate(const char *attrs)
+{
+	return rate_ctl("0", attrs);
 }
 
 static void assert_between(double got, double lo, double hi, const char *what)
@@ -72,7 +87,7 @@ static void assert_between(double got, double lo, double hi, const char *what)
  */
 START_TEST(memcached_threads_bound_the_rate)
 {
-	const char *base = "client_cost=\"0\" server_cost=\"100us\" threads=\"2\"";
+	const char *base = "client_cost=\"0\" server_cost=\"100us\" threads=\"2\" read_max=\"16384\"";
 	char a[512];
 
 	snprintf(a, sizeof(a), "%s server_threads=\"1\"", base);
@@ -95,12 +110,34 @@ END_TEST
  */
 START_TEST(a_busy_client_bounds_the_rate_whatever_the_depth)
 {
-	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" depth=\"4\""),
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" read_max=\"16384\" depth=\"4\""),
 		       1e6 / 102 * 0.998, 1e6 / 102 * 1.002, "req/s, depth 4");
-	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" connections=\"2\""),
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" read_max=\"16384\" connections=\"2\""),
 		       1e6 / 103 * 0.998, 1e6 / 103 * 1.002, "req/s, 2 connections");
-	assert_between(rate("client_cost=\"100us\" server_cost=\"0\""),
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" read_max=\"16384\""),
 		       1e6 / 105 * 0.998, 1e6 / 104 * 1.002, "req/s, depth 1");
+}
+END_TEST
+
+/*
+ * libevent 2.1's reads (evbuffer_read): at most 4 KiB each (its
+ * EVBUFFER_MAX_READ, read_max's default), each after an ioctl(FIONREAD),
+ * and two epoll_ctl a request (the write event added when the request is
+ * queued, removed once it is written).  A client whose parse costs 100 us,
+ * four requests in flight (responses back to back): a response is 16437 /
+ * 4096 = 4.013 reads on average, each a pass (1 us) and an ioctl, and the
+ * next request a pass and two epoll_ctl: 105.013 us a request with the
+ * small calls free, 111.026 us at 1 us each.
+ */
+START_TEST(libevent_reads_4k_after_an_ioctl_and_toggles_the_write_event)
+{
+	double r = 16437.0 / 4096;
+
+	assert_between(rate("client_cost=\"100us\" server_cost=\"0\" depth=\"4\""),
+		       1e6 / (101 + r) * 0.998, 1e6 / (101 + r) * 1.002, "req/s, small calls free");
+	assert_between(rate_ctl("1us", "client_cost=\"100us\" server_cost=\"0\" depth=\"4\""),
+		       1e6 / (103 + 2 * r) * 0.998, 1e6 / (103 + 2 * r) * 1.002,
+		       "req/s, small calls 1 us");
 }
 END_TEST
 
@@ -153,7 +190,7 @@ START_TEST(mutilate_spins_and_memcached_sleeps)
 	const struct breakdown_stage *cl, *sv;
 	stime_t epoll = 0;
 
-	run_mutilate("client_cost=\"10us\" server_cost=\"10us\" threads=\"2\"", &r);
+	run_mutilate("client_cost=\"10us\" server_cost=\"10us\" threads=\"2\" read_max=\"16384\"", &r);
 	ck_assert(r.breakdown.valid);
 	ck_assert_int_eq(r.breakdown.nstages, 2);
 	cl = &r.breakdown.stages[0];
@@ -185,6 +222,7 @@ static Suite *suite(void)
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, memcached_threads_bound_the_rate);
 	tcase_add_test(sim, a_busy_client_bounds_the_rate_whatever_the_depth);
+	tcase_add_test(sim, libevent_reads_4k_after_an_ioctl_and_toggles_the_write_event);
 	tcase_add_test(sim, mutilate_spins_and_memcached_sleeps);
 	tcase_add_test(sim, nodelay_changes_nothing_with_one_request_in_flight);
 	suite_add_tcase(s, sim);

@@ -20,10 +20,21 @@
  *             sleeps, each pass an epoll_wait with a zero timeout
  *             (poll_cost) and the exit check.  A response ("VALUE KEY 0
  *             16384\r\n", the value, "\r\nEND\r\n") is read by the
- *             bufferevent in reads of at most 16 KiB (libevent 2.1's
- *             MAX_SINGLE_READ_DEFAULT, read_max), one pass each, and parsed
- *             (client_cost: the parse, the latency sample, the next key and
- *             its request), whose write is one more pass.
+ *             bufferevent one read a pass, each of at most 4 KiB
+ *             (libevent 2.1's evbuffer_read caps every read at
+ *             EVBUFFER_MAX_READ, 4096, below bufferevent's 16 KiB
+ *             MAX_SINGLE_READ_DEFAULT: read_max) and each after an
+ *             ioctl(FIONREAD) asking what the socket holds
+ *             (get_n_bytes_readable_on_socket), and parsed (client_cost:
+ *             the parse, the latency sample, the next key and its
+ *             request), whose write is one more pass.  Queuing the request
+ *             adds the socket's write event (bufferevent_socket_outbuf_cb
+ *             -> event_add), and writing it out removes it
+ *             (bufferevent_writecb -> event_del, the output being empty):
+ *             two epoll_ctl(EPOLL_CTL_MOD) a request, made at once by
+ *             libevent's epoll backend without a changelist (epoll.c
+ *             epoll_nochangelist_add/del; mutilate asks for none).  The
+ *             ioctl and the epoll_ctl are ctl_cost each.
  *   memcached a worker thread (libevent, blocking epoll_wait) owns the
  *             connections handed to it round robin (dispatch_conn_new:
  *             connection i to thread i mod 4); woken by a request it reads
@@ -63,7 +74,7 @@ struct mutilate_config {
 	long long threads, connections, depth, server_threads;
 	long long key_size, value_size, read_max, server_read;
 	bool nodelay;
-	stime_t client_cost, server_cost, poll_cost;
+	stime_t client_cost, server_cost, poll_cost, ctl_cost;
 	stime_t warmup, time;
 	struct lo_costs lo;
 	double noise, run_noise;
@@ -87,24 +98,28 @@ static const struct param_def mutilate_params[] = {
 	  "mutilate -K: key bytes (default 30)", OFF(key_size) },
 	{ "value_size", PARAM_SIZE, "16384", NULL, 1, 1 << 20,
 	  "mutilate -V: value bytes (MMTests' MUTILATE_VALUE_SIZE 16384)", OFF(value_size) },
-	{ "read_max", PARAM_SIZE, "16384", NULL, 1, 1 << 20,
-	  "bytes a bufferevent reads per pass (libevent 2.1 MAX_SINGLE_READ_DEFAULT)",
+	{ "read_max", PARAM_SIZE, "4096", NULL, 1, 1 << 20,
+	  "bytes a bufferevent reads per pass (libevent 2.1 evbuffer_read's EVBUFFER_MAX_READ)",
 	  OFF(read_max) },
 	{ "server_read", PARAM_SIZE, "2048", NULL, 1, 1 << 20,
 	  "bytes memcached reads per read() (its DATA_BUFFER_SIZE)", OFF(server_read) },
 	{ "nodelay", PARAM_BOOL, "on", NULL, 0, 0,
 	  "TCP_NODELAY on mutilate's sockets (Connection.cc sets it unless --no_nodelay; "
 	  "memcached's sockets always have it)", OFF(nodelay) },
-	{ "client_cost", PARAM_DURATION, "4.75us", NULL, 0, 0,
+	{ "client_cost", PARAM_DURATION, "0.25us", NULL, 0, 0,
 	  "mutilate's user-space CPU per request: the response's parse, the latency sample, "
 	  "the next key and request (calibrated on the 2019 HT column)", OFF(client_cost) },
-	{ "server_cost", PARAM_DURATION, "2us", NULL, 0, 0,
+	{ "server_cost", PARAM_DURATION, "2.5us", NULL, 0, 0,
 	  "memcached's user-space CPU per GET: the command's parse, the hash lookup, the "
 	  "item's reference and iovecs (calibrated on the 2019 HT column)", OFF(server_cost) },
 	{ "poll_cost", PARAM_DURATION, "250ns", NULL, 50, 1e6,
 	  "one pass of mutilate's non-blocking event loop: epoll_wait with a zero timeout, "
 	  "libevent's bookkeeping and the exit check (an estimate; a PV domain adds a "
 	  "system call's extra); at least a system call's 50 ns", OFF(poll_cost) },
+	{ "ctl_cost", PARAM_DURATION, "150ns", NULL, 0, 1e6,
+	  "one of mutilate's small system calls: the ioctl(FIONREAD) before each read, the "
+	  "two epoll_ctl a request (an estimate; a PV domain adds a system call's extra)",
+	  OFF(ctl_cost) },
 	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 1e15,
 	  "time before the test is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
@@ -190,13 +205,29 @@ static stime_t cost(struct mutilate *m, stime_t work)
 	return workload_cost(&m->w->rng, m->run_factor, m->half_width, (double)work);
 }
 
+/*
+ * n system calls whose path touches no skb, IP, lo or softirq page (an
+ * epoll_wait, an ioctl(FIONREAD) or an epoll_ctl on a socket): their PV
+ * extra, each page-table switch refilling what tlb_refill_tcp was set for.
+ */
+static stime_t small_calls(struct mutilate *m, uint64_t n)
+{
+	return kernel_op_n_cost(m->w->dom->type, KOP_SYSCALL, (double)n,
+				(double)m->c->lo.tlb_refill_tcp);
+}
+
 /* passes of the event loop and their system calls, as a PV domain prices them */
 static stime_t passes(struct mutilate *m, uint64_t n)
 {
-	const struct mutilate_config *c = m->c;
+	return (stime_t)n * m->c->poll_cost + small_calls(m, n);
+}
 
-	return (stime_t)n * c->poll_cost +
-	       lo_kernel_cost(&c->lo, m->w->dom->type, KOP_SYSCALL, n, 0);
+/* mutilate's ioctl and epoll_ctl calls: one before each read, two a request sent */
+static stime_t ctl_calls(struct mutilate *m, uint64_t reads, uint64_t sends)
+{
+	uint64_t n = reads + 2 * sends;
+
+	return (stime_t)n * m->c->ctl_cost + small_calls(m, n);
 }
 
 /*
@@ -238,15 +269,17 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 			work += lo_recv_claim(so, calls, (uint64_t)c->read_max, true, &cl->rx);
 			cl->done = (mc->rx_buf + cl->rx.bytes) / m->resp_bytes;
 			cl->sends = cl->done;
-			work += passes(m, cl->rx.calls + 1) + (stime_t)cl->done * c->client_cost +
+			work += passes(m, cl->rx.calls + 1) + ctl_calls(m, cl->rx.calls, cl->sends) +
+				(stime_t)cl->done * c->client_cost +
 				lo_send_work(so, cl->sends, m->req_bytes);
 			cl->conn = mc;
 			break;
 		}
 		if (mc->depth < c->depth) {
 			cl->sends = (uint64_t)(c->depth - mc->depth);
-			work += passes(m, 1) + (stime_t)cl->sends * c->client_cost +
-			       lo_send_work(so, cl->sends, m->req_bytes);
+			work += passes(m, 1) + ctl_calls(m, 0, cl->sends) +
+				(stime_t)cl->sends * c->client_cost +
+				lo_send_work(so, cl->sends, m->req_bytes);
 			cl->conn = mc;
 			break;
 		}

@@ -59,11 +59,12 @@ known = {
 # costs the sender wake_cost and its VM exit: the cells -4 to -11 %), left for
 # a joint recalibration: its send_cost, packet_cost and copy_cost also set
 # the dom0 cells and hackbench.  mutilate dom0 at 1 and 3 threads (+15 and
-# +16 %) was recalibrated (client_cost 1.5 -> 4.75 us); 7 threads then falls
-# to -7 to -8 %, the saturation from 5 to 8 threads that 5 and 8 show (above)
+# +16 %) was recalibrated (client_cost 1.5 -> 4.75 us), 7 threads then -7 %;
+# since the mutilate client makes the libevent 2.1 system calls (doc/validation.md,
+# "mutilate client: libevent 2.1 system calls" section: client_cost 0.25 us,
+# server_cost 2.5 us) 7 threads is within 5 % again (-2.1 %) and checked
 known |= {("netperf-udp HVMx2-v8", r, "HT")
           for r in ("send-64", "send-256", "send-2048", "send-8192")}
-known |= {("mutilate dom0", "7", "HT")}
 # hackbench in dom0: not calibrated (its tlb_refill at 0): +4 to +22 % since the
 # PV system call costs 160 ns (T_TOGGLE of kernel_ops.c 60 ns; it was 640 ns and
 # +110 to +141 %: doc/validation.md, "The price of a PV system call in the 2019
@@ -131,8 +132,9 @@ for f in doc["figures"]:
 # floor was 32 and only the 5 groups of hackbench were checked, failing at -5.9 %);
 # 38 with hackbench HVM-v4 at 5, 12, 18, 30 groups and stream HVM-v8 triad
 # 33 since the price of a wake-up (four netperf UDP cells beside the noise,
-# and mutilate dom0 at 7 threads after the recalibration of client_cost, above)
-assert checked >= 33, checked
+# and mutilate dom0 at 7 threads after the recalibration of client_cost, above);
+# 34 with mutilate dom0 at 7 threads again (libevent 2.1 system calls)
+assert checked >= 34, checked
 netperf = [f for f in doc["figures"] if f["table"] in ("netperf-udp dom0", "netperf-udp HVMx2-v8") and f["column"] == "HT"]
 assert len(netperf) == 8, netperf
 mutilate = [f for f in doc["figures"] if f["table"] == "mutilate dom0" and f["column"] == "HT"]
