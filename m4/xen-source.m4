@@ -15,8 +15,9 @@
 # shim against it: a tree that does not build is refused with the
 # compiler's first error, which names the file and what is missing, and
 # its make rules); the rules of all trees are gathered in
-# xen-shim/trees.mk, which the Makefile takes in (AC_SUBST_FILE).
-# Without either option nothing changes.
+# xen-shim/trees.mk, which the Makefile takes in (AC_SUBST_FILE), and
+# the list of trees for the C code in xen-trees.h (below).
+# Without either option xen-trees.h defines nothing.
 AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
   AC_ARG_WITH([xen-source],
     [AS_HELP_STRING([--with-xen-source=[[NAME=]]DIR[[,...]]],
@@ -155,14 +156,32 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     done
     rm -f conftest.err
     XEN_TREES_MK=$xs_mk
-    AC_DEFINE([HAVE_XEN_SOURCE], [1], [Define to 1 to build the xen-* scheduler modules from Xen trees.])
-    AC_DEFINE_UNQUOTED([XEN_SHIM_NTREES], [$xs_n], [Number of Xen trees built in.])
-    AC_DEFINE_UNQUOTED([XEN_SHIM_TREES(T)], [$xs_list],
-      [The Xen trees: T(index, name, Xen version, has null.c, has credit.c, has credit2.c, has credit2_runqueue=, credit.c has tick_suspend, has rt.c, has arinc653.c) (xen-shim/add-tree.sh).])
     AS_IF([test $xs_n = 1],
       [AC_MSG_NOTICE([one Xen tree:$XEN_SOURCE; its schedulers are also the plain xen-credit, xen-credit2, xen-rtds, xen-arinc653 (and xen-null)])],
       [AC_MSG_NOTICE([$xs_n Xen trees:$XEN_SOURCE; schedulers xen-credit@TREE, xen-credit2@TREE, xen-null@TREE, xen-rtds@TREE, xen-arinc653@TREE])])
   ])
+  # The trees for the C code, in xen-trees.h rather than config.h, which
+  # every object includes: adding the trees to a build (tests/run-all.sh
+  # configures the README's build again with them) then recompiles only
+  # what includes this file (schedulers/registry.c through
+  # xen-shim/registry.h, and xen-shim/adapter.c), not the whole program.
+  # Rewritten only when it changes, so that configuring again with the
+  # same trees rebuilds nothing.
+  {
+    echo "/* Written by configure (m4/xen-source.m4): the Xen trees built in. */"
+    AS_IF([test -n "$XEN_SOURCE"], [
+      echo "/* Xen's own schedulers are built from Xen trees (xen-shim/registry.h). */"
+      echo "#define HAVE_XEN_SOURCE 1"
+      echo "/* Number of Xen trees built in. */"
+      echo "#define XEN_SHIM_NTREES $xs_n"
+      echo "/* The Xen trees: T(index, name, Xen version, has null.c, has credit.c, has credit2.c,"
+      echo "   has credit2_runqueue=, credit.c has tick_suspend, has rt.c, has arinc653.c)"
+      echo "   (xen-shim/add-tree.sh). */"
+      echo "#define XEN_SHIM_TREES(T)$xs_list"
+    ])
+  } > xen-trees.h.tmp
+  AS_IF([cmp -s xen-trees.h.tmp xen-trees.h], [rm -f xen-trees.h.tmp],
+        [mv -f xen-trees.h.tmp xen-trees.h])
   XEN_SOURCE=${XEN_SOURCE# }
   AC_SUBST([XEN_SOURCE])
   AC_SUBST([XEN_TREE_OBJS])

@@ -40,7 +40,7 @@ fi
 # again with its own options and the trees.
 if [ ! -f Makefile ]; then
 	{ autoreconf -fi && ./configure $xen_flags; } || exit 2
-elif [ -n "$xen_flags" ] && ! grep -q '^#define HAVE_XEN_SOURCE 1' config.h; then
+elif [ -n "$xen_flags" ] && ! grep -qs '^#define HAVE_XEN_SOURCE 1' xen-trees.h; then
 	echo "run-all: configuring this build again with $xen_flags"
 	eval "./configure $(./config.status --config) \"\$xen_flags\"" || exit 2
 fi

@@ -1,7 +1,7 @@
 /*
  * The simulator's side of the shim: the struct sched_ops of the modules
  * xen-null@NAME, xen-credit@NAME, xen-credit2@NAME, xen-rtds@NAME and
- * xen-arinc653@NAME of every Xen tree built in (XEN_SHIM_TREES, from configure), which hand every call to
+ * xen-arinc653@NAME of every Xen tree built in (XEN_SHIM_TREES, xen-trees.h from configure), which hand every call to
  * Xen's own scheduler code through that tree's glue.c (its struct
  * xs_tree; see bridge.h for why the two halves cannot share a file), and
  * the services glue.c asks of the simulator: time, tickles, random
@@ -18,8 +18,9 @@
  *
  * The same file makes a scheduler module of one Xen file
  * (schedsim-xen-module, xen-shim/module.mk): compiled against the
- * installed headers with a config.h of that one file, it defines that
- * one ops table and exports it with SCHEDSIM_MODULE (XS_EXPORT_OPS).
+ * installed headers with a xen-trees.h and a config.h of that one file, it
+ * defines that one ops table and exports it with SCHEDSIM_MODULE
+ * (XS_EXPORT_OPS).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -601,8 +602,8 @@ XEN_SHIM_TREES(XS_TREE_OPS)
 
 /*
  * A scheduler module of one Xen file (schedsim-xen-module,
- * xen-shim/module.mk): its config.h (XEN_SHIM_TREES of that one file)
- * names the ops table it exports to the loader (doc/modules.md).
+ * xen-shim/module.mk): its xen-trees.h holds XEN_SHIM_TREES of that one
+ * file, its config.h names the ops table it exports to the loader (doc/modules.md).
  */
 #ifdef XS_EXPORT_OPS
 #include "schedulers/module.h"

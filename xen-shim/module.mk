@@ -1,9 +1,9 @@
 # Builds one of Xen's scheduler files into a scheduler module (run by
 # schedsim-xen-module, in a work folder where xen-shim/add-tree.sh has
 # prepared tree 0 of that one file: xen-shim/tree0.mk, and where the
-# script wrote config.h: XEN_SHIM_TREES of the file, XS_EXPORT_OPS, the
-# ops table the module exports, and XS_MODULE_FILE, _TREE and _IFACE for
-# its summary).
+# script wrote xen-trees.h: XEN_SHIM_TREES of the file; and config.h:
+# XS_EXPORT_OPS, the ops table the module exports, and XS_MODULE_FILE,
+# _TREE and _IFACE for its summary).
 #
 #   make -f $(pkgdatadir)/xen-shim/module.mk srcdir=$(pkgdatadir) \
 #        SCHEDSIM_CFLAGS="$(pkg-config --cflags schedsim)" [CC=cc] [CFLAGS=-O2]
@@ -24,7 +24,7 @@ module.so: $(XS_OUT)/tree0.o $(XS_OUT)/adapter.o $(srcdir)/xen-shim/module.map
 	$(CC) $(CFLAGS) -shared -Wl,--version-script=$(srcdir)/xen-shim/module.map \
 		-o $@ $(XS_OUT)/tree0.o $(XS_OUT)/adapter.o
 
-$(XS_OUT)/adapter.o: $(srcdir)/xen-shim/adapter.c config.h
+$(XS_OUT)/adapter.o: $(srcdir)/xen-shim/adapter.c config.h xen-trees.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -std=c11 -D_DEFAULT_SOURCE -fPIC -I. $(SCHEDSIM_CFLAGS) -I$(srcdir) \
 		-c -o $@ $(srcdir)/xen-shim/adapter.c

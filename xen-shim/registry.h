@@ -1,6 +1,6 @@
 /*
  * The shim's schedulers for schedulers/registry.c: for every Xen tree of
- * the build (XEN_SHIM_TREES in config.h, written by configure), its
+ * the build (XEN_SHIM_TREES in xen-trees.h, written by configure), its
  * xen-null@NAME (when the tree has null.c), xen-credit@NAME,
  * xen-credit2@NAME, xen-rtds@NAME and xen-arinc653@NAME (when it has rt.c,
  * arinc653.c), defined in xen-shim/adapter.c.
@@ -8,7 +8,7 @@
 #ifndef XEN_SHIM_REGISTRY_H
 #define XEN_SHIM_REGISTRY_H
 
-#include "config.h"
+#include "xen-trees.h"
 
 #ifdef HAVE_XEN_SOURCE
 #define XS_IF_0(...)
