@@ -5,7 +5,15 @@
 # (--enable-sanitizers) and runs every test again there (the statistical
 # calibration tests' commands run there once, at 2 iterations, for memory
 # errors, and those tests skip: their figures are checked in the first
-# run; tests/scenarios/lib.sh says which test runs which).  Both builds
+# run; tests/scenarios/lib.sh says which test runs which).  Where a test
+# only repeats the same code on more seeds, the sanitizer build runs fewer
+# of them, each test saying why (SCHEDSIM_SANITIZED, lib.sh's sanitized):
+# one iteration a cell in examples.sh, validate.sh, modules.sh and
+# xen-diff/trees.sh; 25 random scenarios a pair in xen-diff/random.sh;
+# every third generated scenario simulated in xen-diff/driver.sh; fewer
+# shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
+# command without --plot; browser.sh and completion.sh skip.  The figures,
+# statistics and verdicts of those are the plain build's.  Both builds
 # compile Xen's own schedulers and so run the differential tests against
 # them: of every tree in ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when
 # present, else of Debian's source package (tests/xen-source.sh, cached

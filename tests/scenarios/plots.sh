@@ -21,7 +21,7 @@ rc=$?
 grep -q "gnuplot-nox" "$tmp/stderr" || fail "--plot without gnuplot: no package named: $(cat "$tmp/stderr")"
 [ -s "$tmp/stdout" ] && fail "--plot without gnuplot printed on stdout"
 [ -e "$tmp/none" ] && fail "--plot without gnuplot created its directory"
-PATH=/nonexistent "$SCHEDSIM" --sched=credit2 --workload=iperf --duration=200ms --format=json \
+PATH=/nonexistent "$SCHEDSIM" --sched=credit2 --workload=iperf:warmup=100ms:time=100ms --format=json \
 	> "$tmp/stdout" 2> "$tmp/stderr" || fail "without gnuplot, a run without --plot failed"
 
 # 2. Bad options, checked before anything runs.
@@ -53,9 +53,14 @@ run_ok $M --format=json --output="$tmp/r.json" --plot="$tmp/png" > "$tmp/stdout"
 [ -s "$tmp/stdout" ] && fail "--plot --output printed on stdout"
 python3 "$check" "$tmp/png" "$tmp/r.json" png 6 14 || fail "the png pictures (see above)"
 
-# The same command without --plot gives the same result: drawing changes nothing.
-run_ok $M --format=json --output="$tmp/plain.json" > /dev/null
-cmp -s "$tmp/r.json" "$tmp/plain.json" || fail "--plot changed the JSON result"
+# The same command without --plot gives the same result: drawing changes
+# nothing.  In the plain build only: in the sanitizer build (lib.sh,
+# sanitized) that command is the simulation the --plot command above just
+# ran, without the drawing, 16 runs again for no code of its own.
+if ! sanitized; then
+	run_ok $M --format=json --output="$tmp/plain.json" > /dev/null
+	cmp -s "$tmp/r.json" "$tmp/plain.json" || fail "--plot changed the JSON result"
+fi
 
 # The scripts re-run on their own in the directory, to the same picture.
 for gp in comparison latency-iperf-on timeline-run6 credit-run14; do
