@@ -12,7 +12,8 @@
 # xen-diff/trees.sh; 25 random scenarios a pair in xen-diff/random.sh;
 # every third generated scenario simulated in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
-# command without --plot; browser.sh and completion.sh skip.  The figures,
+# command without --plot; hw.sh's accounting-identity cells run 1.3 s of
+# iperf's 11; browser.sh and completion.sh skip.  The figures,
 # statistics and verdicts of those are the plain build's.  Both builds
 # compile Xen's own schedulers and so run the differential tests against
 # them: of every tree in ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when
