@@ -10,7 +10,7 @@
 # of them, each test saying why (SCHEDSIM_SANITIZED, lib.sh's sanitized):
 # one iteration a cell in examples.sh, validate.sh, modules.sh and
 # xen-diff/trees.sh; 25 random scenarios a pair in xen-diff/random.sh;
-# every third generated scenario simulated in xen-diff/driver.sh; fewer
+# 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
 # command without --plot; hw.sh's accounting-identity cells run 1.3 s of
 # iperf's 11; browser.sh and completion.sh skip.  The figures,
