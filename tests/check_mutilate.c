@@ -40,7 +40,7 @@ static void run_mutilate_ctl(const char *ctl, const char *attrs, struct run_resu
 		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" time=\"100ms\" copy_cost=\"0\""
 		 " send_cost=\"0\" packet_cost=\"0\" recv_cost=\"0\" wake_cost=\"0\""
 		 " switch_cost=\"0\" ack_cost=\"0\" tcp_call_cost=\"0\" poll_cost=\"1us\""
-		 " ctl_cost=\"%s\" %s/>"
+		 " ctl_cost=\"%s\" vdso_cost=\"0\" %s/>"
 		 "</domain></scenario>",
 		 ctl, attrs);
 	test_run(buf, "null", &o, r);
@@ -142,6 +142,71 @@ START_TEST(libevent_reads_4k_after_an_ioctl_and_toggles_the_write_event)
 END_TEST
 
 /*
+ * mutilate in a domain of the given type, the ideal host, lo's costs and the
+ * small calls 0, passes 1 us, parse 100 us, four requests in flight
+ */
+static double typed_rate(const char *type, const char *attrs)
+{
+	char buf[2048];
+	struct run_options o = { .check = true };
+	struct run_result r;
+	double v;
+
+	snprintf(buf, sizeof(buf),
+		 "<scenario duration=\"100s\">" HOST
+		 "<domain name=\"d\" vcpus=\"8\" type=\"%s\"><workload type=\"mutilate\""
+		 " noise=\"0\" run_noise=\"0\" warmup=\"10ms\" time=\"100ms\" copy_cost=\"0\""
+		 " send_cost=\"0\" packet_cost=\"0\" recv_cost=\"0\" wake_cost=\"0\""
+		 " switch_cost=\"0\" ack_cost=\"0\" tcp_call_cost=\"0\" poll_cost=\"1us\""
+		 " ctl_cost=\"0\" client_cost=\"100us\" server_cost=\"0\" depth=\"4\" %s/>"
+		 "</domain></scenario>",
+		 type, attrs);
+	test_run(buf, "null", &o, &r);
+	ck_assert_msg(r.check_error[0] == '\0', "invariant: %s", r.check_error);
+	ck_assert_msg(r.metric.valid, "no metric");
+	v = r.metric.value;
+	run_result_free(&r);
+	return v;
+}
+
+/*
+ * The clock reads of a client thread: libevent's clock_gettime after each
+ * epoll_wait and mutilate's two gettimeofday a response (finish_op,
+ * drive_write_machine).  Bare metal, the vDSO: a client whose parse costs
+ * 100 us, four requests in flight, reads at 1 us each add 4.013 + 1 + 2 us (a pass each, two a response)
+ * to a request's 105.013 us.  A native domain ignores the Xen-only prices
+ * (clock_cost, tsc_stable).
+ */
+START_TEST(the_client_reads_the_clock_after_each_pass_and_twice_a_response)
+{
+	double r = 16437.0 / 4096;
+
+	assert_between(typed_rate("native", "vdso_cost=\"1us\""), 1e6 / (104 + 2 * r) * 0.998, 1e6 / (104 + 2 * r) * 1.002,
+		       "req/s, vDSO reads 1 us");
+	assert_between(typed_rate("native", "tsc_stable=\"off\" clock_cost=\"1us\" vdso_cost=\"0\""), 1e6 / (101 + r) * 0.998, 1e6 / (101 + r) * 1.002,
+		       "req/s, native: clock_cost unused");
+}
+END_TEST
+
+/*
+ * In a Xen guest the vDSO reads the xen clocksource only when Xen sets
+ * XEN_PVCLOCK_TSC_STABLE_BIT; without it (tsc_stable off) every read is a
+ * system call at clock_cost: the same run as vDSO reads at that price, and
+ * slower than free reads.
+ */
+START_TEST(a_xen_guest_reads_the_clock_by_system_call_unless_the_tsc_is_stable)
+{
+	double sys = typed_rate("hvm", "tsc_stable=\"off\" clock_cost=\"1us\" vdso_cost=\"0\"");
+	double vdso = typed_rate("hvm", "tsc_stable=\"on\" clock_cost=\"0\" vdso_cost=\"1us\"");
+	double fast = typed_rate("hvm", "tsc_stable=\"on\" clock_cost=\"1us\" vdso_cost=\"0\"");
+
+	ck_assert_msg(sys == vdso, "system-call reads %.1f, vDSO reads at the same price %.1f",
+		      sys, vdso);
+	ck_assert_msg(fast > sys * 1.05, "free vDSO reads %.1f against %.1f", fast, sys);
+}
+END_TEST
+
+/*
  * TCP_NODELAY on mutilate's side (memcached's always has it): with one
  * request in flight a side sends only after reading the other's data, whose
  * piggybacked ACK acknowledged its previous segment, so Nagle never holds a
@@ -223,6 +288,8 @@ static Suite *suite(void)
 	tcase_add_test(sim, memcached_threads_bound_the_rate);
 	tcase_add_test(sim, a_busy_client_bounds_the_rate_whatever_the_depth);
 	tcase_add_test(sim, libevent_reads_4k_after_an_ioctl_and_toggles_the_write_event);
+	tcase_add_test(sim, the_client_reads_the_clock_after_each_pass_and_twice_a_response);
+	tcase_add_test(sim, a_xen_guest_reads_the_clock_by_system_call_unless_the_tsc_is_stable);
 	tcase_add_test(sim, mutilate_spins_and_memcached_sleeps);
 	tcase_add_test(sim, nodelay_changes_nothing_with_one_request_in_flight);
 	suite_add_tcase(s, sim);

@@ -34,7 +34,14 @@
  *             two epoll_ctl(EPOLL_CTL_MOD) a request, made at once by
  *             libevent's epoll backend without a changelist (epoll.c
  *             epoll_nochangelist_add/del; mutilate asks for none).  The
- *             ioctl and the epoll_ctl are ctl_cost each.
+ *             ioctl and the epoll_ctl are ctl_cost each.  The thread reads
+ *             the clock after every epoll_wait (libevent's
+ *             update_time_cache: CLOCK_MONOTONIC, as mutilate asks for
+ *             EVENT_BASE_FLAG_PRECISE_TIMER), at every return of its loop
+ *             (the exit check's gettimeofday) and twice a response
+ *             (Connection.cc finish_op, drive_write_machine): a vDSO read
+ *             (vdso_cost) on bare metal or with Xen's TSC declared stable,
+ *             otherwise a system call (clock_cost, tsc_stable).
  *   memcached a worker thread (libevent, blocking epoll_wait) owns the
  *             connections handed to it round robin (dispatch_conn_new:
  *             connection i to thread i mod 4); woken by a request it reads
@@ -73,8 +80,8 @@
 struct mutilate_config {
 	long long threads, connections, depth, server_threads;
 	long long key_size, value_size, read_max, server_read;
-	bool nodelay;
-	stime_t client_cost, server_cost, poll_cost, ctl_cost;
+	bool nodelay, tsc_stable;
+	stime_t client_cost, server_cost, poll_cost, ctl_cost, clock_cost, vdso_cost;
 	stime_t warmup, time;
 	struct lo_costs lo;
 	double noise, run_noise;
@@ -120,6 +127,19 @@ static const struct param_def mutilate_params[] = {
 	  "one of mutilate's small system calls: the ioctl(FIONREAD) before each read, the "
 	  "two epoll_ctl a request (an estimate; a PV domain adds a system call's extra)",
 	  OFF(ctl_cost) },
+	{ "clock_cost", PARAM_DURATION, "150ns", NULL, 0, 1e6,
+	  "one of mutilate's clock reads made as a system call (clock_gettime or "
+	  "gettimeofday: entry and exit, the timekeeping read through Xen's pvclock) in a "
+	  "Xen guest whose vDSO cannot read the clock (an estimate; a PV domain adds a "
+	  "system call's extra)", OFF(clock_cost) },
+	{ "vdso_cost", PARAM_DURATION, "20ns", NULL, 0, 1e6,
+	  "one of mutilate's clock reads served by the vDSO (bare metal, or a Xen guest with "
+	  "tsc_stable): rdtsc and the conversion (an estimate)", OFF(vdso_cost) },
+	{ "tsc_stable", PARAM_BOOL, "on", NULL, 0, 0,
+	  "Xen sets XEN_PVCLOCK_TSC_STABLE_BIT (only when booted with clocksource=tsc), so a "
+	  "guest's vDSO reads the xen clocksource itself; off, Xen's default: every clock read "
+	  "of a Xen guest is a system call (on: an assumption set on the 2019 dom0 HT cells, "
+	  "doc/workloads.md)", OFF(tsc_stable) },
 	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 1e15,
 	  "time before the test is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
@@ -231,6 +251,23 @@ static stime_t ctl_calls(struct mutilate *m, uint64_t reads, uint64_t sends)
 }
 
 /*
+ * n clock reads of mutilate's thread: libevent's clock_gettime(CLOCK_MONOTONIC)
+ * after each epoll_wait, gettimeofday at each return of its loop and in
+ * finish_op and drive_write_machine.  On bare metal, or with Xen's TSC
+ * declared stable, the vDSO reads the clock; otherwise the guest's xen
+ * clocksource has no vDSO mode and each read is a system call, whose path
+ * touches no skb, IP, lo or softirq page (small_calls).
+ */
+static stime_t clock_reads(struct mutilate *m, uint64_t n)
+{
+	const struct mutilate_config *c = m->c;
+
+	if (m->w->dom->type == DOMAIN_NATIVE || c->tsc_stable)
+		return (stime_t)n * c->vdso_cost;
+	return (stime_t)n * c->clock_cost + small_calls(m, n);
+}
+
+/*
  * A mutilate thread never sleeps: each batch is one connection's response
  * read, parsed and answered by the next request (its reads and the write
  * each a pass of the loop), a first request on a connection with room, or
@@ -270,6 +307,7 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 			cl->done = (mc->rx_buf + cl->rx.bytes) / m->resp_bytes;
 			cl->sends = cl->done;
 			work += passes(m, cl->rx.calls + 1) + ctl_calls(m, cl->rx.calls, cl->sends) +
+				clock_reads(m, cl->rx.calls + 1 + 2 * cl->done) +
 				(stime_t)cl->done * c->client_cost +
 				lo_send_work(so, cl->sends, m->req_bytes);
 			cl->conn = mc;
@@ -277,7 +315,7 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 		}
 		if (mc->depth < c->depth) {
 			cl->sends = (uint64_t)(c->depth - mc->depth);
-			work += passes(m, 1) + ctl_calls(m, 0, cl->sends) +
+			work += passes(m, 1) + ctl_calls(m, 0, cl->sends) + clock_reads(m, 2) +
 				(stime_t)cl->sends * c->client_cost +
 				lo_send_work(so, cl->sends, m->req_bytes);
 			cl->conn = mc;
@@ -286,7 +324,7 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 	}
 	cl->next = (cl->next + 1) % cl->n;
 	if (!cl->conn)
-		work += passes(m, 1);
+		work += passes(m, 1) + clock_reads(m, 2);
 	return cost(m, work);
 }
 
