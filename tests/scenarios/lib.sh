@@ -69,6 +69,21 @@ jq_dom() {
 	echo "(.runs[0].domains[] | select(.name == \"$1\"))"
 }
 
+# write_scenario FILE SEED CORES THREADS LINE...: a scenario file of one
+# socket of CORES cores of THREADS threads each, seeded SEED (empty: no
+# seed), with each LINE (its domains) on a line of its own from line 3 on,
+# for tests that expect an error at a file's line.
+write_scenario() {
+	file=$1 seed=$2 cores=$3 threads=$4
+	shift 4
+	{
+		echo "<scenario${seed:+ seed=\"$seed\"}>"
+		echo "  <host sockets=\"1\" cores-per-socket=\"$cores\" threads-per-core=\"$threads\"/>"
+		printf '%s\n' "$@"
+		echo "</scenario>"
+	} > "$file"
+}
+
 # json_check FILE PYTHON: runs the Python assertions with doc = the parsed file.
 json_check() {
 	python3 -c "

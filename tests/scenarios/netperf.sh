@@ -16,12 +16,8 @@ srcdir=${srcdir:-.}
 
 # 1. The sender's Mbit/s by size, and the receiver's.
 for s in credit1 credit2; do
-	cat > "$tmp/dom0.xml" <<END
-<scenario seed="5">
-  <host sockets="1" cores-per-socket="4" threads-per-core="2"/>
-  <domain name="dom0" vcpus="8"><workload type="netperf" time="1s"/></domain>
-</scenario>
-END
+	write_scenario "$tmp/dom0.xml" 5 4 2 \
+		'  <domain name="dom0" vcpus="8"><workload type="netperf" time="1s"/></domain>'
 	run_ok --sched=$s --scenario="$tmp/dom0.xml" --workload='netperf:size={64,256,2048,8192}:figure={send,recv}' \
 		--iterations=1 --format=json > "$tmp/udp.json" || continue
 	json_check "$tmp/udp.json" '
@@ -61,14 +57,8 @@ expect_error "netperf: test: 'SCTP_STREAM'" --workload=netperf:test=SCTP_STREAM
 expect_error "netperf: tlb_page: 'abc' is not a duration" --workload=netperf:tlb_page=abc
 expect_error "netperf: tcp_call_cost: 'abc' is not a duration" --workload=netperf:tcp_call_cost=abc
 expect_error "netperf: tlb_refill: '-5ns': a duration cannot be negative" --workload=netperf:tlb_refill=-5ns
-cat > "$tmp/bad.xml" <<END
-<scenario>
-  <host sockets="1" cores-per-socket="4" threads-per-core="2"/>
-  <domain name="dom0" vcpus="8">
-    <workload type="netperf" client_vcpu="8"/>
-  </domain>
-</scenario>
-END
+write_scenario "$tmp/bad.xml" "" 4 2 '  <domain name="dom0" vcpus="8">' \
+	'    <workload type="netperf" client_vcpu="8"/>' '  </domain>'
 expect_error "bad.xml:4: netperf: client_vcpu=8 but domain dom0 has 8 vCPUs" --scenario="$tmp/bad.xml"
 
 # 4. TCP_RR to dom0 behind a pinned CPU hog (tests/scenarios/netperf_rr_dom0.xml).
@@ -171,13 +161,9 @@ done
 # among the domain's vCPUs other than netperf's vCPU 0 (netperf.c
 # server_start_vcpu): over 14 runs in dom0 of 8 vCPUs it is never on vCPU 0
 # and starts on at least 3 different vCPUs; in a domain of 2 it is vCPU 1.
-cat > "$tmp/fork.xml" <<END
-<scenario seed="3">
-  <host sockets="1" cores-per-socket="4" threads-per-core="2"/>
-  <domain name="dom0" vcpus="8"><workload type="netperf" time="20ms"/></domain>
-  <domain name="two" vcpus="2"/>
-</scenario>
-END
+write_scenario "$tmp/fork.xml" 3 4 2 \
+	'  <domain name="dom0" vcpus="8"><workload type="netperf" time="20ms"/></domain>' \
+	'  <domain name="two" vcpus="2"/>'
 run_ok --sched=credit2 --scenario="$tmp/fork.xml" --iterations=14 --format=json > "$tmp/fork.json"
 json_check "$tmp/fork.json" '
 where = []
@@ -188,12 +174,8 @@ for r in doc["runs"]:
     where.append(busy[1])
 print("netserver on", where)
 assert len(set(where)) >= 3, where'
-cat > "$tmp/fork2.xml" <<END
-<scenario seed="3">
-  <host sockets="1" cores-per-socket="2" threads-per-core="1"/>
-  <domain name="dom0" vcpus="2"><workload type="netperf" time="20ms"/></domain>
-</scenario>
-END
+write_scenario "$tmp/fork2.xml" 3 2 1 \
+	'  <domain name="dom0" vcpus="2"><workload type="netperf" time="20ms"/></domain>'
 run_ok --sched=credit2 --scenario="$tmp/fork2.xml" --iterations=4 --format=json > "$tmp/fork2.json"
 json_check "$tmp/fork2.json" '
 for r in doc["runs"]:
