@@ -470,6 +470,34 @@ START_TEST(unix_writer_stops_part_way_at_a_small_buffer)
 }
 END_TEST
 
+/*
+ * A writer whose reader sleeps plans one skb at a time (netperf's batch
+ * then, lo_send_work_skbs): of an 8 KiB send the first 2240-byte skb is
+ * claimed, costs its call and copy, and reaches the reader at its commit;
+ * the rest of the send goes on without a new call, as far as the buffer
+ * takes it (one more skb: 4352 + 4352 reaches 4608).
+ */
+START_TEST(unix_writer_hands_over_one_skb_at_a_time)
+{
+	struct lo_conn c;
+	struct lo_sock *tx, *rx;
+
+	lo_pair(&c, LO_UNIX, &costs, 0, LO_MIN_SNDBUF, &tx, &rx);
+	ck_assert_int_eq(lo_send_work_skbs(tx, 1, 8192, 1), 1000 + 2240 / 2);
+	lo_send_commit(tx, 1, 8192);
+	ck_assert_uint_eq(lo_recv_avail(rx), 2240);
+	ck_assert_uint_eq(tx->part, 2240);
+	ck_assert_uint_eq(tx->wmem, 4352);
+	ck_assert_uint_eq(tx->sent, 1);
+	ck_assert_int_eq(lo_send_work_skbs(tx, 1, 8192, UINT64_MAX), 1000 + 2240 / 2);
+	lo_send_commit(tx, 1, 8192);
+	ck_assert_uint_eq(tx->part, 4480);
+	ck_assert_uint_eq(lo_recv_avail(rx), 4480);
+	ck_assert_uint_eq(lo_send_room(tx, 8192), 0);
+	lo_conn_free(&c);
+}
+END_TEST
+
 /* --- netperf on a running machine --- */
 
 #define HOST "<host sockets=\"1\" cores-per-socket=\"4\" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
@@ -689,6 +717,7 @@ static Suite *suite(void)
 	tcase_add_test(unit, unix_send_buffer_holds_the_writer_to_a_quarter);
 	tcase_add_test(unit, unix_reads_cross_skbs_and_sends_pay_no_packet);
 	tcase_add_test(unit, unix_writer_stops_part_way_at_a_small_buffer);
+	tcase_add_test(unit, unix_writer_hands_over_one_skb_at_a_time);
 	suite_add_tcase(s, unit);
 	tcase_set_timeout(sim, 60);
 	tcase_add_test(sim, netperf_udp_stream_is_the_senders_rate);

@@ -328,6 +328,11 @@ static uint64_t tcp_new_skbs(const struct lo_sock *s, uint64_t n, uint64_t size)
 
 stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 {
+	return lo_send_work_skbs(s, n, size, UINT64_MAX);
+}
+
+stime_t lo_send_work_skbs(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t max_skbs)
+{
 	const struct lo_costs *c = s->conn->c;
 	double w = (double)n * (double)size * c->copy;
 	stime_t debt = s->debt;
@@ -338,7 +343,7 @@ stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size)
 	if (s->conn->proto == LO_UNIX) {     /* each skb its allocation; a system call per send entered */
 		struct unix_tx tx;
 
-		unix_walk(s, n, size, UINT64_MAX, true, false, &tx);
+		unix_walk(s, n, size, max_skbs, true, false, &tx);
 		s->plan_skbs = tx.skbs;
 		s->planned = true;
 		w = (double)tx.bytes * c->copy + (double)tx.skbs * (double)c->send_call;

@@ -330,6 +330,12 @@ uint64_t lo_send_room(struct lo_sock *s, uint64_t size);
  */
 stime_t lo_send_work(struct lo_sock *s, uint64_t n, uint64_t size);
 /*
+ * UNIX: lo_send_work stopping after max_skbs skbs (the rest of the send
+ * goes on at the next claim, as one cut by the buffer does); the other
+ * protocols ignore max_skbs.
+ */
+stime_t lo_send_work_skbs(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t max_skbs);
+/*
  * The n sends are done: UDP delivers each datagram to the peer's queue or
  * drops it; TCP queues the bytes and sends what the window and Nagle
  * allow; UNIX queues the skbs lo_send_work planned (without a plan, those

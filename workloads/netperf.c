@@ -971,10 +971,17 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 		 * on.  netperf 2.4.5's 4608-byte buffer holds no more than one
 		 * batch: a batch delivered whole at its end would hold the wake
 		 * back by the whole buffer's sends, and the two ends would take
-		 * turns.  So while netserver sleeps the batch is one send.
+		 * turns.  So while netserver sleeps the batch is one skb:
+		 * unix_stream_sendmsg queues each skb and calls the peer's
+		 * sk_data_ready before it allocates the next (net/unix/af_unix.c
+		 * of 5.1, the loop's tail), so a send cut into several skbs (8 KiB
+		 * into 2240-byte ones) wakes the reader at its first, and the
+		 * rest of the send goes on in the next batch without a new call.
 		 */
-		if (c->test == NP_STREAM_STREAM && np->server->task->state == TASK_BLOCKED)
-			n = 1;
+		if (c->test == NP_STREAM_STREAM && np->server->task->state == TASK_BLOCKED) {
+			np->cl_sends = 1;
+			return cost(np, lo_send_work_skbs(lo_end(np, 0), 1, size, 1));
+		}
 	}
 	np->cl_sends = n;
 	return cost(np, np->peer->send_work(np, 0, n, size));
