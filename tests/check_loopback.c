@@ -697,6 +697,32 @@ START_TEST(netperf_stream_stream_is_the_slower_ends_rate)
 }
 END_TEST
 
+/*
+ * In a PV domain an af_unix call pays tlb_refill_tcp per page-table
+ * switch, not tlb_refill (UDP's path): with the reader the bound (recv 10
+ * us, 1000-byte sends), a tlb_refill of 50 us leaves the rate alone, and a
+ * tlb_refill_tcp of 2 us adds 4 us to each recv (and send): 1000 bytes in
+ * 14.16 us instead of 10.16 (the PV system call's 160 ns beside it).
+ */
+START_TEST(netperf_stream_stream_pv_calls_refill_as_tcp_calls)
+{
+	const char *base = "test=\"STREAM_STREAM\" size=\"1000\" switch_cost=\"0\" wake_cost=\"0\" "
+			   "time=\"200ms\" sndbuf=\"212992\" send_cost=\"1us\" recv_cost=\"10us\" "
+			   "tlb_page=\"0\"";
+	char a[512];
+	double plain, refill, refill_tcp;
+
+	snprintf(a, sizeof(a), "%s tlb_refill=\"0\" tlb_refill_tcp=\"0\"", base);
+	plain = netperf_metric_in("pv", a);
+	snprintf(a, sizeof(a), "%s tlb_refill=\"50us\" tlb_refill_tcp=\"0\"", base);
+	refill = netperf_metric_in("pv", a);
+	snprintf(a, sizeof(a), "%s tlb_refill=\"0\" tlb_refill_tcp=\"2us\"", base);
+	refill_tcp = netperf_metric_in("pv", a);
+	assert_near(refill, plain, 0.01, "Mbit/s with tlb_refill 50 us");
+	assert_near(refill_tcp / plain, 10.16 / 14.16, 0.02, "rate ratio with tlb_refill_tcp 2 us");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("loopback");
@@ -725,6 +751,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, netperf_tcp_rr_is_a_chain_of_calls);
 	tcase_add_test(sim, netperf_tcp_stream_is_held_by_a_slow_reader);
 	tcase_add_test(sim, netperf_stream_stream_is_the_slower_ends_rate);
+	tcase_add_test(sim, netperf_stream_stream_pv_calls_refill_as_tcp_calls);
 	suite_add_tcase(s, sim);
 	return s;
 }

@@ -222,6 +222,27 @@ static stime_t kops(const struct lo_sock *s, enum kernel_op op, uint64_t n, uint
 }
 
 /*
+ * The PV extras of n send or recv calls on s, each copying bytes.  An
+ * af_unix call (unix_stream_sendmsg, unix_stream_read_generic) runs,
+ * between its entry and its return, the socket layer, af_unix and the slab
+ * allocator of its skbs, and nothing of the IP output, lo, NET_RX softirq
+ * and UDP code that UDP's sendto() runs, over which tlb_refill was
+ * calibrated (the 2019 dom0 netperf UDP cells).  Its refill per
+ * page-table switch is taken to be tlb_refill_tcp's, that of a TCP call
+ * which touches no skb, IP, lo or softirq page: a lower bound, short by
+ * the skb's slab pages (one or two a call, tlb_page's order each).
+ */
+static stime_t call_kops(const struct lo_sock *s, uint64_t n, uint64_t bytes)
+{
+	const struct lo_costs *c = s->conn->c;
+
+	if (!s->conn->dom)
+		return 0;
+	return kernel_cost(c, s->conn->dom->type, KOP_SYSCALL, n, bytes,
+			   s->conn->proto == LO_UNIX ? c->tlb_refill_tcp : c->tlb_refill);
+}
+
+/*
  * A batch of TCP calls, 'full' of which allocate or free an skb (full_call
  * each, on the path tlb_refill was calibrated on) and the rest only append
  * to or copy out of one (tcp_call each, tlb_refill_tcp), with bytes copied
@@ -347,10 +368,10 @@ stime_t lo_send_work_skbs(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t
 		s->plan_skbs = tx.skbs;
 		s->planned = true;
 		w = (double)tx.bytes * c->copy + (double)tx.skbs * (double)c->send_call;
-		return (stime_t)w + kops(s, KOP_SYSCALL, tx.calls, size) + debt;
+		return (stime_t)w + call_kops(s, tx.calls, size) + debt;
 	}
 	w += (double)n * ((double)c->send_call + (double)c->packet);
-	return (stime_t)w + kops(s, KOP_SYSCALL, n, size) + debt;
+	return (stime_t)w + call_kops(s, n, size) + debt;
 }
 
 /* Appends n skbs (datagrams) of bytes each to the queue of p, a ring of runs. */
@@ -620,7 +641,7 @@ stime_t lo_recv_claim(struct lo_sock *s, uint64_t max_calls, uint64_t size, bool
 	w = (double)rx->bytes * c->copy;
 	if (s->conn->proto != LO_TCP)     /* UDP, UNIX: a whole call each */
 		return (stime_t)(w + (double)rx->calls * (double)c->recv_call) +
-		       kops(s, KOP_SYSCALL, rx->calls, rx->bytes / rx->calls) + debt;
+		       call_kops(s, rx->calls, rx->bytes / rx->calls) + debt;
 	/*
 	 * tcp_cleanup_rbuf, at the end of each tcp_recvmsg, sends a pure ACK
 	 * when more than rcv_mss bytes arrived since the last one, or when

@@ -143,7 +143,9 @@ struct lo_costs {
 	/*
 	 * PV only: the refill per page-table switch of a TCP call of the
 	 * tcp_call kind, whose path touches no skb allocator, IP, lo or
-	 * softirq page (tlb_refill is that of a call which does).
+	 * softirq page (tlb_refill is that of a call which does), and of
+	 * every af_unix call, whose path has no IP, lo or softirq code either
+	 * (loopback.c, call_kops).
 	 */
 	stime_t tlb_refill_tcp;
 };
@@ -203,7 +205,8 @@ struct lo_costs {
 	  "on the 2019 HVM-v8 HT netperf TCP cells)", off(tcp_call) },                    \
 	{ "tlb_refill_tcp", PARAM_DURATION, LO_TLB_REFILL_TCP_DEFAULT, NULL, 0, 0,         \
 	  "PV only: TLB refill per page-table switch of such a TCP call (no skb, IP or "  \
-	  "lo pages on its path; calibrated on the 2019 dom0 HT netperf TCP cells)",      \
+	  "lo pages on its path; calibrated on the 2019 dom0 HT netperf TCP cells) and "  \
+	  "of an af_unix call (no IP, lo or softirq pages)",                              \
 	  off(tlb_refill_tcp) }
 
 /*
