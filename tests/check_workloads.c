@@ -1526,6 +1526,54 @@ START_TEST(idle_balance_lets_a_cache_hot_task_go_after_two_failures)
 }
 END_TEST
 
+/*
+ * How many times a hog of dom0's (one of two vCPUs, the other idle) changes
+ * vCPU in 1 s, sampled every 10 ms, when another domain's hog shares the one
+ * pCPU with it (steal, half its time) or not.
+ */
+static int hog_moves(const char *dom_attrs, bool neighbour)
+{
+	char xml[512];
+	struct scenario sc;
+	struct sim *s;
+	struct task *h;
+	int moves = 0, last = 0;
+
+	snprintf(xml, sizeof(xml),
+		 "<scenario duration=\"2s\"><host sockets=\"1\" cores-per-socket=\"1\""
+		 " ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		 "<domain name=\"dom0\" vcpus=\"2\" %s/>%s</scenario>", dom_attrs,
+		 neighbour ? "<domain name=\"n\" vcpus=\"1\"><workload type=\"cpu-hog\"/></domain>" :
+			     "");
+	s = test_build(&sc, xml, "credit2");
+	s->check = true;
+	h = task_create(guest_of(s->domains[0]), "h", TASK_NORMAL, 0, false, hog_step, NULL, 0);
+	for (stime_t at = MSEC(10); at <= SEC(1); at += MSEC(10)) {
+		sim_run_until(s, at);
+		moves += h->cpu != last;
+		last = h->cpu;
+	}
+	ck_assert_str_eq(s->check_error, "");
+	sim_destroy(s);
+	scenario_free(&sc);
+	return moves;
+}
+
+/*
+ * 5.1 with steal time lowering a CPU's capacity (update_rq_clock_task's
+ * update_irq_load_avg of the steal, check_cpu_capacity, need_active_balance):
+ * a hog whose vCPU Xen runs half the time is pulled by the idle vCPU (whose
+ * capacity steal has not touched), and back once the steal has followed it
+ * there.  Without steal it stays; 4.4's model never moves it.
+ */
+START_TEST(steal_moves_a_single_hog_to_an_idle_vcpu_under_51)
+{
+	ck_assert_int_ge(hog_moves("kernel=\"5.1\" llc=\"vcpu\"", true), 2);
+	ck_assert_int_eq(hog_moves("kernel=\"5.1\" llc=\"vcpu\"", false), 0);
+	ck_assert_int_eq(hog_moves("llc=\"vcpu\"", true), 0);
+}
+END_TEST
+
 /* --- stream (workloads/stream.c) --- */
 
 static char *stream_xml(const char *host, const char *attrs)
@@ -1654,6 +1702,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, sync_wake_keeps_an_idle_prev_when_the_waker_is_not_alone);
 	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
 	tcase_add_test(sim, idle_balance_lets_a_cache_hot_task_go_after_two_failures);
+	tcase_add_test(sim, steal_moves_a_single_hog_to_an_idle_vcpu_under_51);
 	tcase_add_test(sim, stream_figure_counts_what_stream_c_counts);
 	tcase_add_test(sim, stream_loop_waits_for_its_slowest_thread);
 	tcase_add_test(sim, stream_threads_share_the_sockets_bandwidth);

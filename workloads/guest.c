@@ -87,6 +87,10 @@ struct guest_vcpu {
 	int nr_balance_failed;        /* sd->nr_balance_failed (busy_balance; 5.1: idle too) */
 	stime_t idle_next_balance;    /* 5.1: when its next idle balance is due (rq->next_balance) */
 	struct timer balance_timer;
+	/* 5.1: the steal time its capacity loses (capacity_51), and the steal clock read last */
+	struct pelt_avg steal_avg;
+	stime_t steal_seen;
+	stime_t stopped_at;           /* when Xen last took the vCPU off its pCPU */
 };
 
 struct task_group {
@@ -945,6 +949,121 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 }
 
 /*
+ * A 5.1 guest's capacity of a CPU that Xen does not always run (Linux 5.1
+ * with CONFIG_PARAVIRT_TIME_ACCOUNTING, kernel/sched/core.c
+ * update_rq_clock_task): the steal time Xen's runstate area reports
+ * (drivers/xen/time.c xen_steal_clock: time runnable or offline, which an
+ * HVM guest with the vector callback reads too, arch/x86/xen/time.c) is
+ * taken from the task clock and, with sched_feat(NONTASK_CAPACITY),
+ * averaged by update_irq_load_avg as PELT time "running" at the end of
+ * each update's interval; scale_rt_capacity / scale_irq_capacity then
+ * leave a CPU (1024 - that average) of its 1024, with no RT or deadline
+ * work.  The average is brought up to now from the vCPU's runstate times
+ * (struct vcpu_stats), the steal clock Xen keeps, in pelt.h's arithmetic
+ * (4.4's; 5.1's average decays by the same y per 1024 us period).
+ */
+static stime_t steal_clock(const struct vcpu *v, stime_t now)
+{
+	stime_t st = v->st.runstate_ns[RUNSTATE_RUNNABLE] + v->st.runstate_ns[RUNSTATE_OFFLINE];
+
+	if (v->runstate == RUNSTATE_RUNNABLE || v->runstate == RUNSTATE_OFFLINE)
+		st += now - v->runstate_entry;
+	return st;
+}
+
+static unsigned capacity_51(struct guest_vcpu *gv, stime_t now)
+{
+	stime_t total = steal_clock(gv->v, now), d = total - gv->steal_seen;
+
+	if (d < 0)
+		d = 0;
+	if (d > now - gv->steal_avg.last_update)
+		d = now - gv->steal_avg.last_update;
+	pelt_update(&gv->steal_avg, now - d, false);
+	pelt_update(&gv->steal_avg, now, true);
+	gv->steal_seen = total;
+	return gv->steal_avg.load_avg >= PELT_FULL ? 1 : PELT_FULL - gv->steal_avg.load_avg;
+}
+
+/* check_cpu_capacity: steal (here the only non-CFS use) took more than imbalance_pct leaves. */
+static bool capacity_reduced_51(struct guest_vcpu *gv, stime_t now)
+{
+	return (uint64_t)capacity_51(gv, now) * (uint64_t)gv->g->p.imbalance_pct <
+	       (uint64_t)PELT_FULL * 100u;
+}
+
+/* The CPU runs one CFS task, which may move, and nothing waits: cfs.h_nr_running == 1. */
+static struct task *single_movable(const struct guest_vcpu *gv)
+{
+	struct task *t = gv->curr;
+
+	if (gv->nr_rq != 0 || !t || t->cls != TASK_NORMAL || t->bound)
+		return NULL;
+	return t;
+}
+
+/*
+ * The active balance an idle CPU starts for a CPU that runs a single task
+ * on a capacity steal time reduced (Linux 5.1 kernel/sched/fair.c): such
+ * a group has no capacity left (group_is_overloaded: its util over its
+ * capacity by imbalance_pct), so an idle CPU with spare capacity balances
+ * with it (force_balance); find_busiest_queue keeps a single-task rq only
+ * when check_cpu_capacity says it is reduced; detach_tasks cannot take
+ * the running task, so need_active_balance decides: the idle CPU's
+ * capacity exceeds the busy one's by imbalance_pct.  Of several, the
+ * lowest capacity is the busiest (highest avg_load, load over capacity,
+ * for equal loads).  The stopper (active_load_balance_cpu_stop) needs the
+ * busy CPU: only while Xen runs that vCPU (active_pull's rule).  Returns
+ * the task, off every queue and moved to `to`'s clock, or NULL.
+ */
+static struct task *active_pull_51(struct guest_vcpu *to, stime_t now)
+{
+	struct guest *g = to->g;
+	struct guest_vcpu *busiest = NULL;
+	unsigned here = capacity_51(to, now), low = 0;
+	struct task *t;
+
+	for (int i = 0; i < g->nr_cpus; i++) {
+		struct guest_vcpu *o = g->cpus[i];
+		unsigned c;
+
+		if (o == to || !single_movable(o) || !capacity_reduced_51(o, now))
+			continue;
+		c = capacity_51(o, now);
+		if ((uint64_t)c * (uint64_t)g->p.imbalance_pct >= (uint64_t)here * 100u)
+			continue;
+		if (!busiest || c < low) {
+			busiest = o;
+			low = c;
+		}
+	}
+	if (!busiest || !busiest->on_pcpu)
+		return NULL;
+	t = busiest->curr;
+	account(busiest, now);
+	t->state = TASK_READY;
+	t->last_ran = now;
+	busiest->curr = NULL;
+	idle_sync(busiest);
+	resched(busiest);
+	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
+	t->cpu = to->idx;
+	return t;
+}
+
+/* A CPU of g runs a single task on a capacity steal time reduced (nohz_balancer_kick's test). */
+static bool capacity_kick_51(struct guest *g, stime_t now)
+{
+	if (g->kernel != GUEST_KERNEL_5_1)
+		return false;
+	for (int i = 0; i < g->nr_cpus; i++)
+		if (single_movable(g->cpus[i]) && g->cpus[i]->on_pcpu &&
+		    capacity_reduced_51(g->cpus[i], now))
+			return true;
+	return false;
+}
+
+/*
  * load_balance for an idle CPU under a 5.1 guest kernel (Linux 5.1
  * kernel/sched/fair.c): CPU_NEWLY_IDLE from idle_balance, CPU_IDLE from
  * nohz_idle_balance -> rebalance_domains.  The domain's groups are single
@@ -977,7 +1096,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 
 	if (g->nr_queued - to->nr_rq <= 0) {
 		to->nr_balance_failed = 0;
-		return NULL;
+		return active_pull_51(to, now);
 	}
 	for (int i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
@@ -996,7 +1115,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 	}
 	if (!busiest) {
 		to->nr_balance_failed = 0;
-		return NULL;
+		return active_pull_51(to, now);
 	}
 	for (pp = &busiest->rq; *pp; pp = &(*pp)->next) {
 		t = *pp;
@@ -1619,10 +1738,12 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 
 	(void)tm;
 	s->this_cpu = -1;
-	for (int i = 0; i < g->nr_cpus && g->nr_queued > 0; i++) {
+	for (int i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *gv = g->cpus[i];
 		struct task *t;
 
+		if (g->nr_queued <= 0 && !capacity_kick_51(g, now))
+			break;
 		if (!cpu_idle(gv))
 			continue;
 		if (g->kernel == GUEST_KERNEL_5_1)
@@ -1642,7 +1763,7 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 			arm(gv);
 		}
 	}
-	if (g->nr_queued > 0 && any_idle(g))
+	if ((g->nr_queued > 0 || capacity_kick_51(g, now)) && any_idle(g))
 		timer_set(&s->q, &g->nohz_timer, now + g->p.tick);
 	times_update(g);
 }
@@ -1713,9 +1834,24 @@ static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from
 static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 {
 	struct guest_vcpu *gv = v->guest;
+	struct guest *g = gv->g;
 
 	vcpu_started(s, gv, work_from);
-	times_update(gv->g);
+	/*
+	 * 5.1: back from steal, the vCPU's next tick sees its capacity
+	 * (nohz_balancer_kick: a CFS task on a CPU check_cpu_capacity finds
+	 * reduced kicks an idle CPU to balance).  A tick that fell while Xen
+	 * had the vCPU descheduled is taken as it resumes; otherwise the next
+	 * one, if the vCPU still runs then (nohz_balance_fn).
+	 */
+	if (g->kernel == GUEST_KERNEL_5_1 && g->idle_pull && single_movable(gv) && any_idle(g) &&
+	    !timer_pending(&g->nohz_timer) && capacity_reduced_51(gv, sim_now(s))) {
+		stime_t now = sim_now(s), last_tick = now / g->p.tick * g->p.tick;
+
+		timer_set(&s->q, &g->nohz_timer,
+			  last_tick > gv->stopped_at ? now : last_tick + g->p.tick);
+	}
+	times_update(g);
 }
 
 static void hook_stop(struct sim *s, struct vcpu *v)
@@ -1724,6 +1860,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 
 	account(gv, sim_now(s));
 	gv->on_pcpu = false;
+	gv->stopped_at = sim_now(s);
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
 	times_update(gv->g);

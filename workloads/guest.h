@@ -24,7 +24,8 @@
  * Placement and balancing are Linux 4.4's (kernel/sched/fair.c), or, for
  * a domain with kernel="5.1", 5.1's placement of woken and forked tasks
  * (guest.c, "Placement of a 5.1 guest kernel") and its idle CPUs'
- * load_balance (guest.c idle_pull_51), over the cache topology
+ * load_balance (guest.c idle_pull_51, with the active balance that steal
+ * time's lower capacity starts, active_pull_51), over the cache topology
  * the domain's llc= gives (sim/engine/guest_kernel.h).  4.4's: a woken
  * task goes where select_task_rq_fair puts it (wake_affine towards the
  * waker's CPU, then select_idle_sibling), a CPU going idle pulls a waiting

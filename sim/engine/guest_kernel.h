@@ -9,8 +9,10 @@
  *    select_idle_sibling's scan; forks are not placed (a task keeps its
  *    vCPU).  "5.1" (the 2019 core-scheduling evaluation's kernel 5.1.7)
  *    adds sync wake-ups (WF_SYNC: wake_affine_idle, wake_affine_weight),
- *    wake_wide, recent_used_cpu, and places forked processes with
- *    find_idlest_cpu (SD_BALANCE_FORK).
+ *    wake_wide, recent_used_cpu, places forked processes with
+ *    find_idlest_cpu (SD_BALANCE_FORK), and lets steal time lower a
+ *    CPU's capacity, so that an idle CPU pulls a task running alone on
+ *    a vCPU Xen keeps waiting (update_irq_load_avg, need_active_balance).
  *  - llc: which vCPUs the guest believes share a last-level cache (Linux's
  *    cpu_llc_shared_mask, from CPUID leaf 4's "logical processors sharing
  *    this cache" field and the initial APIC IDs).  "shared" (the default):
