@@ -1334,16 +1334,26 @@ stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 		;
 	/*
 	 * sched-gran > 1: a thread idle beside a running sibling of its unit
-	 * (its resource's unit is a guest's) idles in Xen 4.13's
-	 * guest_idle_loop, whose sched_guest_idle raises the pCPU's
-	 * sched_urgent_count: the idle drivers then stop at C1-type states
-	 * (acpi_processor_idle, mwait_idle: sched_has_urgent_vcpu), so that a
-	 * rendezvous does not wait for a deep state's exit.  At sched-gran=cpu
-	 * an idle pCPU's unit is its idle unit, and this never applies.
+	 * (its resource's unit is a guest's) idles in the core-scheduling
+	 * series' guest_idle_loop (4.13.0 xen/arch/x86/domain.c:162-179),
+	 * whose sched_guest_idle (xen/common/schedule.c:290-302) raises the
+	 * pCPU's sched_urgent_count.  The idle driver of the Xen the 2019
+	 * evaluation ran (staging of July 2019, 8706d38479) then skips the
+	 * governor and halts: mwait_idle's and acpi_processor_idle's
+	 * `!sched_has_urgent_vcpu()` test (cpu/mwait-idle.c:727-746,
+	 * acpi/cpu_idle.c:582) leaves cx NULL and safe_halt runs, HLT, the
+	 * shallowest state (C1: Xen's mwait-idle disables the promotion of C1
+	 * to C1E on the 2019 host's CPU model, idle_cpu_skl's
+	 * disable_promotion_to_c1e).  That halt is also why such a thread
+	 * takes the IPI (hw_model_needs_ipi).  Xen 4.13.0 lets it pick any
+	 * C1-type state by MWAIT instead (commit 1bce2a94e9 of 22 July 2019,
+	 * after the evaluation's figures), not modelled.  At sched-gran=cpu an
+	 * idle pCPU's unit is its idle unit, and this never applies.  (A
+	 * table's POLL state, type 0, is Linux's, not a halt.)
 	 */
 	if (urgent_idle(hw, cpu))
-		while (i > 0 && hw->cst[i].type > 1)
-			i--;
+		for (i = 0; i < hw->ncst - 1 && hw->cst[i].type < 1; i++)
+			;
 	lat = hw->cst[i].exit_latency;
 	hw->idle_since[cpu] = at + lat;
 	hw->exit_latency[cpu] = lat;
