@@ -7,7 +7,10 @@
 # (listed in examples/local.am).  A run file's "# needs: PATH" (from the
 # source tree's top) skips its commands when PATH is absent (data kept
 # outside the tree); "# check-args: ARGS" adds ARGS to each command here
-# (a shorter --duration for a long example).
+# (a shorter --duration for a long example).  In the sanitizer build, a run
+# file's "# sanitizer-covered-by: TEST ..." names the test that simulates
+# the same cells there: its experiments are listed (--list-runs: the
+# scenario, its xl files and the options read, nothing simulated).
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 ex="${srcdir:-.}/examples"
@@ -35,6 +38,9 @@ for d in "$ex"/*/; do
 	done
 	needs=$(sed -n 's/^# needs: //p' "$d/run")
 	extra=$(sed -n 's/^# check-args: //p' "$d/run")
+	covered=
+	sanitized && covered=$(sed -n 's/^# sanitizer-covered-by: //p' "$d/run")
+	[ -n "$covered" ] && echo "$name: its experiments are listed, not run: $covered"
 	if [ -n "$needs" ] && [ ! -e "${srcdir:-.}/$needs" ]; then
 		echo "$name: no ${srcdir:-.}/$needs: its commands skipped"
 		continue
@@ -52,9 +58,15 @@ for d in "$ex"/*/; do
 		# iterations run there in report.sh, validate.sh and the others.
 		case " $args " in
 		*" --workload="*)
-			# shellcheck disable=SC2086  # the command's words, as written in run
-			"$SCHEDSIM" $args --iterations=$iterations --jobs=2 --check > "$tmp/out" 2> "$tmp/err"
-			rc=$? want='^+---' what='mailing-list box' ;;
+			if [ -n "$covered" ]; then
+				# shellcheck disable=SC2086
+				"$SCHEDSIM" $args --list-runs > "$tmp/out" 2> "$tmp/err"
+				rc=$? want='^0	' what='run list'
+			else
+				# shellcheck disable=SC2086  # the command's words, as written in run
+				"$SCHEDSIM" $args --iterations=$iterations --jobs=2 --check > "$tmp/out" 2> "$tmp/err"
+				rc=$? want='^+---' what='mailing-list box'
+			fi ;;
 		*)
 			# shellcheck disable=SC2086
 			"$SCHEDSIM" $args --check > "$tmp/out" 2> "$tmp/err"

@@ -9,7 +9,10 @@
 # only repeats the same code on more seeds, the sanitizer build runs fewer
 # of them, each test saying why (SCHEDSIM_SANITIZED, lib.sh's sanitized):
 # one iteration a cell in examples.sh, validate.sh, modules.sh and
-# xen-diff/trees.sh; 25 random scenarios a pair in xen-diff/random.sh;
+# xen-diff/trees.sh; examples.sh lists the 2016 headline host's eight
+# cells without simulating them (they are the default matrix, which
+# scenarios/plots.sh simulates there, 16 runs; examples/*/run's
+# "# sanitizer-covered-by:"); 25 random scenarios a pair in xen-diff/random.sh;
 # 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
 # command without --plot; hw.sh's accounting-identity cells run 1.3 s of
