@@ -12,7 +12,9 @@
 # xen-diff/trees.sh; examples.sh lists the 2016 headline host's eight
 # cells without simulating them (they are the default matrix, which
 # scenarios/plots.sh simulates there, 16 runs; examples/*/run's
-# "# sanitizer-covered-by:"); 25 random scenarios a pair in xen-diff/random.sh;
+# "# sanitizer-covered-by:"); scenarios/credit2.sh leaves its 2016 table's
+# twelve runs to calibration.sh, which makes the same there; 25 random
+# scenarios a pair in xen-diff/random.sh;
 # 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
 # command without --plot; hw.sh's accounting-identity cells run 1.3 s of

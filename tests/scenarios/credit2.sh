@@ -114,7 +114,12 @@ if [ "$table" = "credit1:era=2016,credit2:era=2016-p20,credit2:era=2016-full" ];
 else
 	fail "--list-schedulers table: '$table'"
 fi
-if "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --iterations=1 \
+# In the sanitizer build (lib.sh, sanitized) these twelve runs are
+# calibration.sh's there (the same specs, cells and seeds, at 2
+# iterations), and the boxes are checked here in the plain build.
+if sanitized; then
+	echo "ok: the 2016 table's runs are calibration.sh's in the sanitizer build"
+elif "$SCHEDSIM" --sched="$table" --workload=make-xen,iperf --dom0-load=off,on --iterations=1 \
 	>"$tmp/out" 2>&1 &&
    [ "$(grep -c -e '^|  CREDIT1:era=2016 ' -e '^|  CREDIT2:era=2016-p20 ' -e '^|  CREDIT2:era=2016-full ' "$tmp/out")" = 3 ] &&
    [ "$(grep -c '^| with dom0 load ' "$tmp/out")" = 3 ]; then
