@@ -91,6 +91,15 @@ struct guest_vcpu {
 	struct pelt_avg steal_avg;
 	stime_t steal_seen;
 	stime_t stopped_at;           /* when Xen last took the vCPU off its pCPU */
+	/*
+	 * cpu_load's last sum and what it rests on (cpu_load): load_gen moves
+	 * at every change of curr, of its class, of the queue and of a member's
+	 * average; the sum holds while it has not moved and no guest tick has
+	 * passed (memo_tick: now / tick when it was taken, -1 none).
+	 */
+	unsigned load_gen, memo_gen;
+	stime_t memo_tick;
+	double memo_load;
 };
 
 struct task_group {
@@ -379,6 +388,8 @@ static inline void idle_sync(struct guest_vcpu *gv)
 {
 	bool idle = idle_now(gv);
 
+	gv->load_gen++;         /* curr, its class or the queue changed: cpu_load's sum */
+
 	if (idle != gv->idle) {
 		gv->idle = idle;
 		gv->g->nr_idle += idle ? 1 : -1;
@@ -398,6 +409,7 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	t->next = *pp;
 	*pp = t;
 	gv->nr_rq++;
+	gv->load_gen++;
 	gv->g->nr_queued++;
 	if (gv->idle) {         /* a waiting task: not idle */
 		gv->idle = false;
@@ -413,6 +425,7 @@ static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 	*pp = t->next;
 	t->next = NULL;
 	gv->nr_rq--;
+	gv->load_gen++;
 	gv->g->nr_queued--;
 	if (!gv->nr_rq)         /* with tasks still waiting it stays busy */
 		idle_sync(gv);
@@ -461,10 +474,11 @@ static void load_set(struct task *t, stime_t now, bool on)
 		pelt_tick_updates(&t->load, now, t->g->p.tick);
 	pelt_update(&t->load, now, t->load_on);
 	t->load_on = on;
+	gcpu(t)->load_gen++;    /* its CPU's cpu_load sum, if t is in it */
 }
 
-/* weighted_cpuload: the runnable load of the CPU's normal tasks. */
-static double cpu_load(const struct guest_vcpu *gv, stime_t now)
+/* weighted_cpuload's sum, walked: the runnable load of the CPU's normal tasks. */
+static double cpu_load_walk(const struct guest_vcpu *gv, stime_t now)
 {
 	double l = 0;
 
@@ -472,6 +486,55 @@ static double cpu_load(const struct guest_vcpu *gv, stime_t now)
 		l += task_load(gv->curr, now);
 	for (struct task *t = gv->rq; t; t = t->next)
 		l += task_load(t, now);
+	return l;
+}
+
+/*
+ * weighted_cpuload.  A wake-up asks it of two CPUs and a balance of every
+ * CPU, and with hackbench's hundreds of tasks the queues are long, so the
+ * last sum is kept (struct guest_vcpu, memo_*) and given again while it
+ * holds, the same bits: a task's load changes only at its CPU's load_set
+ * (load_gen moves), when it joins or leaves the sum (load_gen moves), and
+ * at the guest ticks that task_load applies (the walk leaves every member
+ * updated to the last tick at or before now, so until the next tick there
+ * is none to apply).  With autogroups a task's weight follows its group's
+ * runnable count on every CPU, so there the sum is walked each time.
+ * guest_check holds every sum that applies equal to a walk.
+ */
+static double cpu_load(struct guest_vcpu *gv, stime_t now)
+{
+	stime_t tick;
+
+	if (gv->g->nr_groups)
+		return cpu_load_walk(gv, now);
+	tick = now / gv->g->p.tick;
+	if (gv->memo_gen != gv->load_gen || gv->memo_tick != tick) {
+		gv->memo_load = cpu_load_walk(gv, now);
+		gv->memo_gen = gv->load_gen;
+		gv->memo_tick = tick;
+	}
+	return gv->memo_load;
+}
+
+/* t's task_load without autogroups, t left as it is (for guest_check). */
+static double task_load_peek(const struct task *t, stime_t now)
+{
+	struct pelt_avg a = t->load;
+
+	if (t->load_on)
+		pelt_tick_updates(&a, now, t->g->p.tick);
+	return a.load_avg;
+}
+
+/* cpu_load's sum as a walk would give it now, the tasks left as they are. */
+static double cpu_load_peek(const struct guest_vcpu *gv, stime_t now)
+{
+	double l = 0;
+
+	if (gv->curr && gv->curr->cls == TASK_NORMAL)
+		l += task_load_peek(gv->curr, now);
+	for (const struct task *t = gv->rq; t; t = t->next)
+		l += task_load_peek(t, now);
 	return l;
 }
 
@@ -1934,6 +1997,10 @@ static bool guest_check(struct sim *s)
 
 			if (gv->idle != idle_now(gv))
 				return check_fail(s, gv, "guest CPU's idle flag disagrees with its tasks");
+			if (!g->nr_groups && gv->memo_gen == gv->load_gen &&
+			    gv->memo_tick == sim_now(s) / g->p.tick &&
+			    gv->memo_load != cpu_load_peek(gv, sim_now(s)))
+				return check_fail(s, gv, "guest CPU's kept load differs from its tasks'");
 			idle += gv->idle;
 
 			if ((v->pause_flags & VPF_BLOCKED) &&
@@ -1999,6 +2066,7 @@ void guest_attach_all(struct sim *s)
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
 			gv->idle = true;        /* no task yet */
+			gv->memo_tick = -1;     /* no cpu_load sum kept */
 			g->nr_idle++;
 			gv->idle_stamp = 0;
 			gv->avg_idle = 2 * g->p.migration_cost;
