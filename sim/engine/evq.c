@@ -341,14 +341,20 @@ static struct evq_entry *pool_get(struct evq_pool *p, unsigned c)
 	return (struct evq_entry *)(void *)a;
 }
 
-/* Room for one more entry at b's end. */
+/*
+ * Room for one more entry at b's end.  The entries taken from the head
+ * leave their room, used when there is at least as much of it as entries
+ * to move: a bucket being drained at its head while timers are armed into
+ * it (the earliest bucket of a dense run, mutilate's) moved every live
+ * entry at every arm when one slot had been freed; otherwise the array
+ * doubles, so that each entry is moved a bounded number of times.
+ */
 static void bucket_grow(struct evq_pool *p, struct evq_bucket *b)
 {
 	struct evq_entry *e;
 	unsigned c;
 
-	if (b->head > 0) {
-		/* the entries taken from the head leave their room */
+	if (b->head > 0 && b->head >= b->len - b->head) {
 		for (uint32_t i = b->head; i < b->len; i++)
 			entry_put(b, i - b->head, b->e[i]);
 		b->len -= b->head;
