@@ -193,13 +193,26 @@ static void time_charge(struct task *t, stime_t now)
 
 /*
  * Called at the end of every entry into the guest layer: the list and its
- * length are read once, not again after each charge's stores.
+ * length are read once, not again after each charge's stores.  When no
+ * input of time_category has been written since the last pass (cat_gen:
+ * every write of a task's state, block reason, timer_irq or CPU and of a
+ * guest CPU's curr or on_pcpu moves it; the domain's runstate_changes
+ * counts the writes of its vCPUs' woken_at), every category is the one
+ * that pass left and the pass would charge nothing: mutilate's client,
+ * going from one system call to the next in the same state, makes most
+ * of its events such entries.  guest_check holds every category current
+ * after each event.
  */
 static void times_update(struct guest *g)
 {
 	stime_t now = sim_now(g->sim);
 	struct task *const *timed = g->timed;
 	int n = g->nr_timed;
+
+	if (g->cat_gen == g->cat_seen && g->dom->runstate_changes == g->runstate_seen)
+		return;
+	g->cat_seen = g->cat_gen;
+	g->runstate_seen = g->dom->runstate_changes;
 
 	for (int i = 0; i < n; i++)
 		time_charge(timed[i], now);
@@ -234,6 +247,7 @@ void task_block_reason(struct task *t, int reason)
 		abort();
 	}
 	t->block_reason = reason;
+	t->g->cat_gen++;
 }
 
 /* The speed of t on gv's vCPU, asked of the hardware model once per change. */
@@ -895,6 +909,7 @@ static struct task *pull_task(struct guest_vcpu *to, stime_t now)
 	t = rq_unlink(busiest, pp);
 	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
+	t->g->cat_gen++;
 	return t;
 }
 
@@ -970,6 +985,7 @@ static void attach_moved(struct guest_vcpu *busiest, struct guest_vcpu *to, stru
 {
 	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
+	t->g->cat_gen++;
 	rq_insert(to, t);
 }
 
@@ -1003,8 +1019,10 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 	}
 	account(busiest, now);
 	t->state = TASK_READY;
+	t->g->cat_gen++;
 	t->last_ran = now;
 	busiest->curr = NULL;
+	busiest->g->cat_gen++;
 	idle_sync(busiest);
 	attach_moved(busiest, to, t);
 	resched(busiest);
@@ -1196,6 +1214,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 	t = rq_unlink(busiest, take);
 	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
+	t->g->cat_gen++;
 	return t;
 }
 
@@ -1381,6 +1400,7 @@ static void resched(struct guest_vcpu *gv)
 	if (!t && gv->on_pcpu)
 		t = newidle_pull(gv, sim_now(s));
 	gv->curr = t;
+	gv->g->cat_gen++;
 	idle_sync(gv);
 	if (t) {
 		t->state = TASK_RUNNING;
@@ -1408,6 +1428,7 @@ static inline void preempt_curr(struct guest_vcpu *gv)
 
 	account(gv, sim_now(gv->g->sim));
 	t->state = TASK_READY;
+	t->g->cat_gen++;
 	t->last_ran = sim_now(gv->g->sim);
 	gv->curr = NULL;
 	idle_sync(gv);
@@ -1465,6 +1486,7 @@ static void make_ready(struct sim *s, struct task *t)
 	c = select_cpu(t, fork, now);
 	gv = t->g->cpus[c];
 	t->cpu = c;
+	t->g->cat_gen++;
 	/* enqueue_entity: update_curr first, so min_vruntime is current */
 	if (gv->curr && gv->on_pcpu)
 		account(gv, now);
@@ -1490,6 +1512,7 @@ static void make_ready(struct sim *s, struct task *t)
 	wake_exits(gv, t, gv->curr && should_preempt(gv, t));
 	idle_ends(gv, now);
 	t->state = TASK_READY;
+	t->g->cat_gen++;
 	rq_insert(gv, t);
 	if (!gv->curr) {
 		if (gv->on_pcpu)
@@ -1544,6 +1567,7 @@ static void step_once(struct sim *s, struct task *t)
 			load_set(t, sim_now(s), false);
 			t->last_ran = sim_now(s);
 			t->state = TASK_READY;
+			t->g->cat_gen++;
 			gv->curr = NULL;
 			idle_sync(gv);
 			t->waker_cpu = t->cpu;
@@ -1567,6 +1591,7 @@ static void step_once(struct sim *s, struct task *t)
 		fprintf(stderr, "schedsim: internal error: task %s step chose nothing\n", t->name);
 		abort();
 	}
+	t->g->cat_gen++;        /* its state */
 	t->fork_pending = false;
 	load_set(t, sim_now(s), false);
 	if (was_curr) {
@@ -1711,6 +1736,7 @@ static void sleep_timer_fn(struct timer *tm, void *arg)
 		run_step(s, t);
 	} else {
 		t->timer_irq = true;
+		t->g->cat_gen++;
 		fifo_push(&gv->timer_irqs, t);
 		if (gv->v->pause_flags & VPF_BLOCKED)
 			vcpu_unblock(s, gv->v);
@@ -1728,6 +1754,7 @@ static void upcall_timer_fn(struct timer *tm, void *arg)
 	set_this_cpu(gv);
 	while ((t = fifo_pop(&gv->timer_irqs))) {
 		t->timer_irq = false;
+		t->g->cat_gen++;
 		run_step(s, t);
 	}
 	if (!gv->curr)
@@ -1880,6 +1907,7 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from)
 {
 	gv->on_pcpu = true;
+	gv->g->cat_gen++;
 	gv->progress_from = work_from;
 	gv->rate_for = NULL;
 	if (gv->timer_irqs.head)
@@ -1924,6 +1952,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	account(gv, sim_now(s));
 	gv->on_pcpu = false;
 	gv->stopped_at = sim_now(s);
+	gv->g->cat_gen++;
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
 	times_update(gv->g);

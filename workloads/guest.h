@@ -230,6 +230,8 @@ struct guest {
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 	struct task **timed;          /* tasks whose time is accounted */
 	int nr_timed;
+	/* writes of what time categories read, and the counts at the last pass (times_update) */
+	unsigned cat_gen, cat_seen, runstate_seen;
 	struct task_group **groups;   /* its autogroups (task_group_create) */
 	int nr_groups;
 	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */

@@ -78,6 +78,7 @@ static void runstate_change(struct sim *s, struct vcpu *v, enum runstate new)
 		sim_trace(s, v->processor,
 			  TRC_SCHED_RUNSTATE_CHANGE | (uint32_t)v->runstate << 8 | (uint32_t)new << 4,
 			  1, &data);
+		v->dom->runstate_changes++;
 		if (new == RUNSTATE_RUNNABLE && v->runstate == RUNSTATE_BLOCKED)
 			v->st.woken_at = now;
 		else if (new == RUNSTATE_BLOCKED)

@@ -129,6 +129,8 @@ struct domain {
 	struct cpupool *pool;          /* NULL for the idle domain */
 	void *sched_priv;
 	struct guest *guest;
+	/* its vCPUs' runstate changes, which write woken_at (the guest's time accounting reads it) */
+	unsigned runstate_changes;
 	struct hw_domain hw;           /* where its memory is (sim/engine/hw.c) */
 	enum domain_type type;         /* pv, pvh, hvm or native (never DEFAULT once built) */
 	enum guest_kernel kernel;      /* whose placement its guest kernel follows (guest_kernel.h) */
