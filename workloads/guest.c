@@ -1129,6 +1129,7 @@ static struct task *active_pull_51(struct guest_vcpu *to, stime_t now)
 	resched(busiest);
 	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
+	t->g->cat_gen++;        /* its state, its CPU and busiest's curr: times_update */
 	return t;
 }
 
