@@ -446,6 +446,32 @@ static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 	return t;
 }
 
+/*
+ * gv's running task leaves its CPU, ready (put_prev_task's bookkeeping):
+ * charged up to now, its last run stamped, the CPU without a current task.
+ * Returns it, on no queue.
+ */
+static struct task *curr_off(struct guest_vcpu *gv, stime_t now)
+{
+	struct task *t = gv->curr;
+
+	account(gv, now);
+	t->state = TASK_READY;
+	t->last_ran = now;
+	gv->curr = NULL;
+	gv->g->cat_gen++;       /* its state and gv's curr: times_update */
+	idle_sync(gv);
+	return t;
+}
+
+/* t, on no queue, moves from `from` to `to`, keeping its lag (migrate_task_rq_fair). */
+static void task_moved(struct guest_vcpu *from, struct guest_vcpu *to, struct task *t)
+{
+	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
+	t->cpu = to->idx;
+	t->g->cat_gen++;        /* its CPU */
+}
+
 static struct task *rq_pop(struct guest_vcpu *gv)
 {
 	if (gv->irq.head)
@@ -907,9 +933,7 @@ static struct task *pull_task(struct guest_vcpu *to, stime_t now)
 	if (!busiest)
 		return NULL;
 	t = rq_unlink(busiest, pp);
-	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-	t->cpu = to->idx;
-	t->g->cat_gen++;
+	task_moved(busiest, to, t);
 	return t;
 }
 
@@ -980,12 +1004,10 @@ static double busy_imbalance(double local, int nr_local, double busiest, int nr_
 
 enum balance_result { BAL_BALANCED, BAL_MOVED, BAL_FAILED, BAL_ACTIVE };
 
-/* Moves t, off every queue, from busiest to `to`, keeping its lag (migrate_task_rq_fair). */
+/* Moves t, off every queue, from busiest to `to`'s queue (task_moved). */
 static void attach_moved(struct guest_vcpu *busiest, struct guest_vcpu *to, struct task *t)
 {
-	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-	t->cpu = to->idx;
-	t->g->cat_gen++;
+	task_moved(busiest, to, t);
 	rq_insert(to, t);
 }
 
@@ -1017,14 +1039,7 @@ static struct task *active_pull(struct guest_vcpu *busiest, struct guest_vcpu *t
 		arm(busiest);
 		return t;
 	}
-	account(busiest, now);
-	t->state = TASK_READY;
-	t->g->cat_gen++;
-	t->last_ran = now;
-	busiest->curr = NULL;
-	busiest->g->cat_gen++;
-	idle_sync(busiest);
-	attach_moved(busiest, to, t);
+	attach_moved(busiest, to, curr_off(busiest, now));
 	resched(busiest);
 	return t;
 }
@@ -1066,11 +1081,13 @@ static unsigned capacity_51(struct guest_vcpu *gv, stime_t now)
 	return gv->steal_avg.load_avg >= PELT_FULL ? 1 : PELT_FULL - gv->steal_avg.load_avg;
 }
 
-/* check_cpu_capacity: steal (here the only non-CFS use) took more than imbalance_pct leaves. */
-static bool capacity_reduced_51(struct guest_vcpu *gv, stime_t now)
+/*
+ * check_cpu_capacity: steal (here the only non-CFS use) took more than
+ * imbalance_pct leaves of a capacity cap (capacity_51's).
+ */
+static bool capacity_reduced(const struct guest *g, unsigned cap)
 {
-	return (uint64_t)capacity_51(gv, now) * (uint64_t)gv->g->p.imbalance_pct <
-	       (uint64_t)PELT_FULL * 100u;
+	return (uint64_t)cap * (uint64_t)g->p.imbalance_pct < (uint64_t)PELT_FULL * 100u;
 }
 
 /* The CPU runs one CFS task, which may move, and nothing waits: cfs.h_nr_running == 1. */
@@ -1108,10 +1125,11 @@ static struct task *active_pull_51(struct guest_vcpu *to, stime_t now)
 		struct guest_vcpu *o = g->cpus[i];
 		unsigned c;
 
-		if (o == to || !single_movable(o) || !capacity_reduced_51(o, now))
+		if (o == to || !single_movable(o))
 			continue;
 		c = capacity_51(o, now);
-		if ((uint64_t)c * (uint64_t)g->p.imbalance_pct >= (uint64_t)here * 100u)
+		if (!capacity_reduced(g, c) ||
+		    (uint64_t)c * (uint64_t)g->p.imbalance_pct >= (uint64_t)here * 100u)
 			continue;
 		if (!busiest || c < low) {
 			busiest = o;
@@ -1120,16 +1138,9 @@ static struct task *active_pull_51(struct guest_vcpu *to, stime_t now)
 	}
 	if (!busiest || !busiest->on_pcpu)
 		return NULL;
-	t = busiest->curr;
-	account(busiest, now);
-	t->state = TASK_READY;
-	t->last_ran = now;
-	busiest->curr = NULL;
-	idle_sync(busiest);
+	t = curr_off(busiest, now);
 	resched(busiest);
-	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-	t->cpu = to->idx;
-	t->g->cat_gen++;        /* its state, its CPU and busiest's curr: times_update */
+	task_moved(busiest, to, t);
 	return t;
 }
 
@@ -1140,7 +1151,7 @@ static bool capacity_kick_51(struct guest *g, stime_t now)
 		return false;
 	for (int i = 0; i < g->nr_cpus; i++)
 		if (single_movable(g->cpus[i]) && g->cpus[i]->on_pcpu &&
-		    capacity_reduced_51(g->cpus[i], now))
+		    capacity_reduced(g, capacity_51(g->cpus[i], now)))
 			return true;
 	return false;
 }
@@ -1213,9 +1224,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 	}
 	to->nr_balance_failed = 0;
 	t = rq_unlink(busiest, take);
-	t->vruntime = t->vruntime - busiest->min_vruntime + to->min_vruntime;
-	t->cpu = to->idx;
-	t->g->cat_gen++;
+	task_moved(busiest, to, t);
 	return t;
 }
 
@@ -1425,15 +1434,7 @@ static void resched(struct guest_vcpu *gv)
 /* Puts curr back on its queue (preempted by the guest scheduler). */
 static inline void preempt_curr(struct guest_vcpu *gv)
 {
-	struct task *t = gv->curr;
-
-	account(gv, sim_now(gv->g->sim));
-	t->state = TASK_READY;
-	t->g->cat_gen++;
-	t->last_ran = sim_now(gv->g->sim);
-	gv->curr = NULL;
-	idle_sync(gv);
-	rq_insert(gv, t);
+	rq_insert(gv, curr_off(gv, sim_now(gv->g->sim)));
 	resched(gv);
 }
 
@@ -1937,7 +1938,7 @@ static void hook_start(struct sim *s, struct vcpu *v, stime_t work_from)
 	 * one, if the vCPU still runs then (nohz_balance_fn).
 	 */
 	if (g->kernel == GUEST_KERNEL_5_1 && g->idle_pull && single_movable(gv) && any_idle(g) &&
-	    !timer_pending(&g->nohz_timer) && capacity_reduced_51(gv, sim_now(s))) {
+	    !timer_pending(&g->nohz_timer) && capacity_reduced(g, capacity_51(gv, sim_now(s)))) {
 		stime_t now = sim_now(s), last_tick = now / g->p.tick * g->p.tick;
 
 		timer_set(&s->q, &g->nohz_timer,
