@@ -49,9 +49,13 @@ mkdir -p "$inc/xen" "$inc/xen-sched" || exit 1
 for h in $headers; do
 	ln -s "$dir/xen/include/xen/$h.h" "$inc/xen/$h.h" || exit 1
 done
-if [ "$iface" = vcpu ]; then
+# The scheduler files include <xen/sched-if.h> up to 4.13 (where it is
+# already of the sched_unit interface), "private.h" after; the shim's
+# glue.c includes xen-sched/private.h for the sched_unit interface.
+if [ "$private" = xen/include/xen/sched-if.h ]; then
 	ln -s "$dir/$private" "$inc/xen/sched-if.h" || exit 1
-else
+fi
+if [ "$iface" != vcpu ]; then
 	ln -s "$dir/$private" "$inc/xen-sched/private.h" || exit 1
 fi
 files=glue

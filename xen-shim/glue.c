@@ -791,8 +791,11 @@ static struct xs_ctx *xs_ctx_new(const struct xs_module *m, const struct xs_host
 	zalloc_cpumask_var(&c->pool.res_valid);
 	c->pool.gran = h->gran == 0 ? SCHED_GRAN_cpu : h->gran == 1 ? SCHED_GRAN_core :
 		       SCHED_GRAN_socket;
+#ifndef XS_UNIT_SCHED_IF
+	/* 4.14 on (sched/private.h): the pool's threads per unit, the pool of the scheduler. */
 	c->pool.sched_gran = (unsigned int)h->sched_gran;
 	c->ops.cpupool = &c->pool;
+#endif
 #endif
 	c->idle_dom.domain_id = DOMID_IDLE;
 	c->idle_dom.max_vcpus = (unsigned int)h->nr_cpus;
@@ -927,7 +930,13 @@ static void xs_cpu_add(struct xs_ctx *c, int nr, const int *threads, void *const
 #ifdef XS_HAVE_SWITCH_SCHED
 		if (c->ops.switch_sched) {
 			spin_lock_irq(&sd->_lock);
+#ifdef XS_SWITCH_SCHED_LOCK
+			/* The scheduler hands back the pCPU's lock; the core reroutes it. */
+			sd->schedule_lock = c->ops.switch_sched(&c->ops, (unsigned int)cpu, ppriv, vpriv);
+			sd->sched_priv = ppriv;
+#else
 			c->ops.switch_sched(&c->ops, (unsigned int)cpu, ppriv, vpriv);
+#endif
 			spin_unlock_irq(&sd->_lock);
 		} else
 #endif
@@ -1044,10 +1053,9 @@ static void set_affinity(struct xs_ctx *c, xs_unit *u, const uint64_t *hard,
 		xs_sched_adjust_affinity(&c->ops, u, &h, &s);
 	cpumask_copy(u->cpu_hard_affinity, &h);
 	cpumask_copy(u->cpu_soft_affinity, &s);
-#if XS_IFACE != XS_IFACE_VCPU
+	/* Read by sched-if.h's has_soft_affinity() from 4.12 (on the vCPU until 4.13). */
 	u->soft_aff_effective = !cpumask_subset(u->cpu_hard_affinity, u->cpu_soft_affinity) &&
 				cpumask_intersects(u->cpu_soft_affinity, u->cpu_hard_affinity);
-#endif
 }
 
 static void vcpu_list_add(struct xs_ctx *c, struct domain *d, struct vcpu *v)

@@ -76,14 +76,19 @@ static inline void *xs_sched_alloc_udata(struct scheduler *s, xs_unit *u, void *
 	return s->alloc_vdata(s, u, dd);
 }
 
-/* sched_init_domain(): init_domain sets d->sched_priv (its alloc_domdata inside). */
+/*
+ * sched_init_domain(): init_domain sets d->sched_priv (its alloc_domdata
+ * inside) where the interface has it (XS_HAVE_INIT_DOMAIN).
+ */
 static inline void *xs_sched_alloc_domdata(struct scheduler *s, struct domain *d)
 {
+#ifdef XS_HAVE_INIT_DOMAIN
 	if (s->init_domain) {
 		int rc = s->init_domain(s, d);
 
 		return rc ? ERR_PTR(rc) : d->sched_priv;
 	}
+#endif
 	return s->alloc_domdata ? s->alloc_domdata(s, d) : NULL;
 }
 
@@ -131,10 +136,13 @@ static inline unsigned int xs_sched_pick(struct scheduler *s, xs_unit *u)
 	return (unsigned int)s->pick_cpu(s, u);
 }
 
-/* No hook before 4.11: Xen only changes the masks. */
+/* The hook from 4.11 (XS_HAVE_ADJUST_AFFINITY); before, Xen only changes the masks. */
 static inline void xs_sched_adjust_affinity(struct scheduler *s, xs_unit *u,
 					    const cpumask_t *hard, const cpumask_t *soft)
 {
+#ifdef XS_HAVE_ADJUST_AFFINITY
+	XS_HOOK(s, adjust_affinity, u, hard, soft);
+#endif
 }
 
 static inline int xs_sched_adjust_dom(struct scheduler *s, struct domain *d,

@@ -12,7 +12,9 @@
 #   version    Xen's version from xen/Makefile ("4.17.5", "4.10-unstable")
 #   iface      the scheduler interface (see xen-shim/iface.h):
 #                vcpu      up to 4.12: xen/include/xen/sched-if.h, xen/common/sched_*.c
-#                unit      4.13 to 4.22: xen/common/sched/private.h, struct sched_unit
+#                unit      4.13 to 4.22: struct sched_unit, in xen/include/xen/sched-if.h
+#                          and xen/common/sched_*.c (4.13), xen/common/sched/private.h
+#                          and xen/common/sched/*.c (4.14 on)
 #                unit-ops  from 2026: private.h with a separate struct sched_ops
 #   iface_era  the Xen releases of that interface ("4.13 to 4.22")
 #   modules    the scheduler files it has, of null, credit, credit2, rt,
@@ -32,6 +34,17 @@
 #                              the scheduler files built (modules)
 #   XS_HAVE_INIT_PDATA         sched-if.h has init_pdata (2016 on)
 #   XS_HAVE_SWITCH_SCHED       sched-if.h has switch_sched (2016 on)
+#   XS_SWITCH_SCHED_LOCK       switch_sched returns the pCPU's new lock, which
+#                              the core sets (2019-07-staging; the 2017 trees'
+#                              switch_sched set it itself)
+#   XS_HAVE_INIT_DOMAIN        sched-if.h has init_domain (the 2015 to 2017
+#                              trees; without it, as in 2019-07-staging, the
+#                              core's sched_init_domain calls alloc_domdata)
+#   XS_HAVE_ADJUST_AFFINITY    sched-if.h has adjust_affinity (4.11 on; for the
+#                              sched_unit interface private.h's wrapper calls it)
+#   XS_UNIT_SCHED_IF           the sched_unit interface in xen/include/xen/sched-if.h
+#                              and xen/common/sched_*.c (4.13: no scheduler::cpupool,
+#                              no cpupool::sched_gran, which 4.14 added)
 #   XS_BITMAP_UINT             bitmap.h counts bits in unsigned int (2024 on)
 #   XS_CREDIT2_OWN_NR_SIBLINGS credit2.c defines cpu_nr_siblings() (4.22 on)
 #   XS_CREDIT2_RUNQUEUE        credit2.c has credit2_runqueue= (opt_runqueue_str, 2016 on)
@@ -90,6 +103,13 @@ if [ -f "$dir/xen/common/sched/private.h" ]; then
 	fi
 	grep -q '^struct sched_resource *{' "$dir/$private" ||
 		fail "$private" "no struct sched_resource (the shim knows the interface of 4.13 on)"
+elif [ -f "$dir/xen/include/xen/sched-if.h" ] &&
+     grep -q '^struct sched_resource *{' "$dir/xen/include/xen/sched-if.h"; then
+	# 4.13: the sched_unit interface, its files not yet moved into sched/.
+	private=xen/include/xen/sched-if.h
+	src=xen/common/sched_
+	iface=unit iface_era="4.13 to 4.22"
+	cflags="-DXS_IFACE=2 -DXS_UNIT_SCHED_IF"
 elif [ -f "$dir/xen/include/xen/sched-if.h" ]; then
 	private=xen/include/xen/sched-if.h
 	src=xen/common/sched_
@@ -99,6 +119,10 @@ elif [ -f "$dir/xen/include/xen/sched-if.h" ]; then
 		fail "$private" "no struct task_slice (the shim knows the interface of 4.5 to 4.12)"
 	grep -q '(\*init_pdata)' "$dir/$private" && cflags="$cflags -DXS_HAVE_INIT_PDATA"
 	grep -q '(\*switch_sched)' "$dir/$private" && cflags="$cflags -DXS_HAVE_SWITCH_SCHED"
+	grep -q 'spinlock_t \* *(\*switch_sched)' "$dir/$private" &&
+		cflags="$cflags -DXS_SWITCH_SCHED_LOCK"
+	grep -q '(\*init_domain)' "$dir/$private" && cflags="$cflags -DXS_HAVE_INIT_DOMAIN"
+	grep -q '(\*adjust_affinity)' "$dir/$private" && cflags="$cflags -DXS_HAVE_ADJUST_AFFINITY"
 else
 	fail xen/common/sched/private.h "not found, nor xen/include/xen/sched-if.h (the scheduler interface of 4.13 on, or of 4.12 and before)"
 fi
@@ -188,7 +212,7 @@ if [ -f "$dir/xen/common/domctl.c" ] && grep -q 'default_vcpu0_location' "$dir/x
 	cflags="$cflags -DXS_INITIAL_CPU=2"
 elif [ -f "$dir/xen/common/domctl.c" ] && grep -q 'cpumask_any(online)' "$dir/xen/common/domctl.c"; then
 	cflags="$cflags -DXS_INITIAL_CPU=1"
-elif grep -q 'sched_select_initial_cpu' "$dir/${src}core.c" 2>/dev/null; then
+elif grep -q 'sched_select_initial_cpu' "$dir/${src}core.c" "$dir/xen/common/schedule.c" 2>/dev/null; then
 	cflags="$cflags -DXS_INITIAL_CPU=0"
 else
 	fail xen/common/domctl.c "no vCPU 0 placement the shim knows (default_vcpu0_location, cpumask_any(online), sched_select_initial_cpu)"

@@ -65,6 +65,7 @@ struct vcpu {
 	s_time_t last_run_time;
 	bool is_urgent;
 	bool affinity_broken;
+	bool soft_aff_effective;        /* 4.12's (struct sched_unit's from 4.13) */
 	void *xs_peer;
 	/*
 	 * sched-gran > cpu: the simulator's unit this vCPU belongs to, and its
