@@ -78,6 +78,13 @@ struct guest_vcpu {
 	 * the guest's timer interrupt is taken when the vCPU next runs.
 	 */
 	struct task_fifo timer_irqs;
+	/*
+	 * cfs_rq->next and cfs_rq->last: the task a wake-up preempted curr
+	 * for and the curr it preempted (check_preempt_wakeup), which the
+	 * next pick prefers while they are at most a wake-up granularity
+	 * ahead of the leftmost (pick_next_entity); NULL: none.
+	 */
+	struct task *next_buddy, *last_buddy;
 	struct timer work_timer;
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
 	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
@@ -431,11 +438,21 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	}
 }
 
+/* clear_buddies: t is no longer gv's next or last buddy (picked, or off its queue). */
+static inline void clear_buddies(struct guest_vcpu *gv, const struct task *t)
+{
+	if (gv->next_buddy == t)
+		gv->next_buddy = NULL;
+	if (gv->last_buddy == t)
+		gv->last_buddy = NULL;
+}
+
 /* Takes the normal task at *pp off gv's queue. */
 static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 {
 	struct task *t = *pp;
 
+	clear_buddies(gv, t);
 	*pp = t->next;
 	t->next = NULL;
 	gv->nr_rq--;
@@ -467,16 +484,40 @@ static struct task *curr_off(struct guest_vcpu *gv, stime_t now)
 /* t, on no queue, moves from `from` to `to`, keeping its lag (migrate_task_rq_fair). */
 static void task_moved(struct guest_vcpu *from, struct guest_vcpu *to, struct task *t)
 {
+	clear_buddies(from, t);
 	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
 	t->g->cat_gen++;        /* its CPU */
 }
 
+/*
+ * wakeup_preempt_entity(b, leftmost) < 1: b is not more than a wake-up
+ * granularity (in the leftmost's vruntime) ahead of the leftmost.
+ */
+static bool buddy_fair(const struct guest_vcpu *gv, const struct task *b)
+{
+	const struct task *left = gv->rq;
+
+	return b->vruntime - left->vruntime <= delta_fair(left, gv->g->p.wakeup_granularity);
+}
+
 static struct task *rq_pop(struct guest_vcpu *gv)
 {
+	struct task *pick, **pp;
+
 	if (gv->irq.head)
 		return fifo_pop(&gv->irq);
-	return gv->rq ? rq_unlink(gv, &gv->rq) : NULL;
+	if (!gv->rq)
+		return NULL;
+	/* pick_next_entity: the leftmost, else the last buddy, else the next, if fair */
+	pick = gv->rq;
+	if (gv->last_buddy && buddy_fair(gv, gv->last_buddy))
+		pick = gv->last_buddy;
+	if (gv->next_buddy && buddy_fair(gv, gv->next_buddy))
+		pick = gv->next_buddy;
+	for (pp = &gv->rq; *pp != pick; pp = &(*pp)->next)
+		;
+	return rq_unlink(gv, pp);
 }
 
 /*
@@ -1529,6 +1570,17 @@ static void make_ready(struct sim *s, struct task *t)
 			arm(gv);
 		return;
 	}
+	/*
+	 * check_preempt_wakeup (4.4 to 5.1) on a wake-up preemption of a fair
+	 * curr that no earlier wake-up has marked for resched: t becomes the
+	 * next buddy and, with sched_nr_latency (sched_latency /
+	 * min_granularity, 8) tasks or more on the CPU, curr the last buddy.
+	 */
+	if (!gv->need_resched && t->cls == TASK_NORMAL && gv->curr->cls == TASK_NORMAL) {
+		gv->next_buddy = t;
+		if (nr_running(gv) >= (int)(gv->g->p.sched_latency / gv->g->p.min_granularity))
+			gv->last_buddy = gv->curr;
+	}
 	/* While curr's own step runs, its next move is not known yet: decide after. */
 	if (gv->curr->in_step || !gv->on_pcpu) {
 		gv->need_resched = true;
@@ -1571,6 +1623,7 @@ static void step_once(struct sim *s, struct task *t)
 			t->state = TASK_READY;
 			t->g->cat_gen++;
 			gv->curr = NULL;
+			clear_buddies(gv, t);
 			idle_sync(gv);
 			t->waker_cpu = t->cpu;
 			make_ready(s, t);
@@ -1596,6 +1649,7 @@ static void step_once(struct sim *s, struct task *t)
 	t->g->cat_gen++;        /* its state */
 	t->fork_pending = false;
 	load_set(t, sim_now(s), false);
+	clear_buddies(gv, t);   /* dequeue_entity */
 	if (was_curr) {
 		t->last_ran = sim_now(s);
 		gv->curr = NULL;
@@ -1995,6 +2049,17 @@ static void hook_work_sync(struct sim *s, struct vcpu *v)
 	times_update(gv->g);
 }
 
+/* A buddy (if any) is gv's curr or on its queue (clear_buddies on every dequeue). */
+static bool buddy_queued(const struct guest_vcpu *gv, const struct task *b)
+{
+	if (!b || b == gv->curr)
+		return true;
+	for (const struct task *t = gv->rq; t; t = t->next)
+		if (t == b)
+			return true;
+	return false;
+}
+
 static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what)
 {
 	snprintf(s->check_error, sizeof(s->check_error),
@@ -2033,6 +2098,8 @@ static bool guest_check(struct sim *s)
 			    gv->memo_load != cpu_load_peek(gv, sim_now(s)))
 				return check_fail(s, gv, "guest CPU's kept load differs from its tasks'");
 			idle += gv->idle;
+			if (!buddy_queued(gv, gv->next_buddy) || !buddy_queued(gv, gv->last_buddy))
+				return check_fail(s, gv, "guest CPU's buddy is not a task it runs or queues");
 
 			if ((v->pause_flags & VPF_BLOCKED) &&
 			    (gv->curr || gv->irq.head || gv->nr_rq || gv->timer_irqs.head))
