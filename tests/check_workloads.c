@@ -1526,6 +1526,66 @@ START_TEST(idle_balance_lets_a_cache_hot_task_go_after_two_failures)
 }
 END_TEST
 
+/* A 10 us burst every 30 ms: woken half a latency back, it preempts the CPU's task. */
+static void blip_step(struct sim *s, struct task *t)
+{
+	int *n = t->ctx;
+
+	if ((*n)++ % 2 == 0)
+		task_sleep(s, t, MSEC(30));
+	else
+		task_run(s, t, USEC(10));
+}
+
+/*
+ * CFS's buddies (check_preempt_wakeup, pick_next_entity): one vCPU with
+ * nine hogs and a task that wakes every 30 ms for 10 us.  Its wake-up
+ * preempts the running hog, which becomes the last buddy (ten tasks, at
+ * least sched_nr_latency), so when the short task sleeps again the CPU
+ * goes back to that hog, not to the leftmost of the others, as long as
+ * the hog is at most a wakeup granularity (1 ms on one CPU) ahead of it:
+ * it ran at most its 0.75 ms slice.  Counts the wake-ups after which the
+ * same hog runs, of 20.
+ */
+START_TEST(a_preempted_task_gets_its_cpu_back_as_last_buddy)
+{
+	static const char xml[] =
+		"<scenario duration=\"1s\"><host sockets=\"1\" cores-per-socket=\"1\""
+		" ipi-latency=\"0\" context-switch=\"0\" hw=\"ideal\"/>"
+		"<domain name=\"dom0\" vcpus=\"1\"/></scenario>";
+	struct scenario sc;
+	struct sim *s = test_build(&sc, xml, "null");
+	struct guest *g = guest_of(s->domains[0]);
+	struct task *hogs[9];
+	int n = 0, same = 0;
+
+	s->check = true;
+	for (int i = 0; i < 9; i++)
+		hogs[i] = task_create(g, "hog", TASK_NORMAL, 0, true, hog_step, NULL, 0);
+	task_create(g, "blip", TASK_NORMAL, 0, true, blip_step, &n, 0);
+	for (int k = 1; k <= 20; k++) {
+		/* the k-th wake-up at 30 ms + (k - 1) x 30.01 ms, its sleep 10 us later */
+		stime_t wake = MSEC(30) + (k - 1) * (MSEC(30) + USEC(10));
+		struct task *before = NULL, *after = NULL;
+
+		sim_run_until(s, wake - USEC(1));
+		for (int i = 0; i < 9; i++)
+			if (hogs[i]->state == TASK_RUNNING)
+				before = hogs[i];
+		sim_run_until(s, wake + USEC(11));
+		for (int i = 0; i < 9; i++)
+			if (hogs[i]->state == TASK_RUNNING)
+				after = hogs[i];
+		ck_assert_ptr_nonnull(before);
+		same += before == after;
+	}
+	ck_assert_str_eq(s->check_error, "");
+	ck_assert_int_ge(same, 18);
+	sim_destroy(s);
+	scenario_free(&sc);
+}
+END_TEST
+
 /*
  * How many times a hog of dom0's (one of two vCPUs, the other idle) changes
  * vCPU in 1 s, sampled every 10 ms, when another domain's hog shares the one
@@ -1703,6 +1763,7 @@ static Suite *suite(void)
 	tcase_add_test(sim, fork_on_an_idle_machine_goes_to_the_idlest_vcpu);
 	tcase_add_test(sim, idle_balance_lets_a_cache_hot_task_go_after_two_failures);
 	tcase_add_test(sim, steal_moves_a_single_hog_to_an_idle_vcpu_under_51);
+	tcase_add_test(sim, a_preempted_task_gets_its_cpu_back_as_last_buddy);
 	tcase_add_test(sim, stream_figure_counts_what_stream_c_counts);
 	tcase_add_test(sim, stream_loop_waits_for_its_slowest_thread);
 	tcase_add_test(sim, stream_threads_share_the_sockets_bandwidth);
