@@ -637,10 +637,15 @@ static __attribute__((noinline)) void timer_set_any(struct evq *q, struct timer 
 
 /*
  * Most arms are of a timer not armed, due within the ring, into a bucket
- * in arrival order with room left: appended there, as ring_insert does.
- * That case makes no call, so it saves and restores no registers; every
- * other goes to timer_set_any (one prologue where it had one).  The same
- * queue after it, and the same order of events.
+ * with room left, at its end: appended there, as ring_insert does.  In a
+ * sorted bucket (the earliest, where a dense run's arms land) that is
+ * when no entry is due after 'when': the new key's seq is the newest, so
+ * it goes after every entry due at or before 'when', and the test is one
+ * comparison of times with the last entry.  That case makes no call, so
+ * it saves and restores no registers (a walk down the sorted bucket here
+ * brought five saves back); every other goes to timer_set_any (one
+ * prologue where it had one).  The same queue after it, and the same
+ * order of events.
  */
 void timer_set(struct evq *q, struct timer *t, stime_t when)
 {
@@ -658,7 +663,8 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 	}
 	slot = (unsigned)(bn & EVQ_RING_MASK);
 	b = &q->ring[slot];
-	if (b->sorted || b->len == b->cap) {
+	/* a sorted bucket holds at least one entry (an emptied one is unsorted) */
+	if (b->len == b->cap || (b->sorted && when < b->e[b->len - 1].key.expires)) {
 		timer_set_any(q, t, when);
 		return;
 	}
