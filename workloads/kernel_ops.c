@@ -177,24 +177,45 @@ double kernel_op_cost_ns(enum domain_type t, enum kernel_op op)
 	return is_pv(t) ? pv_cost(op) : 0;
 }
 
-stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
+/*
+ * llround(x), without the library call for the sums below: for 0 <= x <
+ * 2^62 the integer part i is exact as a double and x - i is exact (x's
+ * fraction, or 0 once x is an integer), so the half-way test is exact
+ * and rounds half away from zero as llround does.  Other x go to llround.
+ */
+static inline stime_t round_ns(double x)
 {
-	bool pv = is_pv(t);
-	double ns = 0;
+	stime_t i;
 
-	for (int op = 0; op < KOP_N; op++)
-		if (ops->n[op] > 0)
-			ns += ops->n[op] * (kernel_op_cost_ns(t, (enum kernel_op)op) +
-					    (pv ? pv_toggles[op] * ops->tlb_refill_ns : 0));
-	return (stime_t)llround(ns);
+	if (!(x >= 0 && x < 0x1p62))
+		return (stime_t)llround(x);
+	i = (stime_t)x;
+	return x - (double)i >= 0.5 ? i + 1 : i;
 }
 
+stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
+{
+	double ns = 0;
+
+	/* elsewhere every operation costs what it does on bare metal: 0 */
+	if (!is_pv(t))
+		return 0;
+	for (int op = 0; op < KOP_N; op++)
+		if (ops->n[op] > 0)
+			ns += ops->n[op] * (pv_cost((enum kernel_op)op) +
+					    pv_toggles[op] * ops->tlb_refill_ns);
+	return round_ns(ns);
+}
+
+/*
+ * kernel_ops_cost of one kind of operation: the same sum, whose one term
+ * is added to 0 (x itself, or +0 for -0: the same rounding).
+ */
 stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double tlb_refill_ns)
 {
-	struct kernel_ops ops = { .tlb_refill_ns = tlb_refill_ns };
-
-	ops.n[op] = n;
-	return kernel_ops_cost(t, &ops);
+	if (!is_pv(t) || !(n > 0))
+		return 0;
+	return round_ns(n * (pv_cost(op) + pv_toggles[op] * tlb_refill_ns));
 }
 
 stime_t kernel_wake_cost(enum domain_type t, enum wake_side side)
