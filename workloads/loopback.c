@@ -121,6 +121,8 @@ static void unix_walk(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t max
 		      bool at_buffer, bool queue, struct unix_tx *tx)
 {
 	uint64_t chunk = lo_unix_chunk(s->sndbuf), part = s->part % (size ? size : 1);
+	/* the last skb's length and truesize: most skbs of a walk are alike */
+	uint64_t last_len = UINT64_MAX, last_ts = 0;
 
 	memset(tx, 0, sizeof(*tx));
 	while (tx->skbs < max_skbs) {
@@ -135,7 +137,11 @@ static void unix_walk(struct lo_sock *s, uint64_t n, uint64_t size, uint64_t max
 			tx->calls += part == 0;
 		}
 		len = umin(size - part, chunk);
-		ts = lo_unix_truesize(len);
+		if (len != last_len) {
+			last_ts = lo_unix_truesize(len);
+			last_len = len;
+		}
+		ts = last_ts;
 		tx->skbs++;
 		tx->bytes += len;
 		tx->truesize += ts;
