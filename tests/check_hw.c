@@ -724,28 +724,70 @@ static struct sim *idle_host(struct scenario *sc, const char *host_attrs, int vc
 	return test_build(sc, xml, sched);
 }
 
+/*
+ * One idle period of pCPU cpu, from *t (when it last went idle or woke):
+ * idle for idle, woken then; *t moves past the exit; returns the exit.
+ */
+static stime_t idle_for(struct sim *s, int cpu, stime_t *t, stime_t idle)
+{
+	stime_t lat;
+
+	*t += idle;
+	lat = hw_wake_delay(s->hw, cpu, *t);
+	*t += lat;
+	return lat;
+}
+
 START_TEST(cstate_exit_latency_by_idle_time)
 {
 	struct scenario sc;
 	struct sim *s = idle_host(&sc, "cores-per-socket=\"4\"", 1, "null");
+	stime_t t;
 
 	/* pCPUs idle since 0. */
 	ck_assert_int_eq(hw_wake_delay(s->hw, 0, 0), 0);            /* not asleep yet */
 	ck_assert_int_eq(hw_wake_delay(s->hw, 0, USEC(5)), USEC(3));    /* C1 */
 	ck_assert_int_eq(hw_wake_delay(s->hw, 0, USEC(6)), USEC(2));    /* that wake-up */
-	ck_assert_int_eq(hw_wake_delay(s->hw, 1, USEC(30)), USEC(10));  /* C1E */
-	ck_assert_int_eq(hw_wake_delay(s->hw, 2, USEC(100)), USEC(20)); /* C3 */
-	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(200));  /* C6 */
+	/*
+	 * Xen's menu governor: a state past C1 only when its exit x 10 is
+	 * within the decaying average of the pCPU's earlier idles (none at
+	 * boot).  Idles of 30 us reach C1E's residency but never its 100 us.
+	 */
+	t = 0;
+	for (int k = 0; k < 10; k++)
+		ck_assert_int_eq(idle_for(s, 1, &t, USEC(30)), USEC(3));
+	/* Idles of 1 ms: C1, then C3 (average 250 us), never C6 (2 ms). */
+	t = 0;
+	ck_assert_int_eq(idle_for(s, 2, &t, MSEC(1)), USEC(3));
+	for (int k = 0; k < 10; k++)
+		ck_assert_int_eq(idle_for(s, 2, &t, MSEC(1)), USEC(20));
+	/* Idles of 5 ms: C1, C3 (average 1250 us), then C6 (2188 us). */
+	t = 0;
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(3));
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(20));
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(200));
+	/* A short idle after them: the residency rule still takes C1. */
+	ck_assert_int_eq(idle_for(s, 3, &t, USEC(5)), USEC(3));
 	/* A running pCPU is awake. */
 	s->pcpus[3].curr = s->domains[0]->vcpus[0];
-	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(10)), 0);
+	ck_assert_int_eq(hw_wake_delay(s->hw, 3, t + MSEC(10)), 0);
 	s->pcpus[3].curr = s->pcpus[3].idle;
 	destroy(s, &sc);
 	s = idle_host(&sc, "cores-per-socket=\"4\" max-cstate=\"1\"", 1, "null");
-	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(10));   /* C1E at most */
+	t = 0;
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(3));
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(10));   /* C1E at most */
+	ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(10));
 	destroy(s, &sc);
 	s = idle_host(&sc, "cores-per-socket=\"4\" max-cstate=\"0\"", 1, "null");
-	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(3));    /* halt */
+	t = 0;
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(idle_for(s, 3, &t, MSEC(5)), USEC(3));    /* halt */
+	destroy(s, &sc);
+	/* A table led by Linux's POLL state (bare-metal Linux): no such rule. */
+	s = idle_host(&sc, "cores-per-socket=\"2\" cstates=\"POLL:1:0us:0us,C1:1:2us:2us,"
+		      "C1E:1:10us:20us\"", 1, "null");
+	ck_assert_int_eq(hw_wake_delay(s->hw, 1, USEC(30)), USEC(10));
 	destroy(s, &sc);
 }
 END_TEST
@@ -762,9 +804,14 @@ START_TEST(cstate_guest_idle_thread_stays_shallow)
 	struct sim *s = idle_host(&sc, "cores-per-socket=\"2\" threads-per-core=\"2\"", 2,
 				  "credit2:gran=core");
 	struct vcpu *u = s->domains[0]->units[0];
+	stime_t t = 0, t2 = 0;
 
-	/* Thread 1 idle since 0 under its idle unit: C6 after 5 ms. */
-	ck_assert_int_eq(hw_wake_delay(s->hw, 1, MSEC(5)), USEC(200));
+	/* Thread 1 idle since 0 under its idle unit: C6 from its third 5 ms idle. */
+	idle_for(s, 1, &t, MSEC(5));
+	idle_for(s, 1, &t, MSEC(5));
+	ck_assert_int_eq(idle_for(s, 1, &t, MSEC(5)), USEC(200));
+	idle_for(s, 2, &t2, MSEC(5));       /* thread 2's history: two 5 ms idles */
+	idle_for(s, 2, &t2, MSEC(5));
 	/*
 	 * Thread 3's resource runs a's unit (its vCPU 1 not running): the
 	 * July 2019 staging's mwait_idle halts it, C1 (3 us in this table),
@@ -774,8 +821,10 @@ START_TEST(cstate_guest_idle_thread_stays_shallow)
 	s->pcpus[2].unit = s->pcpus[3].unit = u;
 	ck_assert(hw_needs_ipi(s->hw, 3));
 	ck_assert_int_eq(hw_wake_delay(s->hw, 3, MSEC(5)), USEC(3));
+	/* Thread 2 halts too, and the governor sees none of these idles. */
+	ck_assert_int_eq(idle_for(s, 2, &t2, MSEC(5)), USEC(3));
 	s->pcpus[2].unit = s->pcpus[3].unit = s->pcpus[3].idle_unit;
-	ck_assert_int_eq(hw_wake_delay(s->hw, 2, MSEC(5)), USEC(200));
+	ck_assert_int_eq(idle_for(s, 2, &t2, MSEC(5)), USEC(200));
 	destroy(s, &sc);
 }
 END_TEST
@@ -789,25 +838,32 @@ START_TEST(raise_on_a_sleeping_pcpu_waits_for_its_exit)
 {
 	struct scenario sc;
 	struct sim *s = idle_host(&sc, "cores-per-socket=\"2\" ipi-latency=\"1us\"", 1, "null");
+	stime_t t0 = 0, t1 = 0, now;
 
-	s->q.now = MSEC(1);
+	/* Both pCPUs with a history of 5 ms idles (C6 allowed), idle since. */
+	for (int k = 0; k < 3; k++) {
+		idle_for(s, 0, &t0, MSEC(5));
+		idle_for(s, 1, &t1, MSEC(5));
+	}
+	now = (t0 > t1 ? t0 : t1) + MSEC(1);
+	s->q.now = now;
 	s->this_cpu = 0;
 	ck_assert(!hw_needs_ipi(s->hw, 1));
 	cpu_raise_softirq(s, 1);            /* idle 1 ms: C6, no IPI */
 	ck_assert(timer_pending(&s->pcpus[1].softirq));
-	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(200));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, now + USEC(200));
 	s->this_cpu = 1;                    /* a local raise meanwhile joins that wake-up */
 	cpu_raise_softirq(s, 1);
-	ck_assert_int_eq(s->pcpus[1].softirq.expires, MSEC(1) + USEC(200));
+	ck_assert_int_eq(s->pcpus[1].softirq.expires, now + USEC(200));
 	/* A local raise on a sleeping pCPU: its timer interrupt woke it from C6. */
 	s->this_cpu = 0;
 	cpu_raise_softirq(s, 0);
-	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1) + USEC(200));
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, now + USEC(200));
 	/* A pCPU that runs a vCPU is awake: at once. */
 	timer_stop(&s->q, &s->pcpus[0].softirq);
 	s->pcpus[0].curr = s->domains[0]->vcpus[0];
 	cpu_raise_softirq(s, 0);
-	ck_assert_int_eq(s->pcpus[0].softirq.expires, MSEC(1));
+	ck_assert_int_eq(s->pcpus[0].softirq.expires, now);
 	s->pcpus[0].curr = s->pcpus[0].idle;
 	destroy(s, &sc);
 

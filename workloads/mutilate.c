@@ -113,7 +113,7 @@ static const struct param_def mutilate_params[] = {
 	{ "nodelay", PARAM_BOOL, "on", NULL, 0, 0,
 	  "TCP_NODELAY on mutilate's sockets (Connection.cc sets it unless --no_nodelay; "
 	  "memcached's sockets always have it)", OFF(nodelay) },
-	{ "client_cost", PARAM_DURATION, "0.25us", NULL, 0, 0,
+	{ "client_cost", PARAM_DURATION, "1.75us", NULL, 0, 0,
 	  "mutilate's user-space CPU per request: the response's parse, the latency sample, "
 	  "the next key and request (calibrated on the 2019 HT column)", OFF(client_cost) },
 	{ "server_cost", PARAM_DURATION, "2.5us", NULL, 0, 0,

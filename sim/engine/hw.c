@@ -150,6 +150,16 @@ struct hw_retold_arg {
 	int at;                    /* a core's: one of its threads; a socket's: the socket */
 };
 
+/*
+ * What Xen's menu governor remembers of a pCPU's idles for its
+ * LATENCY_MULTIPLIER rule (xen/arch/x86/acpi/cpuidle_menu.c, struct
+ * menu_device, zeroed at enable): the idle that ended last, and the
+ * decaying average of the idles before it, both in whole microseconds.
+ */
+struct hw_menu {
+	long long measured_us, latency_factor_us;
+};
+
 struct cstate {
 	char name[16];
 	int type;
@@ -278,6 +288,7 @@ struct hw {
 	struct hw_retold_arg *fill_end_arg;
 	stime_t *idle_since;       /* per pCPU: idle from, or awake from after a wake */
 	stime_t *exit_latency;     /* per pCPU: of the wake in progress, to charge */
+	struct hw_menu *menu;      /* per pCPU: Xen's menu governor's idle history */
 	struct cstate cst[MAX_CSTATES];
 	int ncst;                  /* the states max-cstate allows */
 	bool halts;                /* max_cstate=0: the idle loop halts, it does not mwait */
@@ -463,6 +474,7 @@ struct hw *hw_create(struct sim *s, const struct hw_config *c)
 	}
 	hw->idle_since = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->idle_since));
 	hw->exit_latency = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->exit_latency));
+	hw->menu = xcalloc((size_t)s->topo.nr_cpus, sizeof(*hw->menu));
 	hw->free_mb = xcalloc((size_t)hw->nr_nodes, sizeof(*hw->free_mb));
 	hw->check_sums = xcalloc((size_t)hw->nr_cores + (size_t)hw->nr_sockets,
 				 sizeof(*hw->check_sums));
@@ -535,6 +547,7 @@ void hw_free(struct hw *hw)
 	free(hw->fill_end_arg);
 	free(hw->idle_since);
 	free(hw->exit_latency);
+	free(hw->menu);
 	free(hw->free_mb);
 	free(hw);
 }
@@ -1312,15 +1325,36 @@ bool hw_model_needs_ipi(const struct hw *hw, int cpu)
 	       urgent_idle(hw, cpu);
 }
 
+/* Xen's menu governor: the weight of history and the latency margin. */
+#define MENU_DECAY 4               /* cpuidle_menu.c:36 DECAY (4.8 and 2019 alike) */
+#define MENU_LATENCY_MULTIPLIER 10 /* cpuidle_menu.c:38 LATENCY_MULTIPLIER */
+
 /*
  * The retrospective choice of an idle governor: the deepest allowed state
  * whose target residency the idle time reached; a pCPU idle for less than
  * the shallowest state's residency still halted in it (Xen's idle loop
  * always enters at least C1).
+ *
+ * Xen's menu governor also refuses, from the second state on, a state
+ * whose exit latency times LATENCY_MULTIPLIER (10) exceeds its
+ * latency_factor, a running average (DECAY 4, rounded) of the pCPU's
+ * previous idle periods in microseconds, zero at boot: menu_select of
+ * xen/arch/x86/acpi/cpuidle_menu.c, lines 205-207 and 230-231 of the July
+ * 2019 staging (8706d38479), 206-208 and 231 of 4.8.0, the same code from
+ * commit 775c681db1 (June 2014) to 4.17.5 and master, so every era the
+ * project models; menu_reflect (lines 245-252) keeps the idle that ended,
+ * less the exit latency, for the next choice.  The average here takes each
+ * idle the governor saw (not those of the urgent halt below, which skips
+ * select and reflect) when the next one ends, as menu_select does when it
+ * starts.  A table led by Linux's POLL state (exit latency and residency
+ * 0, drivers/cpuidle/poll_state.c) is bare-metal Linux's, whose governor
+ * is not Xen's: the rule is not applied to it.
  */
 stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 {
+	struct hw_menu *menu = &hw->menu[cpu];
 	stime_t idle, lat;
+	bool xen_menu;
 	int i;
 
 	if (!is_idle_vcpu(hw->s->pcpus[cpu].curr) || !hw->ncst)
@@ -1330,8 +1364,22 @@ stime_t hw_model_wake_delay(struct hw *hw, int cpu, stime_t at)
 	idle = at - hw->idle_since[cpu];
 	if (idle <= 0)                         /* it has not gone to sleep yet */
 		return 0;
-	for (i = hw->ncst - 1; i > 0 && hw->cst[i].residency > idle; i--)
-		;
+	xen_menu = !urgent_idle(hw, cpu) &&
+		   !(hw->cst[0].exit_latency == 0 && hw->cst[0].residency == 0);
+	if (xen_menu)
+		menu->latency_factor_us = (menu->latency_factor_us * (MENU_DECAY - 1) +
+					   menu->measured_us + MENU_DECAY / 2) / MENU_DECAY;
+	for (i = 0; i + 1 < hw->ncst; i++) {
+		const struct cstate *deeper = &hw->cst[i + 1];
+
+		if (deeper->residency > idle)
+			break;
+		if (xen_menu && deeper->exit_latency * MENU_LATENCY_MULTIPLIER >
+				menu->latency_factor_us * 1000)
+			break;
+	}
+	if (xen_menu)
+		menu->measured_us = idle / 1000;
 	/*
 	 * sched-gran > 1: a thread idle beside a running sibling of its unit
 	 * (its resource's unit is a guest's) idles in the core-scheduling

@@ -11,7 +11,8 @@
 #     done with soft affinity honoured than with soft_affinity=off; xl's
 #     placement puts a domain on one node, or with autoballoon on all;
 #  4. wake-to-run latency on an idle host includes the C-state exit latency
-#     (C6 after 5 ms idle: 200 us); with max-cstate=1 it is C1E's 10 us;
+#     (C6 after 5 ms idles, once Xen's menu governor has seen a few: 200 us);
+#     with max-cstate=1 it is C1E's 10 us;
 #  5. --hw=ideal (or <host hw="ideal">) is the full-speed machine: work is
 #     run time, nothing is lost, wake-ups are instant;
 #  6. --list-host names every parameter's source;
@@ -188,7 +189,9 @@ v = dom("io")["vcpus"][0]
 p50 = v["wake_latency_ns"]["p50"]
 print(f"{spec}: wake-to-run p50 {p50 / 1e3:.0f} us after 5 ms idle")
 assert 195000 <= p50 <= 205000, v["wake_latency_ns"]
-assert abs(v["lost_ns"]["cstate"] - 200000 * v["wakeups"]) <= 200000, (v["lost_ns"], v["wakeups"])'
+# the first idles of a pCPU build the latency_factor of Xen (menu_select): C1, then
+# C3, before C6, on each pCPU the vCPU wakes on
+assert 0 <= 200000 * v["wakeups"] - v["lost_ns"]["cstate"] <= 600000, (v["lost_ns"], v["wakeups"])'
 	check "$tmp/cstate1.xml" $s '
 v = dom("io")["vcpus"][0]
 p50 = v["wake_latency_ns"]["p50"]

@@ -66,10 +66,16 @@ expect_error "bad.xml:4: netperf: client_vcpu=8 but domain dom0 has 8 vCPUs" --s
 #    Credit1's default ratelimit (1 ms) the hog, rescheduled each time the
 #    guest blocks, is not preempted before it has run 1 ms; before 0053127890
 #    (Sep 2016, ratelimit_remaining) it gets a whole ratelimit more, not the
-#    rest, so each wake waits longer: measured p50 1231 us in era=2015-kick-bug
-#    (and 2015: the kick fix changes nothing while the ratelimit holds) against
-#    1014 us in 2016, 814 against 987 transactions/s; asserted: p50 >= 1.1 x
-#    2016's and transactions/s <= 0.9 x.  With the ratelimit off
+#    rest, so each wake waits longer by the time the hog had already run
+#    when the wake came, dom0's answer: measured p50 1048 us in
+#    era=2015-kick-bug (and 2015: the kick fix changes nothing while the
+#    ratelimit holds) against 1014 us in 2016, 955.5 against 987
+#    transactions/s; asserted: p50 >= 1.02 x 2016's and transactions/s <=
+#    0.98 x.  (dom0 answers in about 34 us: Xen's menu governor keeps its
+#    pCPU, idle about 1 ms at a time, out of Nehalem's C6, whose 200 us exit
+#    times LATENCY_MULTIPLIER exceeds that average, and in C3, 20 us; without
+#    that rule the model woke it from C6 and measured 1231 us against 1014
+#    and 814 transactions/s.)  With the ratelimit off
 #    (ratelimit_us=0) the kick-away bug itself shows: the BOOSTed hog is not
 #    preempted by the guest's BOOSTed wake and the guest waits for the hog's
 #    30 ms timeslice (measured p50 30015 us), while with the fix (era=2015,
@@ -120,8 +126,8 @@ if not hog:
         assert abs(tps[e]["mean"] / tps["2016"]["mean"] - 1) < 0.02, (e, tps)
 elif not rl0:
     for e in ("2015-kick-bug", "2015"):
-        assert p50[e]["min"] >= 1.1 * p50["2016"]["max"], (e, p50)
-        assert tps[e]["max"] <= 0.9 * tps["2016"]["min"], (e, tps)
+        assert p50[e]["min"] >= 1.02 * p50["2016"]["max"], (e, p50)
+        assert tps[e]["max"] <= 0.98 * tps["2016"]["min"], (e, tps)
     assert p50["2016"]["min"] >= 900, p50["2016"]
 else:
     assert p50["2015-kick-bug"]["min"] > 10000, p50["2015-kick-bug"]
@@ -136,7 +142,7 @@ done
 # waits the hog's 30 ms timeslice (measured p50 30234 us in 2015-kick-bug,
 # with and without the ratelimit), where to dom0 netserver keeps pCPU 1 busy
 # and the bug's branch is not taken while the ratelimit holds.  The fixed
-# eras give peer=dom0's figures behind the ratelimit (1230 us in 2015, 1014
+# eras give peer=dom0's figures behind the ratelimit (1047 us in 2015, 1014
 # in 2016) and, without it, a wake that preempts the hog at once (67.7 us).
 for rl in "" ":ratelimit_us=0"; do
 	run_ok --sched="$(echo $eras | sed "s/,/$rl,/g")$rl" --scenario="$sc" \
@@ -153,7 +159,7 @@ if rl0:
     for e in ("2015", "2016"):
         assert p50[e]["max"] < 100, (e, p50[e])
 else:
-    assert p50["2015"]["min"] >= 1.1 * p50["2016"]["max"], p50
+    assert p50["2015"]["min"] >= 1.02 * p50["2016"]["max"], p50
     assert 900 <= p50["2016"]["min"] <= p50["2016"]["max"] < 1500, p50["2016"]'
 done
 
