@@ -17,13 +17,15 @@
 # scenarios a pair in xen-diff/random.sh;
 # 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
-# command without --plot; hw.sh's accounting-identity cells run 1.3 s of
-# iperf's 11; browser.sh and completion.sh skip.  The figures,
-# statistics and verdicts of those are the plain build's.  Both builds
-# compile Xen's own schedulers and so run the differential tests against
-# them: of every tree in ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when
-# present, else of Debian's source package (tests/xen-source.sh, cached
-# outside the repo) when it can be had.
+# command without --plot and draws its svg section's chosen run from that
+# run's cell alone (2 runs, not the 16 of the matrix it drew in png);
+# hw.sh's accounting-identity cells run 1.3 s of iperf's 11; browser.sh
+# and completion.sh skip.  The figures, statistics and verdicts of those
+# are the plain build's.  Both builds compile Xen's own schedulers and so
+# run the differential tests against them: of every tree in
+# ../shared/xen-src (or $SCHEDSIM_XEN_TREES) when present, else of Debian's
+# source package (tests/xen-source.sh, cached outside the repo) when it
+# can be had.
 # Ends with one summary line "N passed, N failed".
 set -u
 cd "$(dirname "$0")/.."
