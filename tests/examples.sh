@@ -9,8 +9,9 @@
 # outside the tree); "# check-args: ARGS" adds ARGS to each command here
 # (a shorter --duration for a long example).  In the sanitizer build, a run
 # file's "# sanitizer-covered-by: TEST ..." names the test that simulates
-# the same cells there: its experiments are listed (--list-runs: the
-# scenario, its xl files and the options read, nothing simulated).
+# the same cells there: the experiments after that line are listed
+# (--list-runs: the scenario, its xl files and the options read, nothing
+# simulated).
 set -u
 . "${srcdir:-.}/tests/scenarios/lib.sh"
 ex="${srcdir:-.}/examples"
@@ -39,14 +40,20 @@ for d in "$ex"/*/; do
 	needs=$(sed -n 's/^# needs: //p' "$d/run")
 	extra=$(sed -n 's/^# check-args: //p' "$d/run")
 	covered=
-	sanitized && covered=$(sed -n 's/^# sanitizer-covered-by: //p' "$d/run")
-	[ -n "$covered" ] && echo "$name: its experiments are listed, not run: $covered"
 	if [ -n "$needs" ] && [ ! -e "${srcdir:-.}/$needs" ]; then
 		echo "$name: no ${srcdir:-.}/$needs: its commands skipped"
 		continue
 	fi
 	while read -r line; do
-		case $line in '#'*|'') continue ;; esac
+		case $line in
+		'# sanitizer-covered-by: '*)
+			if sanitized; then
+				covered=${line#\# sanitizer-covered-by: }
+				echo "$name: the experiments that follow are listed, not run: $covered"
+			fi
+			continue ;;
+		'#'*|'') continue ;;
+		esac
 		case $line in schedsim\ *) ;; *) fail "$name/run: not a schedsim command: $line"; continue ;; esac
 		# From the source tree's top, with the paths of this tree.
 		args=$(printf '%s\n' "${line#schedsim }" | sed "s|examples/|$ex/|g")${extra:+ $extra}

@@ -11,10 +11,11 @@
 # one iteration a cell in examples.sh, validate.sh, modules.sh and
 # xen-diff/trees.sh; examples.sh lists the 2016 headline host's eight
 # cells without simulating them (they are the default matrix, which
-# scenarios/plots.sh simulates there, 16 runs; examples/*/run's
-# "# sanitizer-covered-by:"); scenarios/credit2.sh leaves its 2016 table's
-# twelve runs to calibration.sh, which makes the same there; 25 random
-# scenarios a pair in xen-diff/random.sh;
+# scenarios/plots.sh simulates there, 16 runs), and the 2019 example's ten
+# kernbench -j8 commands (cells of the 2019 preset, which validate.sh runs
+# there; examples/*/run's "# sanitizer-covered-by:"); scenarios/credit2.sh
+# leaves its 2016 table's twelve runs to calibration.sh, which makes the
+# same there; 25 random scenarios a pair in xen-diff/random.sh;
 # 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
 # command without --plot and draws its svg section's chosen run from that
