@@ -193,6 +193,12 @@ static inline stime_t round_ns(double x)
 	return x - (double)i >= 0.5 ? i + 1 : i;
 }
 
+/* n operations of one kind in a PV domain: their cost and their TLB refills, in ns. */
+static inline double pv_ops_ns(enum kernel_op op, double n, double tlb_refill_ns)
+{
+	return n * (pv_cost(op) + pv_toggles[op] * tlb_refill_ns);
+}
+
 stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
 {
 	double ns = 0;
@@ -202,8 +208,7 @@ stime_t kernel_ops_cost(enum domain_type t, const struct kernel_ops *ops)
 		return 0;
 	for (int op = 0; op < KOP_N; op++)
 		if (ops->n[op] > 0)
-			ns += ops->n[op] * (pv_cost((enum kernel_op)op) +
-					    pv_toggles[op] * ops->tlb_refill_ns);
+			ns += pv_ops_ns((enum kernel_op)op, ops->n[op], ops->tlb_refill_ns);
 	return round_ns(ns);
 }
 
@@ -215,7 +220,7 @@ stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double
 {
 	if (!is_pv(t) || !(n > 0))
 		return 0;
-	return round_ns(n * (pv_cost(op) + pv_toggles[op] * tlb_refill_ns));
+	return round_ns(pv_ops_ns(op, n, tlb_refill_ns));
 }
 
 stime_t kernel_wake_cost(enum domain_type t, enum wake_side side)
