@@ -109,12 +109,18 @@ END_TEST
 
 /*
  * A wake-up's VM exits: one on each side in HVM and PVH (the event-channel
- * hypercall; the kick or the tick's restart), none charged in PV (its
- * hypercalls do not exit a VM: the 2016 and dom0 calibrations stand) nor
- * on bare metal, nor for a type not resolved yet.
+ * hypercall; the kick), and for a halted vCPU the entry back from its HLT
+ * exit besides the tick's restart: more than one exit, less than two;
+ * none charged in PV (its hypercalls do not exit a VM: the 2016 and dom0
+ * calibrations stand) nor on bare metal, nor for a type not resolved yet.
  */
 START_TEST(wake_exit_costs_by_type)
 {
+	stime_t kick = kernel_wake_cost(DOMAIN_HVM, WAKE_IPI_TAKE);
+	stime_t halt = kernel_wake_cost(DOMAIN_HVM, WAKE_HALT_TAKE);
+
+	ck_assert_msg(halt > kick && halt < 2 * kick, "halted %lld, running %lld ns",
+		      (long long)halt, (long long)kick);
 	for (int side = 0; side < WAKE_SIDE_N; side++) {
 		stime_t hvm = kernel_wake_cost(DOMAIN_HVM, (enum wake_side)side);
 

@@ -80,8 +80,9 @@ END_TEST
  * (kernel_ops.h) with tlb_refill for each of its two page-table switches:
  * the sender's path grows by that per write.  HVM and PVH pay none of it,
  * but each of the 10 wake-ups of the halted receiver's vCPU is a VM exit
- * on each side (kernel_wake_cost): 9 on the sender's path (the last
- * batch's comes after its writes) and the receiver's after the last.
+ * on the sender's side and the halted vCPU's way back on the receiver's
+ * (kernel_wake_cost): 9 on the sender's path (the last batch's comes after
+ * its writes) and the receiver's after the last.
  */
 START_TEST(pv_system_calls)
 {
@@ -92,7 +93,7 @@ START_TEST(pv_system_calls)
 	double pv = test_elapsed_null(hb_xml("pv", 2, p));
 	double per_call = (kernel_op_cost_ns(DOMAIN_PV, KOP_SYSCALL) + 2 * 100.0) / 1e9;
 	double exits = (9.0 * (double)kernel_wake_cost(DOMAIN_HVM, WAKE_IPI_SEND) +
-			(double)kernel_wake_cost(DOMAIN_HVM, WAKE_IPI_TAKE)) / 1e9;
+			(double)kernel_wake_cost(DOMAIN_HVM, WAKE_HALT_TAKE)) / 1e9;
 
 	ck_assert_msg(exits > 0 && fabs(hvm - (native + exits)) < 1e-12,
 		      "hvm %.9f native %.9f", hvm, native);

@@ -1497,23 +1497,32 @@ static bool should_preempt(struct guest_vcpu *gv, struct task *t)
  * the woken task goes to another CPU that is idle (resched_curr of its idle
  * task: a halting idle loop does not poll) or whose current task it
  * preempts (check_preempt_curr); all the guest's CPUs share a cache, so no
- * queued-wakeup IPI.  The waker (the task whose step this is) pays the
- * sending hypercall in its next burst; t pays its vCPU's exit on the way
- * in (kicked while running, or the tick restarted after a halt), and a
- * halted vCPU woken without an IPI (a timer) restarts its tick too.
+ * queued-wakeup IPI.  None when that CPU's current task already has
+ * TIF_NEED_RESCHED: resched_curr returns before the IPI, and
+ * check_preempt_wakeup before resched_curr (kernel/sched/core.c and
+ * fair.c).  That is the idle task of a CPU with tasks queued and none
+ * running (the first of them set the flag; the CPU has not scheduled
+ * since: its vCPU waits for Xen), or a curr already marked (need_resched).
+ * The waker (the task whose step this is) pays the sending hypercall in
+ * its next burst; t pays its vCPU's exit on the way in: kicked while
+ * running, the external interrupt's; woken from a halt (by the IPI or a
+ * timer), the HLT exit's entry back and the tick's restart.
  */
 static void wake_exits(struct guest_vcpu *gv, struct task *t, bool preempts)
 {
 	enum domain_type type = gv->g->dom->type;
 	struct task *waker = gv->g->stepping_task;
 	int from = gv->g->stepping_cpu;
-	bool ipi = from >= 0 && from != gv->idx && waker && waker != t &&
+	bool resched_set = gv->curr ? gv->need_resched : gv->nr_rq > 0 || gv->irq.head;
+	bool ipi = from >= 0 && from != gv->idx && waker && waker != t && !resched_set &&
 		   (!gv->curr || preempts);
 	bool halted = (gv->v->pause_flags & VPF_BLOCKED) != 0;
 
 	if (ipi)
 		waker->exit_debt += kernel_wake_cost(type, WAKE_IPI_SEND);
-	if (halted || (ipi && gv->on_pcpu))
+	if (halted)
+		t->exit_debt += kernel_wake_cost(type, WAKE_HALT_TAKE);
+	else if (ipi && gv->on_pcpu)
 		t->exit_debt += kernel_wake_cost(type, WAKE_IPI_TAKE);
 }
 

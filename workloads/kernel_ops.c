@@ -60,19 +60,25 @@
  * on another vCPU, when Linux sends the IPI (the CPU is idle, or the
  * woken task preempts its current one):
  *   - the waker: the hypercall, a VMCALL exit (WAKE_IPI_SEND);
- *   - the woken vCPU (WAKE_IPI_TAKE): running, the physical IPI by which
+ *   - the woken vCPU, running (WAKE_IPI_TAKE): the physical IPI by which
  *     Xen kicks it (vcpu_kick) exits it (EXIT_REASON_EXTERNAL_INTERRUPT)
- *     and the callback vector is injected on the way back; halted, its
- *     wake is Xen's scheduler's (modelled by the engine) and the vector is
- *     injected at the entry, but leaving the idle loop restarts the tick
- *     it stopped (tick_nohz_idle_exit: with no cpuidle driver in the
- *     guest the tick is always stopped), one set_singleshot_timer
- *     hypercall exit.
- * The halt's own exits (HLT and the hypercall that stopped the tick) are
- * taken as the vCPU goes idle, not on a wake-up's path, and are not
- * charged (about 2 x T_VMEXIT of pCPU time per idle period); neither is
- * the handlers' work (evtchn_send, vcpu_kick), which a PV domain does
- * too.  A PV domain makes the same hypercalls through SYSCALL (T_ENTER)
+ *     and the callback vector is injected on the way back;
+ *   - the woken vCPU, halted (WAKE_HALT_TAKE): its wake is Xen's
+ *     scheduler's (modelled by the engine), and it resumes by the entry
+ *     back of the HLT exit it halted with (hvm_hlt blocked it inside that
+ *     exit: vmx_do_resume, vmx_intr_assist injecting the callback vector,
+ *     vmx_vmenter_helper, VMRESUME), then leaving the idle loop restarts
+ *     the tick it stopped (tick_nohz_idle_exit: with no cpuidle driver in
+ *     the guest the tick is always stopped), one set_singleshot_timer
+ *     hypercall exit: T_VMENTRY + T_VMEXIT.
+ * Linux sends no IPI to a CPU whose current task already has its
+ * reschedule flag (resched_curr); the guest layer decides.  The halt's
+ * exit half and the hypercall that stopped the tick are taken as the vCPU
+ * goes idle, not on a wake-up's path, and are not charged (about
+ * 1.5 x T_VMEXIT of pCPU time per idle period); neither is the handlers'
+ * work (evtchn_send, vcpu_kick) nor the guest's event-channel upcall
+ * (xen_evtchn_do_upcall and the reschedule handler), which a PV domain
+ * does too.  A PV domain makes the same hypercalls through SYSCALL (T_ENTER)
  * and takes the event as an upcall bounce with its iret hypercall: not
  * charged either, an omission of some 0.1 to 0.5 us a wake-up that the
  * dom0 and 2016 calibrations were made with.
@@ -87,6 +93,9 @@
  *            vmx_vmenter_helper on the way back; no speculation
  *            mitigations, which the 2019 host ran without), an estimate of
  *            350 ns: 500 ns, order 0.3 to 1 us.
+ *   T_VMENTRY the entry half of that round trip (the hardware's entry and
+ *            Xen's entry path, vmx_intr_assist and vmx_vmenter_helper):
+ *            half of T_VMEXIT, the same estimate split evenly.
  */
 #include "workloads/kernel_ops.h"
 
@@ -96,6 +105,7 @@
 #define T_ENTER 40.0
 #define T_TOGGLE 60.0
 #define T_VMEXIT 500
+#define T_VMENTRY (T_VMEXIT / 2)
 /*
  * Xen validating one page-table entry (mod_l1_entry -> get_page_from_l1e:
  * the frame's owner and type count, a few memory references and an atomic
@@ -227,7 +237,16 @@ stime_t kernel_wake_cost(enum domain_type t, enum wake_side side)
 {
 	if (t != DOMAIN_HVM && t != DOMAIN_PVH)
 		return 0;
-	return side == WAKE_IPI_SEND || side == WAKE_IPI_TAKE ? T_VMEXIT : 0;
+	switch (side) {
+	case WAKE_IPI_SEND:
+	case WAKE_IPI_TAKE:
+		return T_VMEXIT;
+	case WAKE_HALT_TAKE:
+		return T_VMENTRY + T_VMEXIT;
+	case WAKE_SIDE_N:
+		break;
+	}
+	return 0;
 }
 
 void kernel_ops_list(FILE *f)
@@ -256,8 +275,12 @@ void kernel_ops_list(FILE *f)
 	fprintf(f, "\n    %-12s", "ipi_take");
 	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
 		fprintf(f, "%10lld", (long long)kernel_wake_cost((enum domain_type)t, WAKE_IPI_TAKE));
+	fprintf(f, "\n    %-12s", "halt_take");
+	for (int t = DOMAIN_PV; t < DOMAIN_TYPE_N; t++)
+		fprintf(f, "%10lld", (long long)kernel_wake_cost((enum domain_type)t, WAKE_HALT_TAKE));
 	fputs("\n    source: a wake-up's reschedule IPI, charged by the guest layer: in hvm and "
-	      "pvh one VM exit\n    each side (the event-channel hypercall; the kick or the tick's "
-	      "restart), ~500 cycles of\n    hardware (Agesen et al., USENIX ATC 2012) and Xen's "
-	      "exit path, 500 ns; pv, native: not charged\n", f);
+	      "pvh one VM exit\n    each side (the event-channel hypercall; the kick), ~500 "
+	      "cycles of hardware (Agesen\n    et al., USENIX ATC 2012) and Xen's exit path, "
+	      "500 ns; a halted vCPU's wake the HLT\n    exit's entry back (half of one) and the "
+	      "tick's restart; pv, native: not charged\n", f);
 }

@@ -85,14 +85,16 @@ stime_t kernel_op_n_cost(enum domain_type t, enum kernel_op op, double n, double
  * waker sends another vCPU is an event-channel hypercall (a VMCALL exit),
  * and the vCPU that takes it pays an exit too: the external interrupt that
  * kicks it out of the guest when it runs, or, when it was halted, the
- * hypercall that restarts its tick as it leaves the idle loop.  A PV
- * domain makes the same hypercalls through SYSCALL (not charged: see
- * kernel_ops.c); bare metal none.  The guest layer (workloads/guest.c)
- * decides when a wake-up sends an IPI and charges these.
+ * entry back from its HLT exit and the hypercall that restarts its tick as
+ * it leaves the idle loop.  A PV domain makes the same hypercalls through
+ * SYSCALL (not charged: see kernel_ops.c); bare metal none.  The guest
+ * layer (workloads/guest.c) decides when a wake-up sends an IPI and
+ * charges these.
  */
 enum wake_side {
 	WAKE_IPI_SEND,      /* the waker: EVTCHNOP_send */
-	WAKE_IPI_TAKE,      /* the woken CPU: its exit on the way in */
+	WAKE_IPI_TAKE,      /* the woken CPU, running: its exit on the way in */
+	WAKE_HALT_TAKE,     /* the woken CPU, halted: the HLT exit's entry, the tick's restart */
 	WAKE_SIDE_N
 };
 
