@@ -1881,6 +1881,19 @@ static struct task *nohz_idle_balance_51(struct guest_vcpu *gv, stime_t now)
 }
 
 /*
+ * capacity_kick_51 as of now, taken once and kept until a move changes
+ * who runs what (*known false: not yet taken since the last move).
+ */
+static bool capacity_kick_now(struct guest *g, stime_t now, bool *known, bool *kick)
+{
+	if (!*known) {
+		*kick = capacity_kick_51(g, now);
+		*known = true;
+	}
+	return *kick;
+}
+
+/*
  * nohz_idle_balance: each idle CPU pulls a waiting task from the busiest
  * CPU (rebalance_domains with CPU_IDLE), and its vCPU is woken to run it.
  * While tasks still wait and CPUs idle, the next tick tries again.
@@ -1890,6 +1903,7 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 	struct guest *g = arg;
 	struct sim *s = g->sim;
 	stime_t now = sim_now(s);
+	bool kick_known = false, kick = false;
 
 	(void)tm;
 	s->this_cpu = -1;
@@ -1897,7 +1911,7 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 		struct guest_vcpu *gv = g->cpus[i];
 		struct task *t;
 
-		if (g->nr_queued <= 0 && !capacity_kick_51(g, now))
+		if (g->nr_queued <= 0 && !capacity_kick_now(g, now, &kick_known, &kick))
 			break;
 		if (!cpu_idle(gv))
 			continue;
@@ -1907,6 +1921,7 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 			t = pull_task(gv, now);
 		if (!t)
 			continue;
+		kick_known = false;
 		idle_ends(gv, now);
 		rq_insert(gv, t);
 		if (!gv->curr) {
@@ -1918,7 +1933,7 @@ static void nohz_balance_fn(struct timer *tm, void *arg)
 			arm(gv);
 		}
 	}
-	if ((g->nr_queued > 0 || capacity_kick_51(g, now)) && any_idle(g))
+	if ((g->nr_queued > 0 || capacity_kick_now(g, now, &kick_known, &kick)) && any_idle(g))
 		timer_set(&s->q, &g->nohz_timer, now + g->p.tick);
 	times_update(g);
 }
