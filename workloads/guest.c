@@ -1142,16 +1142,17 @@ static struct task *single_movable(const struct guest_vcpu *gv)
 }
 
 /*
- * The active balance an idle CPU starts for a CPU that runs a single task
- * on a capacity steal time reduced (Linux 5.1 kernel/sched/fair.c): such
- * a group has no capacity left (group_is_overloaded: its util over its
- * capacity by imbalance_pct), so an idle CPU with spare capacity balances
- * with it (force_balance); find_busiest_queue keeps a single-task rq only
- * when check_cpu_capacity says it is reduced; detach_tasks cannot take
- * the running task, so need_active_balance decides: the idle CPU's
- * capacity exceeds the busy one's by imbalance_pct.  Of several, the
- * lowest capacity is the busiest (highest avg_load, load over capacity,
- * for equal loads).  The stopper (active_load_balance_cpu_stop) needs the
+ * The active balance a newly idle CPU starts for a CPU that runs a single
+ * task on a capacity steal time reduced (Linux 5.1 kernel/sched/fair.c,
+ * load_balance with CPU_NEWLY_IDLE): find_busiest_group's imbalance_pct
+ * test passes against the idle CPU's zero load and calculate_imbalance
+ * leaves one; find_busiest_queue keeps a single-task rq only when
+ * check_cpu_capacity says it is reduced; detach_tasks cannot take the
+ * running task, so need_active_balance decides (voluntary_active_balance:
+ * the idle CPU's capacity exceeds the busy one's by imbalance_pct).  Of
+ * several, the lowest capacity is the busiest (highest avg_load, load
+ * over capacity, for equal loads).  A CPU_IDLE balance never gets here
+ * (idle_pull_51).  The stopper (active_load_balance_cpu_stop) needs the
  * busy CPU: only while Xen runs that vCPU (active_pull's rule).  Returns
  * the task, off every queue and moved to `to`'s clock, or NULL.
  */
@@ -1198,6 +1199,20 @@ static bool capacity_kick_51(struct guest *g, stime_t now)
 }
 
 /*
+ * rd->overload as idle_balance reads it: some CPU runs more than one task
+ * (add_nr_running sets it when a run queue reaches two; the root domain's
+ * next load_balance, update_sd_lb_stats, sets it to what it sees).  Taken
+ * here as the state of the moment, as if that balance had just run.
+ */
+static bool rd_overload_51(const struct guest *g)
+{
+	for (int i = 0; i < g->nr_cpus; i++)
+		if (cpu_nr_running(g->cpus[i]) >= 2)
+			return true;
+	return false;
+}
+
+/*
  * load_balance for an idle CPU under a 5.1 guest kernel (Linux 5.1
  * kernel/sched/fair.c): CPU_NEWLY_IDLE from idle_balance, CPU_IDLE from
  * nohz_idle_balance -> rebalance_domains.  The domain's groups are single
@@ -1217,8 +1232,15 @@ static bool capacity_kick_51(struct guest *g, stime_t now)
  * cache_nice_tries + 2) is not reached here: the second failure already
  * lets a cache-hot task go.  The calculate_imbalance bound on what moves
  * is not applied (one task moves, as an idle CPU's fix_small_imbalance
- * allows a task of average load).  Returns the task, off every queue and
- * moved to `to`'s clock, or NULL.
+ * allows a task of average load).  Without a waiting task to take, a
+ * CPU_IDLE balance (nohz) moves nothing: of single-CPU groups a CPU
+ * running one task is never overloaded (group_is_overloaded wants more
+ * tasks than CPUs), and find_busiest_group calls an idle destination's
+ * domain balanced when its group has no more idle CPUs than the
+ * busiest's plus one (the busiest not overloaded): one idle CPU against
+ * none.  A newly idle balance runs only while rd->overload holds
+ * (idle_balance), and may then start active_pull_51's stopper.  Returns
+ * the task, off every queue and moved to `to`'s clock, or NULL.
  */
 static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t now)
 {
@@ -1230,7 +1252,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 
 	if (g->nr_queued - to->nr_rq <= 0) {
 		to->nr_balance_failed = 0;
-		return active_pull_51(to, now);
+		return newidle && rd_overload_51(g) ? active_pull_51(to, now) : NULL;
 	}
 	for (int i = 0; i < g->nr_cpus; i++) {
 		struct guest_vcpu *o = g->cpus[i];
@@ -1249,7 +1271,7 @@ static struct task *idle_pull_51(struct guest_vcpu *to, bool newidle, stime_t no
 	}
 	if (!busiest) {
 		to->nr_balance_failed = 0;
-		return active_pull_51(to, now);
+		return newidle && rd_overload_51(g) ? active_pull_51(to, now) : NULL;
 	}
 	for (pp = &busiest->rq; *pp; pp = &(*pp)->next) {
 		t = *pp;
@@ -1894,45 +1916,68 @@ static bool capacity_kick_now(struct guest *g, stime_t now, bool *known, bool *k
 }
 
 /*
- * nohz_idle_balance: each idle CPU pulls a waiting task from the busiest
- * CPU (rebalance_domains with CPU_IDLE), and its vCPU is woken to run it.
- * While tasks still wait and CPUs idle, the next tick tries again.
+ * One idle CPU's turn in nohz_idle_balance: it pulls a waiting task from
+ * the busiest CPU (rebalance_domains with CPU_IDLE), and its vCPU is woken
+ * to run it.  False, and nothing done, when nothing is left to balance
+ * for (no task waits and, under 5.1, no capacity kick holds).
+ */
+static bool nohz_balance_cpu(struct guest_vcpu *gv, stime_t now, bool *kick_known, bool *kick)
+{
+	struct guest *g = gv->g;
+	struct sim *s = g->sim;
+	struct task *t;
+
+	if (g->nr_queued <= 0 && !capacity_kick_now(g, now, kick_known, kick))
+		return false;
+	if (!cpu_idle(gv))
+		return true;
+	if (g->kernel == GUEST_KERNEL_5_1)
+		t = nohz_idle_balance_51(gv, now);
+	else
+		t = pull_task(gv, now);
+	if (!t)
+		return true;
+	*kick_known = false;
+	idle_ends(gv, now);
+	rq_insert(gv, t);
+	if (!gv->curr) {
+		if (gv->on_pcpu)
+			resched(gv);
+		else if (gv->v->pause_flags & VPF_BLOCKED)
+			vcpu_unblock(s, gv->v);
+	} else if (gv->on_pcpu && !gv->curr->in_step) {
+		arm(gv);
+	}
+	return true;
+}
+
+/*
+ * The kicked CPU's nohz_idle_balance.  Under 5.1 (kernel/sched/fair.c
+ * v5.1, kick_ilb -> find_new_ilb, _nohz_idle_balance) the kicked CPU is
+ * the first idle CPU of nohz.idle_cpus_mask; it balances every other
+ * idle CPU in mask order and itself last, so of idle CPUs a < b, b takes
+ * the first waiting task.  4.4's model lets the idle CPUs balance in
+ * index order.  While tasks still wait and CPUs idle, the next tick
+ * tries again.
  */
 static void nohz_balance_fn(struct timer *tm, void *arg)
 {
 	struct guest *g = arg;
 	struct sim *s = g->sim;
 	stime_t now = sim_now(s);
-	bool kick_known = false, kick = false;
+	bool kick_known = false, kick = false, more = true;
+	int ilb = -1;
 
 	(void)tm;
 	s->this_cpu = -1;
-	for (int i = 0; i < g->nr_cpus; i++) {
-		struct guest_vcpu *gv = g->cpus[i];
-		struct task *t;
-
-		if (g->nr_queued <= 0 && !capacity_kick_now(g, now, &kick_known, &kick))
-			break;
-		if (!cpu_idle(gv))
-			continue;
-		if (g->kernel == GUEST_KERNEL_5_1)
-			t = nohz_idle_balance_51(gv, now);
-		else
-			t = pull_task(gv, now);
-		if (!t)
-			continue;
-		kick_known = false;
-		idle_ends(gv, now);
-		rq_insert(gv, t);
-		if (!gv->curr) {
-			if (gv->on_pcpu)
-				resched(gv);
-			else if (gv->v->pause_flags & VPF_BLOCKED)
-				vcpu_unblock(s, gv->v);
-		} else if (gv->on_pcpu && !gv->curr->in_step) {
-			arm(gv);
-		}
-	}
+	for (int i = 0; g->kernel == GUEST_KERNEL_5_1 && ilb < 0 && i < g->nr_cpus; i++)
+		if (cpu_idle(g->cpus[i]))
+			ilb = i;
+	for (int i = 0; more && i < g->nr_cpus; i++)
+		if (i != ilb)
+			more = nohz_balance_cpu(g->cpus[i], now, &kick_known, &kick);
+	if (more && ilb >= 0)
+		nohz_balance_cpu(g->cpus[ilb], now, &kick_known, &kick);
 	if ((g->nr_queued > 0 || capacity_kick_now(g, now, &kick_known, &kick)) && any_idle(g))
 		timer_set(&s->q, &g->nohz_timer, now + g->p.tick);
 	times_update(g);
