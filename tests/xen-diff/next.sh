@@ -20,6 +20,14 @@
 #    CREDIT2_2019) runs a cell of the preset's HVMx2-v8 host as Xen 4.13.0's
 #    credit2.c does, run for run, at sched-gran=cpu and core.
 #    The random pairs of 4.13.0 (tests/xen-diff/pairs) run in random.sh.
+#  - when this build has 2019-07-staging's schedulers: its credit.c is
+#    credit1:era=2017 but for 5c8c0ae7c4 (an unparked capped vCPU is not
+#    BOOSTed; doc/eras.md "Staging of July 2019 and Xen 4.13.0"): on the scenario
+#    regressions/credit1-unpark-2019-07-staging.xml the model with
+#    unpark_boost=off decides as staging, and era=2017 itself (unpark_boost
+#    on) diverges where that commit says, at the accounting of t=210 ms: it
+#    switches the unparked vCPU in, staging the queued hog.  Its random
+#    pairs (tests/xen-diff/pairs) run in random.sh.
 . "${srcdir:-.}/tests/xen-diff/common.sh"
 next=${SCHEDSIM_XEN_TREES_NEXT:-$srcdir/../shared/xen-src-next}
 if [ ! -f "$next/4.13.0/xen/Makefile" ] && [ ! -f "$next/2019-07-staging/xen/Makefile" ]; then
@@ -99,5 +107,22 @@ EOF
 	done
 else
 	echo "note: this build has no tree 4.13.0 (configure --with-xen-source=$next/4.13.0): the runs are left out"
+fi
+
+# Credit1 of staging 2019-07 against era=2017 with and without 5c8c0ae7c4.
+if "$SCHEDSIM" --list-schedulers | grep -q '^xen-credit@2019-07-staging '; then
+	s=$srcdir/tests/xen-diff/regressions/credit1-unpark-2019-07-staging.xml
+	out=$("$XEN_DIFF" --no-dump --check "$s" credit1:era=2017:unpark_boost=off xen-credit@2019-07-staging 2>&1) ||
+		fail "credit1:era=2017:unpark_boost=off and staging's credit.c decide differently: $out"
+	out=$("$XEN_DIFF" --no-dump --check "$s" credit1:era=2017 xen-credit@2019-07-staging 2>&1)
+	rc=$?
+	first=$(echo "$out" | sed -n 's/^decisions: //p')
+	model=$(echo "$out" | sed -n 's/^ *credit1:era=2017 *switches in //p')
+	xen=$(echo "$out" | sed -n 's/^ *xen-credit@2019-07-staging *switches in //p')
+	[ $rc = 1 ] && [ "$first" = "first divergence at t=210000000 ns on pCPU 0 (switch #7 there)" ] &&
+		[ "$model" = "d1v0 at t=210000000" ] && [ "$xen" = "d2v0 at t=210000000" ] ||
+		fail "credit1:era=2017 (the unparked vCPU BOOSTed) against staging: exit $rc, not the unpark at 210 ms: $out"
+else
+	echo "note: this build has no tree 2019-07-staging (configure --with-xen-source=$next/2019-07-staging): its credit.c is left out"
 fi
 finish
