@@ -18,7 +18,10 @@
  *             it) each thread drives its libevent base with
  *             event_base_loop(EVLOOP_NONBLOCK) in a loop: it never
  *             sleeps, each pass an epoll_wait with a zero timeout
- *             (poll_cost) and the exit check.  A response ("VALUE KEY 0
+ *             (poll_cost) and the exit check, the epoll_wait preceded by
+ *             a timerfd_settime (libevent's timerfd for the
+ *             EVENT_BASE_FLAG_PRECISE_TIMER mutilate asks for: epoll.c
+ *             epoll_dispatch; ctl_cost, precise_timer).  A response ("VALUE KEY 0
  *             16384\r\n", the value, "\r\nEND\r\n") is read by the
  *             bufferevent one read a pass, each of at most 4 KiB
  *             (libevent 2.1's evbuffer_read caps every read at
@@ -34,7 +37,9 @@
  *             two epoll_ctl(EPOLL_CTL_MOD) a request, made at once by
  *             libevent's epoll backend without a changelist (epoll.c
  *             epoll_nochangelist_add/del; mutilate asks for none).  The
- *             ioctl and the epoll_ctl are ctl_cost each.  The thread reads
+ *             ioctl, the epoll_ctl and the timerfd_settime are ctl_cost
+ *             each (in a PV domain each also refills tlb_refill_small at
+ *             its two page-table switches).  The thread reads
  *             the clock after every epoll_wait (libevent's
  *             update_time_cache: CLOCK_MONOTONIC, as mutilate asks for
  *             EVENT_BASE_FLAG_PRECISE_TIMER), at every return of its loop
@@ -80,8 +85,9 @@
 struct mutilate_config {
 	long long threads, connections, depth, server_threads;
 	long long key_size, value_size, read_max, server_read;
-	bool nodelay, tsc_stable;
+	bool nodelay, tsc_stable, precise_timer;
 	stime_t client_cost, server_cost, poll_cost, ctl_cost, clock_cost, vdso_cost;
+	stime_t tlb_refill_small;
 	stime_t warmup, time;
 	struct lo_costs lo;
 	double noise, run_noise;
@@ -113,9 +119,16 @@ static const struct param_def mutilate_params[] = {
 	{ "nodelay", PARAM_BOOL, "on", NULL, 0, 0,
 	  "TCP_NODELAY on mutilate's sockets (Connection.cc sets it unless --no_nodelay; "
 	  "memcached's sockets always have it)", OFF(nodelay) },
-	{ "client_cost", PARAM_DURATION, "1.75us", NULL, 0, 0,
+	{ "precise_timer", PARAM_BOOL, "on", NULL, 0, 0,
+	  "libevent's EVENT_BASE_FLAG_PRECISE_TIMER, which mutilate sets (mutilate.cc "
+	  "do_mutilate): libevent 2.1's epoll backend then keeps a timerfd and calls "
+	  "timerfd_settime before every epoll_wait (epoll.c epoll_dispatch), one more small "
+	  "system call a pass of the client's loop; off, a libevent without the flag",
+	  OFF(precise_timer) },
+	{ "client_cost", PARAM_DURATION, "1us", NULL, 0, 0,
 	  "mutilate's user-space CPU per request: the response's parse, the latency sample, "
-	  "the next key and request (calibrated on the 2019 HT column)", OFF(client_cost) },
+	  "the next key and request (calibrated on the 2019 HT column's dom0 cells)",
+	  OFF(client_cost) },
 	{ "server_cost", PARAM_DURATION, "2.5us", NULL, 0, 0,
 	  "memcached's user-space CPU per GET: the command's parse, the hash lookup, the "
 	  "item's reference and iovecs (calibrated on the 2019 HT column)", OFF(server_cost) },
@@ -125,7 +138,8 @@ static const struct param_def mutilate_params[] = {
 	  "system call's extra); at least a system call's 50 ns", OFF(poll_cost) },
 	{ "ctl_cost", PARAM_DURATION, "150ns", NULL, 0, 1e6,
 	  "one of mutilate's small system calls: the ioctl(FIONREAD) before each read, the "
-	  "two epoll_ctl a request (an estimate; a PV domain adds a system call's extra)",
+	  "two epoll_ctl a request, the timerfd_settime of each pass (precise_timer; an "
+	  "estimate; a PV domain adds a system call's extra)",
 	  OFF(ctl_cost) },
 	{ "clock_cost", PARAM_DURATION, "150ns", NULL, 0, 1e6,
 	  "one of mutilate's clock reads made as a system call (clock_gettime or "
@@ -140,6 +154,12 @@ static const struct param_def mutilate_params[] = {
 	  "guest's vDSO reads the xen clocksource itself; off, Xen's default: every clock read "
 	  "of a Xen guest is a system call (on: an assumption set on the 2019 dom0 HT cells, "
 	  "doc/workloads.md)", OFF(tsc_stable) },
+	{ "tlb_refill_small", PARAM_DURATION, "75ns", NULL, 0, 1e6,
+	  "PV only: the TLB refill per page-table switch of one of mutilate's and "
+	  "memcached's small calls (epoll_wait, timerfd_settime, ioctl(FIONREAD), "
+	  "epoll_ctl, a clock read), whose paths touch about half the kernel pages of "
+	  "the TCP calls tlb_refill_tcp was set on (an estimate, doc/workloads.md)",
+	  OFF(tlb_refill_small) },
 	{ "warmup", PARAM_DURATION, "20ms", NULL, 0, 1e15,
 	  "time before the test is measured", OFF(warmup) },
 	{ "time", PARAM_DURATION, "200ms", NULL, 1000000, 1e15,
@@ -227,19 +247,40 @@ static stime_t cost(struct mutilate *m, stime_t work)
 
 /*
  * n system calls whose path touches no skb, IP, lo or softirq page (an
- * epoll_wait, an ioctl(FIONREAD) or an epoll_ctl on a socket): their PV
- * extra, each page-table switch refilling what tlb_refill_tcp was set for.
+ * epoll_wait, a timerfd_settime, an ioctl(FIONREAD) or an epoll_ctl on a
+ * socket, a clock read): their PV extra, each page-table switch refilling
+ * tlb_refill_small, the kernel pages of such a short path.
  */
 static stime_t small_calls(struct mutilate *m, uint64_t n)
 {
 	return kernel_op_n_cost(m->w->dom->type, KOP_SYSCALL, (double)n,
-				(double)m->c->lo.tlb_refill_tcp);
+				(double)m->c->tlb_refill_small);
 }
 
 /* passes of the event loop and their system calls, as a PV domain prices them */
 static stime_t passes(struct mutilate *m, uint64_t n)
 {
 	return (stime_t)n * m->c->poll_cost + small_calls(m, n);
+}
+
+/*
+ * n passes of a mutilate thread's loop.  With EVENT_BASE_FLAG_PRECISE_TIMER
+ * (precise_timer) libevent 2.1's epoll_dispatch disarms or sets its timerfd
+ * with timerfd_settime before each epoll_wait, even with a zero timeout
+ * (epoll.c:421-445 of release-2.1.8-stable, the timerfd created at
+ * epoll.c:191-216 only with the flag): one small call more a pass, whose
+ * path (fs/timerfd.c do_timerfd_settime: the context's lock and an
+ * hrtimer_try_to_cancel of a timer that is not armed) touches no skb, IP,
+ * lo or softirq page and programs no clock event.  memcached's base has no
+ * such flag, so its passes have no timerfd (passes).
+ */
+static stime_t client_passes(struct mutilate *m, uint64_t n)
+{
+	stime_t t = passes(m, n);
+
+	if (m->c->precise_timer)
+		t += (stime_t)n * m->c->ctl_cost + small_calls(m, n);
+	return t;
 }
 
 /* mutilate's ioctl and epoll_ctl calls: one before each read, two a request sent */
@@ -306,7 +347,8 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 			work += lo_recv_claim(so, calls, (uint64_t)c->read_max, true, &cl->rx);
 			cl->done = (mc->rx_buf + cl->rx.bytes) / m->resp_bytes;
 			cl->sends = cl->done;
-			work += passes(m, cl->rx.calls + 1) + ctl_calls(m, cl->rx.calls, cl->sends) +
+			work += client_passes(m, cl->rx.calls + 1) +
+				ctl_calls(m, cl->rx.calls, cl->sends) +
 				clock_reads(m, cl->rx.calls + 1 + 2 * cl->done) +
 				(stime_t)cl->done * c->client_cost +
 				lo_send_work(so, cl->sends, m->req_bytes);
@@ -315,7 +357,7 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 		}
 		if (mc->depth < c->depth) {
 			cl->sends = (uint64_t)(c->depth - mc->depth);
-			work += passes(m, 1) + ctl_calls(m, 0, cl->sends) + clock_reads(m, 2) +
+			work += client_passes(m, 1) + ctl_calls(m, 0, cl->sends) + clock_reads(m, 2) +
 				(stime_t)cl->sends * c->client_cost +
 				lo_send_work(so, cl->sends, m->req_bytes);
 			cl->conn = mc;
@@ -324,7 +366,7 @@ static stime_t client_poll(struct sim *s, struct worker *w)
 	}
 	cl->next = (cl->next + 1) % cl->n;
 	if (!cl->conn)
-		work += passes(m, 1) + clock_reads(m, 2);
+		work += client_passes(m, 1) + clock_reads(m, 2);
 	return cost(m, work);
 }
 
