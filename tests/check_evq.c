@@ -249,6 +249,54 @@ START_TEST(ring_and_heap_keep_order)
 END_TEST
 
 /*
+ * The ring starts short (1 ms) and doubles while the heap fills: a few
+ * timers within the first millisecond, the earliest bucket sorted and
+ * partly taken, then 2 000 more over 40 ms.  The ring has grown to its
+ * full 33.6 ms, the first 256 ring timers moved into it as they were, and
+ * every pop is the earliest pending timer found by a scan.
+ */
+START_TEST(ring_grows_and_keeps_order)
+{
+	enum { N = 2000, EARLY = 40 };
+	struct evq q;
+	struct timer *t = calloc(N, sizeof(*t));
+	struct rng rng;
+	int i, popped = 0;
+
+	evq_init(&q);
+	rng_seed(&rng, 11);
+	for (i = 0; i < N; i++)
+		timer_init(&t[i], NULL, NULL);
+	for (i = 0; i < EARLY; i++)     /* ties and near times in the first buckets */
+		timer_set(&q, &t[i], (stime_t)rng_below(&rng, 4) * 1000);
+	ck_assert_uint_eq(q.ring_mask + 1, 256);
+	for (; popped < 5; popped++)
+		q.now = evq_pop(&q)->expires;
+	for (i = EARLY; i < N; i++)
+		timer_set(&q, &t[i], q.now + (stime_t)rng_below(&rng, 40000000));
+	ck_assert_uint_eq(q.ring_mask + 1, 8192);
+	for (; q.len > 0; popped++) {
+		struct timer *want = NULL, *x;
+
+		for (i = 0; i < N; i++)
+			if (timer_pending(&t[i]) &&
+			    (!want || t[i].expires < want->expires ||
+			     (t[i].expires == want->expires && t[i].seq < want->seq)))
+				want = &t[i];
+		x = evq_pop(&q);
+		ck_assert_msg(x == want, "pop %d: popped %ld, earliest %ld", popped, (long)(x - t),
+			      (long)(want - t));
+		q.now = x->expires;
+		if (popped < N && popped % 7 == 0)      /* re-arms into the grown ring and beyond it */
+			timer_set(&q, &t[rng_below(&rng, N)], q.now + (stime_t)rng_below(&rng, 50000000));
+	}
+	ck_assert_int_ge(popped, N);
+	evq_free(&q);
+	free(t);
+}
+END_TEST
+
+/*
  * Callbacks that re-arm, stop and arm timers, their own included, in the
  * ring and beyond it, while a fired timer of the heap still holds its root
  * (evq_fire_next): every event is still the earliest armed one, checked
@@ -384,6 +432,7 @@ int main(void)
 	tcase_add_test(tc, rearm_within_a_bucket);
 	tcase_add_test(tc, random_operations_keep_heap_order);
 	tcase_add_test(tc, ring_and_heap_keep_order);
+	tcase_add_test(tc, ring_grows_and_keeps_order);
 	tcase_add_test(tc, callbacks_rearming_themselves_keep_order);
 	tcase_add_test(tc, drained_buckets_give_their_memory_back);
 	suite_add_tcase(s, tc);

@@ -15,12 +15,20 @@
  * earliest, so that taking its next timer is head++.  With a few timers per
  * bucket that costs a handful of comparisons per timer at any host size.
  *
- * The ring holds EVQ_BUCKETS buckets, about 33 ms: every tick, slice and
- * step of the models falls inside; a timer due later (a long sleep, a
- * credit1 accounting period) waits in the heap.  Both are exact priority
- * queues on the same (time, arming order) keys and the next event is the
- * earlier of the two minima, so events fire in exactly the order of one
- * heap.  Bucket b & (EVQ_BUCKETS - 1) holds the timers due in bucket b;
+ * The ring holds up to EVQ_RING_MAX buckets, about 33 ms: every tick,
+ * slice and step of the models falls inside; a timer due later (a long
+ * sleep, a credit1 accounting period) waits in the heap.  Both are exact
+ * priority queues on the same (time, arming order) keys and the next event
+ * is the earlier of the two minima, so events fire in exactly the order of
+ * one heap, whatever the ring's length.  It starts at EVQ_RING_MIN buckets
+ * (1 ms) and doubles while the heap holds more than a quarter as many
+ * timers as it has buckets.  A small host keeps some 45 timers, one per
+ * bucket: in a ring of 8192 each arm and pop touched a line of a 200 KB
+ * header array and one of the buckets' arrays, which the cache had lost
+ * since the ring's last turn (three fifths of timer_set's CPU samples in
+ * the default evaluation's iperf runs); a host of 1024 pCPUs, 8 000 timers,
+ * grows the ring to its full length at once.  Bucket b & ring_mask holds
+ * the timers due in bucket b;
  * since no timer is due before now, the buckets from now's on hold times
  * of at most one turn of the ring, and a slot is reused only when time
  * has passed all of its timers.  A bitmap of the buckets that hold any
@@ -54,11 +62,14 @@
 #include "sim/xalloc.h"
 
 #define ARITY 4
-/* 2^12 ns (4.1 us) per bucket, 8192 buckets: 33.6 ms ahead */
+/*
+ * 2^12 ns (4.1 us) per bucket; the ring starts with 256 buckets (1.05 ms
+ * ahead) and doubles up to 8192 (33.6 ms) while the heap holds more than
+ * a quarter as many timers as the ring has buckets (ring_grow).
+ */
 #define EVQ_BUCKET_SHIFT 12
-#define EVQ_BUCKETS 8192u
-#define EVQ_RING_MASK (EVQ_BUCKETS - 1)
-#define EVQ_WORDS (EVQ_BUCKETS / 64)
+#define EVQ_RING_MIN 256u
+#define EVQ_RING_MAX 8192u
 
 typedef unsigned __int128 ukey;
 
@@ -270,14 +281,15 @@ static __attribute__((noinline)) void bucket_sort(struct evq_bucket *b)
 /* The earliest bucket from 'from' on that holds any (the ring holds some). */
 static uint64_t next_nonempty(const struct evq *q, uint64_t from)
 {
-	unsigned slot = (unsigned)(from & EVQ_RING_MASK), w = slot / 64;
+	unsigned slot = (unsigned)(from & q->ring_mask), w = slot / 64;
+	unsigned words_mask = q->ring_mask / 64;        /* the ring's words less one */
 	uint64_t bits = q->nonempty[w] & (~0ULL << (slot % 64));
 
 	while (!bits) {
-		w = (w + 1) % EVQ_WORDS;
+		w = (w + 1) & words_mask;
 		bits = q->nonempty[w];
 	}
-	return from + ((w * 64 + (unsigned)__builtin_ctzll(bits) - slot) & EVQ_RING_MASK);
+	return from + ((w * 64 + (unsigned)__builtin_ctzll(bits) - slot) & q->ring_mask);
 }
 
 /* ------------------------------------------------------- bucket arrays */
@@ -388,14 +400,14 @@ static inline __attribute__((always_inline)) void ring_filled(struct evq *q, uin
 
 static void ring_insert(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
 {
-	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
+	unsigned slot = (unsigned)(bn & q->ring_mask);
 	struct evq_bucket *b;
 	struct evq_entry e = { k, t };
 	uint32_t i;
 
 	if (!q->ring) {
-		q->ring = xcalloc(EVQ_BUCKETS, sizeof(*q->ring));
-		q->nonempty = xcalloc(EVQ_WORDS, sizeof(*q->nonempty));
+		q->ring = xcalloc((size_t)q->ring_mask + 1, sizeof(*q->ring));
+		q->nonempty = xcalloc(((size_t)q->ring_mask + 1) / 64, sizeof(*q->nonempty));
 	}
 	b = &q->ring[slot];
 	if (b->len == b->cap)
@@ -439,7 +451,7 @@ static inline __attribute__((always_inline)) void ring_emptied(struct evq *q, st
 static void ring_remove(struct evq *q, struct timer *t)
 {
 	uint64_t bn = bucket_of(t->expires);
-	unsigned slot = (unsigned)(bn & EVQ_RING_MASK);
+	unsigned slot = (unsigned)(bn & q->ring_mask);
 	struct evq_bucket *b = &q->ring[slot];
 	uint32_t i = (uint32_t)t->heap_slot;
 
@@ -473,7 +485,7 @@ static void ring_remove(struct evq *q, struct timer *t)
  */
 static void ring_rekey(struct evq *q, uint64_t bn, struct timer *t, struct evq_key k)
 {
-	struct evq_bucket *b = &q->ring[bn & EVQ_RING_MASK];
+	struct evq_bucket *b = &q->ring[bn & q->ring_mask];
 	uint32_t i = (uint32_t)t->heap_slot;
 
 	if (b->sorted) {
@@ -492,7 +504,7 @@ static void ring_rekey(struct evq *q, uint64_t bn, struct timer *t, struct evq_k
 /* The first bucket, sorted: its earliest timer is its head entry. */
 static struct evq_bucket *first_bucket(struct evq *q)
 {
-	struct evq_bucket *b = &q->ring[q->first & EVQ_RING_MASK];
+	struct evq_bucket *b = &q->ring[q->first & q->ring_mask];
 
 	/* one timer (most buckets of a small host) is sorted as it is */
 	if (!b->sorted) {
@@ -512,22 +524,58 @@ static struct timer *ring_take(struct evq *q, struct evq_bucket *b)
 	t->heap_slot = -1;
 	q->ring_len--;
 	if (b->head == b->len)
-		ring_emptied(q, b, bn, (unsigned)(bn & EVQ_RING_MASK));
+		ring_emptied(q, b, bn, (unsigned)(bn & q->ring_mask));
 	return t;
 }
 
 /* --------------------------------------------------------------- queue */
 
+/*
+ * The ring twice as large (q->ring NULL: only its size): every bucket
+ * holds the timers of one bucket number bn, which the larger ring holds
+ * at slot bn & its mask, with its entries as they are (their slots and
+ * order, sorted or not).  The timers of the heap stay there: both are
+ * exact, so any timer may be in either.
+ */
+static void ring_grow(struct evq *q)
+{
+	struct evq_bucket *old = q->ring;
+	size_t n = (size_t)q->ring_mask + 1;
+
+	q->ring_mask = (uint32_t)(2 * n - 1);
+	if (!old)
+		return;
+	free(q->nonempty);
+	q->ring = xcalloc(2 * n, sizeof(*q->ring));
+	q->nonempty = xcalloc(2 * n / 64, sizeof(*q->nonempty));
+	for (size_t i = 0; i < n; i++) {
+		struct evq_bucket *b = &old[i];
+		unsigned slot;
+
+		if (b->len == b->head) {
+			/* an idle bucket's array goes back to the pool */
+			if (b->cap)
+				pool_put(&q->pool, b->e, class_of(b->cap));
+			continue;
+		}
+		slot = (unsigned)(bucket_of(b->e[b->head].key.expires) & q->ring_mask);
+		q->ring[slot] = *b;
+		q->nonempty[slot / 64] |= 1ULL << (slot % 64);
+	}
+	free(old);
+}
+
 /* Nothing is allocated until the first timer is armed (ring_insert). */
 void evq_init(struct evq *q)
 {
 	memset(q, 0, sizeof(*q));
+	q->ring_mask = EVQ_RING_MIN - 1;
 }
 
 void evq_free(struct evq *q)
 {
 	if (q->ring) {
-		for (unsigned i = 0; i < EVQ_BUCKETS; i++) {
+		for (size_t i = 0; i <= q->ring_mask; i++) {
 			for (uint32_t j = q->ring[i].head; j < q->ring[i].len; j++)
 				q->ring[i].e[j].t->heap_slot = -1;
 			if (q->ring[i].cap > EVQ_BUCKET_MIN)
@@ -555,7 +603,7 @@ void evq_free(struct evq *q)
 	free(q->later.keys);
 	free(q->ring);
 	free(q->nonempty);
-	memset(q, 0, sizeof(*q));
+	evq_init(q);
 }
 
 void timer_init(struct timer *t, timer_fn fn, void *arg)
@@ -594,7 +642,12 @@ static __attribute__((noinline)) void timer_set_any(struct evq *q, struct timer 
 	if (when < q->now)
 		when = q->now;
 	bn = bucket_of(when);
-	later = bn - bucket_of(q->now) >= EVQ_BUCKETS;
+	later = bn - bucket_of(q->now) > q->ring_mask;
+	while (later && q->ring_mask + 1 < EVQ_RING_MAX && q->later.len >= (q->ring_mask + 1) / 4) {
+		/* the heap fills: a longer ring takes more of its timers */
+		ring_grow(q);
+		later = bn - bucket_of(q->now) > q->ring_mask;
+	}
 	k.expires = when;
 	k.seq = q->next_seq++;
 	if (q->root_fired && q->later.heap[0] == t) {
@@ -657,11 +710,11 @@ void timer_set(struct evq *q, struct timer *t, stime_t when)
 	if (when < q->now)
 		when = q->now;
 	bn = bucket_of(when);
-	if (t->heap_slot >= 0 || q->root_fired || !q->ring || bn - bucket_of(q->now) >= EVQ_BUCKETS) {
+	if (t->heap_slot >= 0 || q->root_fired || !q->ring || bn - bucket_of(q->now) > q->ring_mask) {
 		timer_set_any(q, t, when);
 		return;
 	}
-	slot = (unsigned)(bn & EVQ_RING_MASK);
+	slot = (unsigned)(bn & q->ring_mask);
 	b = &q->ring[slot];
 	/* a sorted bucket holds at least one entry (an emptied one is unsorted) */
 	if (b->len == b->cap || (b->sorted && when < b->e[b->len - 1].key.expires)) {

@@ -80,14 +80,15 @@ struct evq_pool {
 
 struct evq {
 	/*
-	 * The ring (evq.c): bucket b & (EVQ_BUCKETS - 1) holds the timers
-	 * due in [b, b + 1) << EVQ_BUCKET_SHIFT ns, for the EVQ_BUCKETS
-	 * buckets from now's on; 'nonempty' has a bit per bucket that holds
+	 * The ring (evq.c): bucket b & ring_mask holds the timers due in
+	 * [b, b + 1) << EVQ_BUCKET_SHIFT ns, for the ring_mask + 1 buckets
+	 * from now's on; 'nonempty' has a bit per bucket that holds
 	 * any, 'first' is the earliest such bucket.  The timers due later
 	 * are in the heap.  The next event is the earlier of the first
 	 * bucket's earliest timer and the heap's root.
 	 */
 	struct evq_bucket *ring;
+	uint32_t ring_mask;      /* the ring's buckets less one (a power of two, 256 to 8192) */
 	uint64_t *nonempty;
 	size_t ring_len;         /* timers in the ring */
 	uint64_t first;          /* the earliest bucket holding any, while ring_len > 0 */
