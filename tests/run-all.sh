@@ -9,7 +9,9 @@
 # only repeats the same code on more seeds, the sanitizer build runs fewer
 # of them, each test saying why (SCHEDSIM_SANITIZED, lib.sh's sanitized):
 # one iteration a cell in examples.sh, validate.sh, modules.sh and
-# xen-diff/trees.sh; examples.sh lists the 2016 headline host's eight
+# xen-diff/trees.sh, whose table of the 2017 trees is of make-xen
+# alone there (its iperf cells are its JSON experiment's, run for run);
+# examples.sh lists the 2016 headline host's eight
 # cells without simulating them (they are the default matrix, which
 # scenarios/plots.sh simulates there, 16 runs), and the 2019 example's ten
 # kernbench -j8 commands (cells of the 2019 preset, which validate.sh runs

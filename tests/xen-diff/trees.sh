@@ -32,11 +32,15 @@ rc=$?
 # the same code on the next seeds (Xen's code there costs about three
 # times the plain build's CPU), and the tree isolation below is a
 # comparison run for run, which one iteration a cell makes as well.
-it_table=3 it_json=2
-sanitized && it_table=1 it_json=1
+# There the table is of make-xen alone: its iperf cells at one iteration
+# are the JSON experiment's below, run for run (a cell's iteration i has
+# the seed of its scenario and i, evaluation.h), and each scheduler's box
+# is still printed.
+it_table=3 it_json=2 table_workloads=make-xen,iperf
+sanitized && it_table=1 it_json=1 table_workloads=make-xen
 if has 2017-08-credit2-full && has 2017-08-credit2-p20; then
 	specs=xen-credit@2017-08-credit2-full,xen-credit2@2017-08-credit2-p20,xen-credit2@2017-08-credit2-full
-	"$SCHEDSIM" --sched=$specs --workload=make-xen,iperf --dom0-load=off,on --iterations=$it_table \
+	"$SCHEDSIM" --sched=$specs --workload=$table_workloads --dom0-load=off,on --iterations=$it_table \
 		--jobs=2 > "$tmp/table" 2> "$tmp/err" || fail "the experiment failed: $(cat "$tmp/err")"
 	for s in XEN-CREDIT@2017-08-CREDIT2-FULL XEN-CREDIT2@2017-08-CREDIT2-P20 XEN-CREDIT2@2017-08-CREDIT2-FULL; do
 		grep -q "|  *$s  *|" "$tmp/table" || fail "no box for $s: $(cat "$tmp/table")"
