@@ -47,8 +47,23 @@ AC_DEFUN([SCHEDSIM_SANITIZERS], [
       [AC_MSG_RESULT([no])])
     CFLAGS=$save_CFLAGS; LDFLAGS=$save_LDFLAGS
   ])
+  # Xen's scheduler files (xen-shim/trees.mk's XS_CC) in a sanitizer build:
+  # at -O1, unless CFLAGS was given (configure.ac, schedsim_cflags_given).
+  # With ten trees they were 115 of the build's 210 s of CPU at the default
+  # -O2, 70 at -O1 (54 objects, /usr/bin/time on make -j2 of
+  # xen-shim/tree0.o ... tree9.o, 2-core machine).  The sanitizers check
+  # the same source at either level (UBSan's checks go in before the
+  # optimiser; ASan checks the memory accesses left after it, and -O2's
+  # further passes only merge or drop some of them; ASan asks for -O1 or
+  # more for speed), and the differential runs cost as much at -O1
+  # (xen-diff-random --count=8 over tests/xen-diff/pairs: 25.5 s of CPU at
+  # -O2, 23.8 at -O1).  The plain build compiles them with CFLAGS.
+  XS_SANITIZER_CFLAGS=
+  AS_IF([test "x$enable_sanitizers" = xyes && test "x$schedsim_cflags_given" != xyes],
+    [XS_SANITIZER_CFLAGS=-O1])
   AC_SUBST([SANITIZER_FLAGS])
   AC_SUBST([SANITIZER_LDFLAGS])
+  AC_SUBST([XS_SANITIZER_CFLAGS])
 ])
 
 # SCHEDSIM_LTO: link-time optimisation of the schedsim binary.  The simulator's

@@ -78,7 +78,7 @@ AC_DEFUN([SCHEDSIM_XEN_SOURCE], [
     {
       echo "# Written by configure (m4/xen-source.m4, xen-shim/add-tree.sh): the Xen trees' objects."
       echo "include \$(srcdir)/xen-shim/shim.mk"
-      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) \$(XS_CFLAGS) \$(SANITIZER_FLAGS)"
+      echo "XS_CC = \$(CC) \$(CPPFLAGS) \$(CFLAGS) \$(XS_SANITIZER_CFLAGS) \$(XS_CFLAGS) \$(SANITIZER_FLAGS)"
       echo "XS_OUT = xen-shim"
     } > $xs_mk
     # The names given as NAME=DIR, which a derived name must not take.
