@@ -1648,14 +1648,15 @@ static void step_once(struct sim *s, struct task *t)
 			t->exit_debt = 0;
 		}
 		if (was_curr && t->fork_pending) {
-			/* its process exits here; the one forked from this CPU is placed anew */
+			/*
+			 * its process exits here (dequeue_entity: its load off,
+			 * its buddy marks cleared; curr_off's charge finds
+			 * nothing left, work_timer charged it at this instant);
+			 * the one forked from this CPU is placed anew
+			 */
 			load_set(t, sim_now(s), false);
-			t->last_ran = sim_now(s);
-			t->state = TASK_READY;
-			t->g->cat_gen++;
-			gv->curr = NULL;
 			clear_buddies(gv, t);
-			idle_sync(gv);
+			curr_off(gv, sim_now(s));
 			t->waker_cpu = t->cpu;
 			make_ready(s, t);
 			return;
