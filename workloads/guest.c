@@ -597,28 +597,6 @@ static double cpu_load(struct guest_vcpu *gv, stime_t now)
 	return gv->memo_load;
 }
 
-/* t's task_load without autogroups, t left as it is (for guest_check). */
-static double task_load_peek(const struct task *t, stime_t now)
-{
-	struct pelt_avg a = t->load;
-
-	if (t->load_on)
-		pelt_tick_updates(&a, now, t->g->p.tick);
-	return a.load_avg;
-}
-
-/* cpu_load's sum as a walk would give it now, the tasks left as they are. */
-static double cpu_load_peek(const struct guest_vcpu *gv, stime_t now)
-{
-	double l = 0;
-
-	if (gv->curr && gv->curr->cls == TASK_NORMAL)
-		l += task_load_peek(gv->curr, now);
-	for (const struct task *t = gv->rq; t; t = t->next)
-		l += task_load_peek(t, now);
-	return l;
-}
-
 /* idle_cpu(): no task of its own (interrupt work runs on the idle task); see idle_now. */
 static bool cpu_idle(const struct guest_vcpu *gv)
 {
@@ -2163,9 +2141,16 @@ static bool guest_check(struct sim *s)
 
 			if (gv->idle != idle_now(gv))
 				return check_fail(s, gv, "guest CPU's idle flag disagrees with its tasks");
+			/*
+			 * The kept sum against cpu_load_walk's: where it applies,
+			 * the walk that took it brought every member through this
+			 * tick and none changed since, so this walk applies no
+			 * update (and any it applied would be the same at any
+			 * later call: pelt_tick_updates).
+			 */
 			if (!g->nr_groups && gv->memo_gen == gv->load_gen &&
 			    gv->memo_tick == sim_now(s) / g->p.tick &&
-			    gv->memo_load != cpu_load_peek(gv, sim_now(s)))
+			    gv->memo_load != cpu_load_walk(gv, sim_now(s)))
 				return check_fail(s, gv, "guest CPU's kept load differs from its tasks'");
 			idle += gv->idle;
 			if (!buddy_queued(gv, gv->next_buddy) || !buddy_queued(gv, gv->last_buddy))
