@@ -85,6 +85,8 @@ struct guest_vcpu {
 	 * ahead of the leftmost (pick_next_entity); NULL: none.
 	 */
 	struct task *next_buddy, *last_buddy;
+	/* each buddy's dequeues when it was marked: guest_check holds them unchanged */
+	unsigned next_buddy_mark, last_buddy_mark;
 	struct timer work_timer;
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
 	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
@@ -453,6 +455,7 @@ static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 	struct task *t = *pp;
 
 	clear_buddies(gv, t);
+	t->dequeues++;
 	*pp = t->next;
 	t->next = NULL;
 	gv->nr_rq--;
@@ -485,6 +488,7 @@ static struct task *curr_off(struct guest_vcpu *gv, stime_t now)
 static void task_moved(struct guest_vcpu *from, struct guest_vcpu *to, struct task *t)
 {
 	clear_buddies(from, t);
+	t->dequeues++;
 	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
 	t->g->cat_gen++;        /* its CPU */
@@ -501,6 +505,19 @@ static bool buddy_fair(const struct guest_vcpu *gv, const struct task *b)
 	return b->vruntime - left->vruntime <= delta_fair(left, gv->g->p.wakeup_granularity);
 }
 
+/*
+ * A buddy mark that outlived a dequeue of its task (a clear_buddies
+ * missed): guest_check's test.
+ */
+static bool buddy_stale(const struct guest_vcpu *gv)
+{
+	return (gv->next_buddy && gv->next_buddy->dequeues != gv->next_buddy_mark) ||
+	       (gv->last_buddy && gv->last_buddy->dequeues != gv->last_buddy_mark);
+}
+
+static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *what);
+#define BUDDY_STALE "guest CPU's buddy was dequeued since it was marked (clear_buddies)"
+
 static struct task *rq_pop(struct guest_vcpu *gv)
 {
 	struct task *pick, **pp;
@@ -511,10 +528,24 @@ static struct task *rq_pop(struct guest_vcpu *gv)
 		return NULL;
 	/* pick_next_entity: the leftmost, else the last buddy, else the next, if fair */
 	pick = gv->rq;
-	if (gv->last_buddy && buddy_fair(gv, gv->last_buddy))
-		pick = gv->last_buddy;
-	if (gv->next_buddy && buddy_fair(gv, gv->next_buddy))
-		pick = gv->next_buddy;
+	if (gv->next_buddy || gv->last_buddy) {
+		struct sim *s = gv->g->sim;
+
+		/*
+		 * Under --check a stale mark is reported here, where the pick
+		 * would follow it off the queue within the event, and not
+		 * followed.
+		 */
+		if (s->check && buddy_stale(gv)) {
+			if (!s->check_error[0])
+				check_fail(s, gv, BUDDY_STALE);
+			gv->next_buddy = gv->last_buddy = NULL;
+		}
+		if (gv->last_buddy && buddy_fair(gv, gv->last_buddy))
+			pick = gv->last_buddy;
+		if (gv->next_buddy && buddy_fair(gv, gv->next_buddy))
+			pick = gv->next_buddy;
+	}
 	for (pp = &gv->rq; *pp != pick; pp = &(*pp)->next)
 		;
 	return rq_unlink(gv, pp);
@@ -555,6 +586,7 @@ static void load_set(struct task *t, stime_t now, bool on)
 		pelt_tick_updates(&t->load, now, t->g->p.tick);
 	pelt_update(&t->load, now, t->load_on);
 	t->load_on = on;
+	t->dequeues += !on;     /* dequeue_entity (guest_check's buddy test) */
 	gcpu(t)->load_gen++;    /* its CPU's cpu_load sum, if t is in it */
 }
 
@@ -1587,8 +1619,11 @@ static void make_ready(struct sim *s, struct task *t)
 	 */
 	if (!gv->need_resched && t->cls == TASK_NORMAL && gv->curr->cls == TASK_NORMAL) {
 		gv->next_buddy = t;
-		if (nr_running(gv) >= (int)(gv->g->p.sched_latency / gv->g->p.min_granularity))
+		gv->next_buddy_mark = t->dequeues;
+		if (nr_running(gv) >= (int)(gv->g->p.sched_latency / gv->g->p.min_granularity)) {
 			gv->last_buddy = gv->curr;
+			gv->last_buddy_mark = gv->curr->dequeues;
+		}
 	}
 	/* While curr's own step runs, its next move is not known yet: decide after. */
 	if (gv->curr->in_step || !gv->on_pcpu) {
@@ -2120,9 +2155,12 @@ static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *w
 /*
  * The guest layer's invariants, after every event under --check: a
  * halted vCPU has nothing to run (else a wake-up was lost), the guest
- * believes its vCPU runs exactly when Xen runs it, and no task's work
+ * believes its vCPU runs exactly when Xen runs it, no task's work
  * timer is armed on a vCPU that Xen does not run (no progress while
- * descheduled).
+ * descheduled), and a CFS buddy is a task its CPU runs or queues that has
+ * not left the queue or stopped being runnable since it was marked
+ * (Linux's clear_buddies in dequeue_entity and pick_next_entity: a stale
+ * mark could be re-queued within one event and pass the first test).
  */
 static bool guest_check(struct sim *s)
 {
@@ -2155,6 +2193,8 @@ static bool guest_check(struct sim *s)
 			idle += gv->idle;
 			if (!buddy_queued(gv, gv->next_buddy) || !buddy_queued(gv, gv->last_buddy))
 				return check_fail(s, gv, "guest CPU's buddy is not a task it runs or queues");
+			if (buddy_stale(gv))
+				return check_fail(s, gv, BUDDY_STALE);
 
 			if ((v->pause_flags & VPF_BLOCKED) &&
 			    (gv->curr || gv->irq.head || gv->nr_rq || gv->timer_irqs.head))

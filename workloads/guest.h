@@ -107,6 +107,11 @@ struct task {
 	bool load_on;           /* runnable since load.last_update */
 	stime_t last_ran;       /* when it last ran (cache-hot test) */
 	stime_t enqueued_at;    /* when it last became runnable (rq->cfs_tasks order) */
+	/*
+	 * times it left its CPU's queue (picked, moved) or stopped being
+	 * runnable: dequeue_entity's, which clear_buddies follows (guest_check)
+	 */
+	unsigned dequeues;
 	struct task_group *tg;  /* its session's autogroup (NULL: the root group) */
 	/* placement of a 5.1 guest kernel (guest.c; <domain kernel="5.1">) */
 	struct task *waker;     /* the normal task whose step woke it (NULL: none) */
