@@ -101,14 +101,14 @@ struct guest_vcpu {
 	stime_t steal_seen;
 	stime_t stopped_at;           /* when Xen last took the vCPU off its pCPU */
 	/*
-	 * cpu_load's last sum and what it rests on (cpu_load): load_gen moves
-	 * at every change of curr, of its class, of the queue and of a member's
-	 * average; the sum holds while it has not moved and no guest tick has
-	 * passed (memo_tick: now / tick when it was taken, -1 none).
+	 * cpu_load's sum (Linux's cfs_rq runnable load, kept as enqueue and
+	 * dequeue keep it): the load averages of its members, the normal curr
+	 * and the queued tasks, each added as it joins (load_join) and taken
+	 * off as it leaves (load_leave); it holds while no guest tick has
+	 * passed since the last walk (load_tick: now / tick then, -1 none).
 	 */
-	unsigned load_gen, memo_gen;
-	stime_t memo_tick;
-	double memo_load;
+	double load_sum;
+	stime_t load_tick;
 };
 
 struct task_group {
@@ -411,12 +411,42 @@ static inline void idle_sync(struct guest_vcpu *gv)
 {
 	bool idle = idle_now(gv);
 
-	gv->load_gen++;         /* curr, its class or the queue changed: cpu_load's sum */
-
 	if (idle != gv->idle) {
 		gv->idle = idle;
 		gv->g->nr_idle += idle ? 1 : -1;
 	}
+}
+
+/*
+ * t, runnable, joins gv's load sum (cpu_load) with its average as it is:
+ * brought through the ticks due by whatever let it join, where it may not
+ * be (load_ticks).  Without autogroups (the only case the sum is read in)
+ * a member's load is its load_avg, an integer, so the sum is exact in any
+ * order.
+ */
+static inline void load_join(struct guest_vcpu *gv, const struct task *t)
+{
+	gv->load_sum += t->load.load_avg;
+}
+
+/*
+ * t's average brought through the ticks due, as a walk would bring it
+ * (pelt_tick_updates: which ticks have been applied does not depend on
+ * when), before it joins a sum it was not up to date for: moved from a
+ * CPU whose sum may not have been walked in this tick, or becoming a
+ * normal task.  A task made ready is (load_set), and one joining the CPU
+ * it left is while that CPU's sum holds.
+ */
+static inline void load_ticks(struct task *t, stime_t now)
+{
+	if (t->load_on)
+		pelt_tick_updates(&t->load, now, t->g->p.tick);
+}
+
+/* t leaves gv's load sum, with the average it has been counted at. */
+static inline void load_leave(struct guest_vcpu *gv, const struct task *t)
+{
+	gv->load_sum -= t->load.load_avg;
 }
 
 static void rq_insert(struct guest_vcpu *gv, struct task *t)
@@ -432,7 +462,7 @@ static void rq_insert(struct guest_vcpu *gv, struct task *t)
 	t->next = *pp;
 	*pp = t;
 	gv->nr_rq++;
-	gv->load_gen++;
+	load_join(gv, t);
 	gv->g->nr_queued++;
 	if (gv->idle) {         /* a waiting task: not idle */
 		gv->idle = false;
@@ -459,7 +489,7 @@ static inline struct task *rq_unlink(struct guest_vcpu *gv, struct task **pp)
 	*pp = t->next;
 	t->next = NULL;
 	gv->nr_rq--;
-	gv->load_gen++;
+	load_leave(gv, t);
 	gv->g->nr_queued--;
 	if (!gv->nr_rq)         /* with tasks still waiting it stays busy */
 		idle_sync(gv);
@@ -478,6 +508,8 @@ static struct task *curr_off(struct guest_vcpu *gv, stime_t now)
 	account(gv, now);
 	t->state = TASK_READY;
 	t->last_ran = now;
+	if (t->cls == TASK_NORMAL)
+		load_leave(gv, t);
 	gv->curr = NULL;
 	gv->g->cat_gen++;       /* its state and gv's curr: times_update */
 	idle_sync(gv);
@@ -489,6 +521,7 @@ static void task_moved(struct guest_vcpu *from, struct guest_vcpu *to, struct ta
 {
 	clear_buddies(from, t);
 	t->dequeues++;
+	load_ticks(t, sim_now(t->g->sim));
 	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
 	t->cpu = to->idx;
 	t->g->cat_gen++;        /* its CPU */
@@ -587,7 +620,6 @@ static void load_set(struct task *t, stime_t now, bool on)
 	pelt_update(&t->load, now, t->load_on);
 	t->load_on = on;
 	t->dequeues += !on;     /* dequeue_entity (guest_check's buddy test) */
-	gcpu(t)->load_gen++;    /* its CPU's cpu_load sum, if t is in it */
 }
 
 /* weighted_cpuload's sum, walked: the runnable load of the CPU's normal tasks. */
@@ -605,14 +637,16 @@ static double cpu_load_walk(const struct guest_vcpu *gv, stime_t now)
 /*
  * weighted_cpuload.  A wake-up asks it of two CPUs and a balance of every
  * CPU, and with hackbench's hundreds of tasks the queues are long, so the
- * last sum is kept (struct guest_vcpu, memo_*) and given again while it
- * holds, the same bits: a task's load changes only at its CPU's load_set
- * (load_gen moves), when it joins or leaves the sum (load_gen moves), and
- * at the guest ticks that task_load applies (the walk leaves every member
- * updated to the last tick at or before now, so until the next tick there
- * is none to apply).  With autogroups a task's weight follows its group's
- * runnable count on every CPU, so there the sum is walked each time.
- * guest_check holds every sum that applies equal to a walk.
+ * sum is kept (struct guest_vcpu, load_sum) as members join and leave, the
+ * same bits as a walk: a member's load changes only at the guest ticks
+ * that task_load applies (the walk leaves every member updated to the last
+ * tick at or before now, a member joining is brought there, so until the
+ * next tick there is none to apply) and at load_set, which is called on
+ * no member (make_ready's task joins after it, step_once's leaves before
+ * it).  At the first call in a tick the sum is walked.  With autogroups a
+ * task's weight follows its group's runnable count on every CPU, so there
+ * the sum is walked each time.  guest_check holds every sum that applies
+ * equal to a walk.
  */
 static double cpu_load(struct guest_vcpu *gv, stime_t now)
 {
@@ -621,12 +655,11 @@ static double cpu_load(struct guest_vcpu *gv, stime_t now)
 	if (gv->g->nr_groups)
 		return cpu_load_walk(gv, now);
 	tick = now / gv->g->p.tick;
-	if (gv->memo_gen != gv->load_gen || gv->memo_tick != tick) {
-		gv->memo_load = cpu_load_walk(gv, now);
-		gv->memo_gen = gv->load_gen;
-		gv->memo_tick = tick;
+	if (gv->load_tick != tick) {
+		gv->load_sum = cpu_load_walk(gv, now);
+		gv->load_tick = tick;
 	}
-	return gv->memo_load;
+	return gv->load_sum;
 }
 
 /* idle_cpu(): no task of its own (interrupt work runs on the idle task); see idle_now. */
@@ -1483,6 +1516,8 @@ static void resched(struct guest_vcpu *gv)
 	if (!t && gv->on_pcpu)
 		t = newidle_pull(gv, sim_now(s));
 	gv->curr = t;
+	if (t && t->cls == TASK_NORMAL)
+		load_join(gv, t);
 	gv->g->cat_gen++;
 	idle_sync(gv);
 	if (t) {
@@ -1667,9 +1702,9 @@ static void step_once(struct sim *s, struct task *t)
 			 * nothing left, work_timer charged it at this instant);
 			 * the one forked from this CPU is placed anew
 			 */
-			load_set(t, sim_now(s), false);
 			clear_buddies(gv, t);
 			curr_off(gv, sim_now(s));
+			load_set(t, sim_now(s), false);
 			t->waker_cpu = t->cpu;
 			make_ready(s, t);
 			return;
@@ -1693,13 +1728,15 @@ static void step_once(struct sim *s, struct task *t)
 	}
 	t->g->cat_gen++;        /* its state */
 	t->fork_pending = false;
-	load_set(t, sim_now(s), false);
-	clear_buddies(gv, t);   /* dequeue_entity */
 	if (was_curr) {
 		t->last_ran = sim_now(s);
+		if (t->cls == TASK_NORMAL)
+			load_leave(gv, t);
 		gv->curr = NULL;
 		idle_sync(gv);
 	}
+	load_set(t, sim_now(s), false);
+	clear_buddies(gv, t);   /* dequeue_entity */
 }
 
 /* Steps t, then takes a wake that came during the step if it blocked. */
@@ -1808,7 +1845,13 @@ void task_set_class(struct sim *s, struct task *t, enum task_class cls)
 		return;
 	if (gv->curr == t && gv->on_pcpu)
 		account(gv, sim_now(s));
+	if (gv->curr == t && t->cls == TASK_NORMAL)
+		load_leave(gv, t);
 	t->cls = cls;
+	if (gv->curr == t && cls == TASK_NORMAL) {
+		load_ticks(t, sim_now(s));
+		load_join(gv, t);
+	}
 	idle_sync(gv);
 	if (cls != TASK_NORMAL)
 		return;
@@ -2181,14 +2224,13 @@ static bool guest_check(struct sim *s)
 				return check_fail(s, gv, "guest CPU's idle flag disagrees with its tasks");
 			/*
 			 * The kept sum against cpu_load_walk's: where it applies,
-			 * the walk that took it brought every member through this
-			 * tick and none changed since, so this walk applies no
-			 * update (and any it applied would be the same at any
-			 * later call: pelt_tick_updates).
+			 * the walk of this tick and every join since brought each
+			 * member through this tick, so this walk applies no update
+			 * (and any it applied would be the same at any later call:
+			 * pelt_tick_updates).
 			 */
-			if (!g->nr_groups && gv->memo_gen == gv->load_gen &&
-			    gv->memo_tick == sim_now(s) / g->p.tick &&
-			    gv->memo_load != cpu_load_walk(gv, sim_now(s)))
+			if (!g->nr_groups && gv->load_tick == sim_now(s) / g->p.tick &&
+			    gv->load_sum != cpu_load_walk(gv, sim_now(s)))
 				return check_fail(s, gv, "guest CPU's kept load differs from its tasks'");
 			idle += gv->idle;
 			if (!buddy_queued(gv, gv->next_buddy) || !buddy_queued(gv, gv->last_buddy))
@@ -2259,7 +2301,7 @@ void guest_attach_all(struct sim *s)
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
 			gv->idle = true;        /* no task yet */
-			gv->memo_tick = -1;     /* no cpu_load sum kept */
+			gv->load_tick = -1;     /* no cpu_load sum walked yet */
 			g->nr_idle++;
 			gv->idle_stamp = 0;
 			gv->avg_idle = 2 * g->p.migration_cost;
