@@ -205,10 +205,15 @@ static stime_t take_debt(struct hb_task *t, stime_t work)
 	return work > 0 ? work : 1;
 }
 
-/* Writes of a batch of n from receiver t->next on that go to the pipe at offset d from it. */
-static uint64_t writes_to(uint64_t n, uint64_t d, uint64_t fds)
+/*
+ * Writes of a batch of n from receiver t->next on that go to the pipe at
+ * offset d < fds from it: the writes d, d + fds, ... below n, that is
+ * n / fds of them and one more for the first n % fds offsets (the batch's
+ * quotient and remainder, worked out once per batch, not per pipe).
+ */
+static uint64_t writes_to(uint64_t quot, uint64_t rem, uint64_t d)
 {
-	return n > d ? (n - d + fds - 1) / fds : 0;
+	return quot + (d < rem);
 }
 
 /*
@@ -223,7 +228,7 @@ static stime_t sender_poll(struct sim *s, struct worker *wk)
 	struct hackbench *h = t->h;
 	uint64_t fds = (uint64_t)h->c->fds, n = (uint64_t)h->c->batch;
 	struct hb_pipe *group = pipe_of(h, t->group, 0);
-	uint64_t r = (uint64_t)t->next;
+	uint64_t r = (uint64_t)t->next, quot, rem;
 
 	(void)s;
 	if (!t->left)
@@ -244,8 +249,10 @@ static stime_t sender_poll(struct sim *s, struct worker *wk)
 		return 0;
 	}
 	r = (uint64_t)t->next;
+	quot = n / fds;
+	rem = n % fds;
 	for (uint64_t d = 0; d < fds && d < n; d++, r = r + 1 == fds ? 0 : r + 1)
-		group[r].reserved += writes_to(n, d, fds);
+		group[r].reserved += writes_to(quot, rem, d);
 	t->claim_from = t->next;
 	t->claimed = n;
 	t->next = (int)((t->next + n) % fds);
@@ -259,10 +266,10 @@ static void sender_done(struct sim *s, struct worker *wk)
 	struct hackbench *h = t->h;
 	uint64_t fds = (uint64_t)h->c->fds, n = t->claimed;
 	struct hb_pipe *group = pipe_of(h, t->group, 0);
-	uint64_t r = (uint64_t)t->claim_from;
+	uint64_t r = (uint64_t)t->claim_from, quot = n / fds, rem = n % fds;
 
 	for (uint64_t d = 0; d < fds && d < n; d++, r = r + 1 == fds ? 0 : r + 1) {
-		uint64_t k = writes_to(n, d, fds);
+		uint64_t k = writes_to(quot, rem, d);
 
 		group[r].reserved -= k;
 		group[r].msgs += k;
