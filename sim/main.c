@@ -145,8 +145,9 @@ static void usage(FILE *f)
 	      "                          ended (closed)\n"
 	      "  --cpu-khz=KHZ           replay: the trace's TSC frequency (default: measured\n"
 	      "                          from its switch records)\n"
-	      "  schedsim validate [--only=EVAL[,EVAL...]] [--iterations=N] [--jobs=N]\n"
-	      "                          [--format=text|json] [--output=FILE] [--report=FILE.html]\n"
+	      "  schedsim validate [--only=EVAL[,EVAL...]] [--rows=first|ROW[,...]]\n"
+	      "                          [--iterations=N] [--jobs=N] [--format=text|json]\n"
+	      "                          [--output=FILE] [--report=FILE.html]\n"
 	      "                          every published figure the project reproduces, real\n"
 	      "                          against model: errors and the signs of comparisons\n"
 	      "  --list-schedulers       list schedulers and their parameters\n"
@@ -722,6 +723,7 @@ static int validate_main(int argc, char **argv, const char *command)
 {
 	static const struct option opts[] = {
 		{ "only", required_argument, NULL, 'O' },
+		{ "rows", required_argument, NULL, 'r' },
 		{ "iterations", required_argument, NULL, 'i' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'F' },
@@ -730,13 +732,13 @@ static int validate_main(int argc, char **argv, const char *command)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *only = NULL, *format = "text", *output = NULL, *report = NULL;
+	const char *only = NULL, *rows = NULL, *format = "text", *output = NULL, *report = NULL;
 	const char *alpha_s = NULL;
 	struct eval_options o = { .iterations = DEFAULT_ITERATIONS };
 	struct validation v;
 	struct err e = { "" };
-	char **names = NULL, tmp[4096];
-	int c, nnames = 0, rc, status = 0;
+	char **names = NULL, **row_names = NULL, tmp[4096];
+	int c, nnames = 0, nrows = 0, rc, status = 0;
 	double alpha;
 	long long n;
 	FILE *out;
@@ -746,6 +748,7 @@ static int validate_main(int argc, char **argv, const char *command)
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'O': only = optarg; break;
+		case 'r': rows = optarg; break;
 		case 'F': format = optarg; break;
 		case 'o': output = optarg; break;
 		case 'R': report = optarg; break;
@@ -761,8 +764,8 @@ static int validate_main(int argc, char **argv, const char *command)
 			o.jobs = (int)n;
 			break;
 		default:
-			return bad("validate: option '%s' is not valid (valid: --only, --iterations, "
-				   "--jobs, --format, --output, --report, --alpha)", argv[optind - 1]);
+			return bad("validate: option '%s' is not valid (valid: --only, --rows, "
+				   "--iterations, --jobs, --format, --output, --report, --alpha)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -778,11 +781,17 @@ static int validate_main(int argc, char **argv, const char *command)
 		fclose(out);
 		remove(tmp);
 	}
+	if (rows && !rows[0])
+		return bad("%s", "validate: --rows: empty (give first or row names, comma-separated)");
 	if (only)
 		nnames = split_list(only, &names);
+	if (rows)
+		nrows = split_list(rows, &row_names);
 	o.progress = isatty(STDERR_FILENO);
-	rc = validate_prepare(&v, (const char *const *)names, nnames, &o, &e);
+	rc = validate_prepare(&v, (const char *const *)names, nnames,
+			      (const char *const *)row_names, nrows, &o, &e);
 	free_list(names, nnames);
+	free_list(row_names, nrows);
 	if (rc < 0) {
 		validate_free(&v);
 		return bad("%s", e.msg);

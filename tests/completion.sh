@@ -92,6 +92,8 @@ expect_only "schedsim va" validate
 expect_only "schedsim validate --f" --format=
 expect_only "schedsim validate --format=" text json
 expect "schedsim validate --only=2016-cr" 2016-credit2-series
+expect_only "schedsim validate --ro" --rows=
+expect_only "schedsim validate --rows=fi" first
 expect "schedsim --eval=" 2016-credit2-series 2012-numa-placement
 expect_only "schedsim --eval=2015" 2015-credit1-kick-away
 expect "schedsim --li" --list-evals

@@ -11,13 +11,16 @@
 # one iteration a cell in examples.sh, validate.sh, modules.sh and
 # xen-diff/trees.sh, whose table of the 2017 trees is of make-xen
 # alone there (its iperf cells are its JSON experiment's, run for run);
-# examples.sh lists the 2016 headline host's eight
-# cells without simulating them (they are the default matrix, which
-# scenarios/plots.sh simulates there, 16 runs), and the 2019 example's ten
-# kernbench -j8 commands (cells of the 2019 preset, which validate.sh runs
-# there; examples/*/run's "# sanitizer-covered-by:"); scenarios/credit2.sh
-# leaves its 2016 table's twelve runs to calibration.sh, which makes the
-# same there; 25 random scenarios a pair in xen-diff/random.sh;
+# validate.sh runs there the published figures of each table's and
+# column's first row and of the kernbench -j8 row alone (--rows=first,-j8:
+# every table, workload, scenario file, column and kind of comparison,
+# 97 of the 404 cells of the 2019 preset's figures); examples.sh lists
+# the 2016 headline host's eight cells without simulating them (they are
+# the default matrix, which scenarios/plots.sh simulates there, 16 runs),
+# and the 2019 example's ten kernbench -j8 commands (cells of the 2019
+# preset, which validate.sh runs there; examples/*/run's
+# "# sanitizer-covered-by:"); scenarios/credit2.sh leaves its 2016
+# table's twelve runs to calibration.sh, which makes the same there; 25 random scenarios a pair in xen-diff/random.sh;
 # 20 generated scenarios a loop (not 60 and 40) in xen-diff/driver.sh; fewer
 # shard counts in shard.sh; plots.sh leaves out its repeat of the --plot
 # command without --plot and draws its svg section's chosen run from that

@@ -119,7 +119,64 @@ static const struct evaluation *fig_ev(const struct validation *v,
 	return f->floored ? &v->floor_ev : &v->ev;
 }
 
+/*
+ * Whether --rows keeps figure k: its row is named, or "first" is and no
+ * figure of its table and column is in a row before it.
+ */
+static bool row_kept(const struct validation *v, int k, const char *const *rows, int nrows)
+{
+	const struct validation_figure *f = &v->figs[k];
+	const char *name = f->preset->tables[f->table].rows[f->row].name;
+	bool first = false;
+
+	for (int i = 0; i < nrows; i++) {
+		if (!strcmp(rows[i], name))
+			return true;
+		first = first || !strcmp(rows[i], "first");
+	}
+	if (!first)
+		return false;
+	for (int i = 0; i < v->nfigs; i++) {
+		const struct validation_figure *g = &v->figs[i];
+
+		if (g->pub && g->preset == f->preset && g->table == f->table &&
+		    g->col == f->col && g->row < f->row)
+			return false;
+	}
+	return true;
+}
+
+/* --rows: keeps the published figures of the rows named (validate.h); -1 for a name that is none. */
+static int select_rows(struct validation *v, const char *const *rows, int nrows, struct err *e)
+{
+	bool *keep;
+	int m = 0;
+
+	for (int i = 0; i < nrows; i++) {
+		bool found = !strcmp(rows[i], "first");
+
+		for (int k = 0; k < v->nfigs && !found; k++) {
+			const struct validation_figure *f = &v->figs[k];
+
+			found = f->pub && !strcmp(rows[i], f->preset->tables[f->table].rows[f->row].name);
+		}
+		if (!found)
+			return err_set(e, "validate: --rows: '%s' is not 'first' nor the row of a "
+				       "published figure validated", rows[i]);
+	}
+	keep = xcalloc((size_t)v->nfigs + 1, sizeof(*keep));
+	for (int k = 0; k < v->nfigs; k++)
+		keep[k] = !v->figs[k].pub || row_kept(v, k, rows, nrows);
+	for (int k = 0; k < v->nfigs; k++)
+		if (keep[k])
+			v->figs[m++] = v->figs[k];
+	v->nfigs = m;
+	free(keep);
+	return 0;
+}
+
 int validate_prepare(struct validation *v, const char *const *only, int nonly,
+		     const char *const *rows, int nrows,
 		     const struct eval_options *o, struct err *e)
 {
 	const struct published_figure *pf;
@@ -149,6 +206,8 @@ int validate_prepare(struct validation *v, const char *const *only, int nonly,
 		v->figs = xreallocarray(v->figs, (size_t)v->nfigs + 1, sizeof(*v->figs));
 		v->figs[v->nfigs++] = f;
 	}
+	if (nrows > 0 && select_rows(v, rows, nrows, e) < 0)
+		return -1;
 	/*
 	 * An order's two cells are figures without a value (pub NULL, real
 	 * NaN); in floor_ev when the order's floor is above the iterations.

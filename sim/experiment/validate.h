@@ -98,8 +98,15 @@ struct validation {
  * The cells of the presets named in only (all when nonly == 0; "2016" and
  * the like name a preset by its full name); -1 with a one-line error for a
  * name that is no preset, or a figure whose cell is no cell.
+ *
+ * rows (nrows > 0): of the published figures, only those of the rows
+ * named, where "first" names, in each table and column, the first row
+ * with a figure (a sample of the cells that reaches every table, column
+ * and kind of comparison in fewer runs); the published orders whole.  -1
+ * with a one-line error for a name that is no row of a figure validated.
  */
 int validate_prepare(struct validation *v, const char *const *only, int nonly,
+		     const char *const *rows, int nrows,
 		     const struct eval_options *o, struct err *e);
 /* Runs the cells, then fills figures and comparisons; EXP_OK, EXP_ERROR or EXP_INTERRUPTED. */
 int validate_run(struct validation *v, double alpha, struct err *e);

@@ -153,7 +153,10 @@ for r in runs:
 # at 2 iterations, for memory and undefined-behaviour errors only:
 # calibration.sh runs the 2016 table's cells (credit2_bound.sh's and
 # calibration_iperf_load.sh's among them) and ends with sanitizer_finish;
-# validate.sh runs every published cell (calibration_2019.sh's among them).
+# validate.sh runs the published cells of each table's and column's first
+# row and of kernbench -j8 (--rows=first,-j8: every table, workload,
+# scenario file, column and kind of comparison; calibration_2019.sh's
+# code, on those of its cells).
 # The tests whose commands another runs there call sanitizer_covered_by.
 sanitized() {
 	[ -n "${SCHEDSIM_SANITIZED:-}" ]
