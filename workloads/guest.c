@@ -89,6 +89,9 @@ struct guest_vcpu {
 	unsigned next_buddy_mark, last_buddy_mark;
 	struct timer work_timer;
 	struct timer upcall_timer;    /* takes the pending timer interrupts */
+	/* the timed tasks whose CPU it is, and its xen_view at the last pass (-1: none) */
+	struct task *timed;
+	int time_view;
 	/* Linux's rq->idle_stamp (-1: not idle) and rq->avg_idle */
 	stime_t idle_stamp, avg_idle;
 	/* periodic balancing of this CPU while busy: sd->balance_interval, the timer */
@@ -201,30 +204,111 @@ static void time_charge(struct task *t, stime_t now)
 }
 
 /*
- * Called at the end of every entry into the guest layer: the list and its
- * length are read once, not again after each charge's stores.  When no
- * input of time_category has been written since the last pass (cat_gen:
- * every write of a task's state, block reason, timer_irq or CPU and of a
- * guest CPU's curr or on_pcpu moves it; the domain's runstate_changes
- * counts the writes of its vCPUs' woken_at), every category is the one
- * that pass left and the pass would charge nothing: mutilate's client,
+ * What a timed task's category reads of its guest CPU beyond curr: 2 when
+ * Xen runs the vCPU, else 1 while it waits after a wake-up, 0 otherwise.
+ */
+static int xen_view(const struct guest_vcpu *gv)
+{
+	return gv->on_pcpu ? 2 : gv->v->st.woken_at >= 0;
+}
+
+/* An input of t's own category (state, block reason, timer_irq, CPU, being curr) was written. */
+static void time_mark(struct task *t)
+{
+	struct guest *g;
+
+	if (!t || !t->timed || t->time_dirty)
+		return;
+	g = t->g;
+	t->time_dirty = true;
+	g->time_dirty[g->nr_time_dirty++] = t;
+}
+
+static void cpu_timed_link(struct task *t)
+{
+	struct guest_vcpu *gv = gcpu(t);
+
+	t->cpu_timed_prev = NULL;
+	t->cpu_timed_next = gv->timed;
+	if (gv->timed)
+		gv->timed->cpu_timed_prev = t;
+	gv->timed = t;
+}
+
+static void cpu_timed_unlink(struct task *t)
+{
+	if (t->cpu_timed_prev)
+		t->cpu_timed_prev->cpu_timed_next = t->cpu_timed_next;
+	else
+		gcpu(t)->timed = t->cpu_timed_next;
+	if (t->cpu_timed_next)
+		t->cpu_timed_next->cpu_timed_prev = t->cpu_timed_prev;
+}
+
+/* t takes guest CPU cpu; a timed task moves to that CPU's list. */
+static void task_set_cpu(struct task *t, int cpu)
+{
+	if (t->timed)
+		cpu_timed_unlink(t);
+	t->cpu = cpu;
+	if (t->timed)
+		cpu_timed_link(t);
+	time_mark(t);
+}
+
+/*
+ * Called at the end of every entry into the guest layer; charges only
+ * the tasks whose category may have changed since the last pass, which
+ * charges nothing for the others.  A category reads the task's own state,
+ * block reason, timer_irq and CPU, whether it is its CPU's curr (each
+ * write marks the task: time_mark), and its CPU's xen_view: a write of
+ * on_pcpu sets views_stale, and the domain's runstate_changes counts the
+ * writes of its vCPUs' woken_at; then each guest CPU whose view moved
+ * has all its timed tasks charged.  With fewer timed tasks than guest
+ * CPUs (netperf's two), charging them all costs less than that scan, and
+ * the views are not kept: each new timed task sets them unknown.
+ * When nothing was written the pass returns at once: mutilate's client,
  * going from one system call to the next in the same state, makes most
- * of its events such entries.  guest_check holds every category current
- * after each event.
+ * of its events such entries.
+ * A task not marked took its category at its CPU's time_view (a task
+ * starts marked), so a view back where the last pass saw it has changed
+ * none of them.  Charges are per task, so their order does not matter.
+ * A guest without timed tasks returns at once, its views scanned at
+ * the first pass with some.
+ * guest_check holds every category current after each event.
  */
 static void times_update(struct guest *g)
 {
 	stime_t now = sim_now(g->sim);
-	struct task *const *timed = g->timed;
-	int n = g->nr_timed;
+	struct task *const *dirty = g->time_dirty;
+	int n = g->nr_time_dirty;
 
-	if (g->cat_gen == g->cat_seen && g->dom->runstate_changes == g->runstate_seen)
+	if (!g->nr_timed)
 		return;
-	g->cat_seen = g->cat_gen;
-	g->runstate_seen = g->dom->runstate_changes;
+	if (g->views_stale || g->dom->runstate_changes != g->runstate_seen) {
+		g->views_stale = false;
+		g->runstate_seen = g->dom->runstate_changes;
+		if (g->nr_timed < g->nr_cpus) {
+			for (int i = 0; i < g->nr_timed; i++)
+				time_charge(g->timed[i], now);
+		} else {
+			for (int c = 0; c < g->nr_cpus; c++) {
+				struct guest_vcpu *gv = g->cpus[c];
+				int view = xen_view(gv);
 
-	for (int i = 0; i < n; i++)
-		time_charge(timed[i], now);
+				if (view == gv->time_view)
+					continue;
+				gv->time_view = view;
+				for (struct task *t = gv->timed; t; t = t->cpu_timed_next)
+					time_charge(t, now);
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		time_charge(dirty[i], now);
+		dirty[i]->time_dirty = false;
+	}
+	g->nr_time_dirty = 0;
 }
 
 void task_time_start(struct sim *s, struct task *t)
@@ -233,12 +317,18 @@ void task_time_start(struct sim *s, struct task *t)
 
 	if (!t->timed) {
 		g->timed = xreallocarray(g->timed, (size_t)g->nr_timed + 1, sizeof(*g->timed));
+		g->time_dirty = xreallocarray(g->time_dirty, (size_t)g->nr_timed + 1,
+					      sizeof(*g->time_dirty));
 		g->timed[g->nr_timed++] = t;
 		t->timed = true;
+		cpu_timed_link(t);
+		for (int c = 0; c < g->nr_cpus; c++)
+			g->cpus[c]->time_view = -1;     /* see times_update */
 	}
 	memset(t->time_ns, 0, sizeof(t->time_ns));
 	t->time_from = sim_now(s);
 	t->time_cat = time_category(t);
+	time_mark(t);           /* its CPU's view may move before the next pass */
 }
 
 void task_time_read(struct sim *s, struct task *t, stime_t out[TT_N])
@@ -256,7 +346,7 @@ void task_block_reason(struct task *t, int reason)
 		abort();
 	}
 	t->block_reason = reason;
-	t->g->cat_gen++;
+	time_mark(t);
 }
 
 /* The speed of t on gv's vCPU, asked of the hardware model once per change. */
@@ -511,7 +601,7 @@ static struct task *curr_off(struct guest_vcpu *gv, stime_t now)
 	if (t->cls == TASK_NORMAL)
 		load_leave(gv, t);
 	gv->curr = NULL;
-	gv->g->cat_gen++;       /* its state and gv's curr: times_update */
+	time_mark(t);           /* its state, and it is no longer gv's curr */
 	idle_sync(gv);
 	return t;
 }
@@ -523,8 +613,7 @@ static void task_moved(struct guest_vcpu *from, struct guest_vcpu *to, struct ta
 	t->dequeues++;
 	load_ticks(t, sim_now(t->g->sim));
 	t->vruntime = t->vruntime - from->min_vruntime + to->min_vruntime;
-	t->cpu = to->idx;
-	t->g->cat_gen++;        /* its CPU */
+	task_set_cpu(t, to->idx);
 }
 
 /*
@@ -1515,10 +1604,11 @@ static void resched(struct guest_vcpu *gv)
 	gv->need_resched = false;
 	if (!t && gv->on_pcpu)
 		t = newidle_pull(gv, sim_now(s));
+	time_mark(gv->curr);
 	gv->curr = t;
 	if (t && t->cls == TASK_NORMAL)
 		load_join(gv, t);
-	gv->g->cat_gen++;
+	time_mark(t);
 	idle_sync(gv);
 	if (t) {
 		t->state = TASK_RUNNING;
@@ -1604,8 +1694,7 @@ static void make_ready(struct sim *s, struct task *t)
 	t->fork_pending = false;
 	c = select_cpu(t, fork, now);
 	gv = t->g->cpus[c];
-	t->cpu = c;
-	t->g->cat_gen++;
+	task_set_cpu(t, c);
 	/* enqueue_entity: update_curr first, so min_vruntime is current */
 	if (gv->curr && gv->on_pcpu)
 		account(gv, now);
@@ -1631,7 +1720,7 @@ static void make_ready(struct sim *s, struct task *t)
 	wake_exits(gv, t, gv->curr && should_preempt(gv, t));
 	idle_ends(gv, now);
 	t->state = TASK_READY;
-	t->g->cat_gen++;
+	time_mark(t);
 	rq_insert(gv, t);
 	if (!gv->curr) {
 		if (gv->on_pcpu)
@@ -1726,7 +1815,7 @@ static void step_once(struct sim *s, struct task *t)
 		fprintf(stderr, "schedsim: internal error: task %s step chose nothing\n", t->name);
 		abort();
 	}
-	t->g->cat_gen++;        /* its state */
+	time_mark(t);           /* its state (and its CPU's curr, when it was) */
 	t->fork_pending = false;
 	if (was_curr) {
 		t->last_ran = sim_now(s);
@@ -1880,7 +1969,7 @@ static void sleep_timer_fn(struct timer *tm, void *arg)
 		run_step(s, t);
 	} else {
 		t->timer_irq = true;
-		t->g->cat_gen++;
+		time_mark(t);
 		fifo_push(&gv->timer_irqs, t);
 		if (gv->v->pause_flags & VPF_BLOCKED)
 			vcpu_unblock(s, gv->v);
@@ -1898,7 +1987,7 @@ static void upcall_timer_fn(struct timer *tm, void *arg)
 	set_this_cpu(gv);
 	while ((t = fifo_pop(&gv->timer_irqs))) {
 		t->timer_irq = false;
-		t->g->cat_gen++;
+		time_mark(t);
 		run_step(s, t);
 	}
 	if (!gv->curr)
@@ -2089,7 +2178,7 @@ struct task *task_create(struct guest *g, const char *name, enum task_class cls,
 static void vcpu_started(struct sim *s, struct guest_vcpu *gv, stime_t work_from)
 {
 	gv->on_pcpu = true;
-	gv->g->cat_gen++;
+	gv->g->views_stale = true;
 	gv->progress_from = work_from;
 	gv->rate_for = NULL;
 	if (gv->timer_irqs.head)
@@ -2134,7 +2223,7 @@ static void hook_stop(struct sim *s, struct vcpu *v)
 	account(gv, sim_now(s));
 	gv->on_pcpu = false;
 	gv->stopped_at = sim_now(s);
-	gv->g->cat_gen++;
+	gv->g->views_stale = true;
 	timer_stop(&s->q, &gv->work_timer);
 	timer_stop(&s->q, &gv->upcall_timer);
 	times_update(gv->g);
@@ -2207,15 +2296,28 @@ static bool check_fail(struct sim *s, const struct guest_vcpu *gv, const char *w
  */
 static bool guest_check(struct sim *s)
 {
-	int d, i, idle;
+	int d, i, idle, listed;
 
 	for (d = 0; d < s->nr_domains; d++) {
 		struct guest *g = s->domains[d]->guest;
 
-		for (i = 0; g && i < g->nr_timed; i++)
-			if (g->timed[i]->time_cat != time_category(g->timed[i]))
-				return check_fail(s, gcpu(g->timed[i]),
+		for (i = 0; g && i < g->nr_timed; i++) {
+			const struct task *t = g->timed[i], *o;
+
+			if (t->time_cat != time_category(t))
+				return check_fail(s, gcpu(t),
 						  "a task's time category changed and was not charged");
+			for (o = gcpu(t)->timed; o && o != t; o = o->cpu_timed_next)
+				;
+			if (!o)
+				return check_fail(s, gcpu(t),
+						  "a timed task is missing from its CPU's list");
+		}
+		for (i = 0, listed = 0; g && i < g->nr_cpus; i++)
+			for (const struct task *o = g->cpus[i]->timed; o; o = o->cpu_timed_next)
+				listed++;
+		if (g && listed != g->nr_timed)
+			return check_fail(s, g->cpus[0], "a CPU's list holds a task twice or an untimed one");
 		for (i = 0, idle = 0; g && i < g->nr_cpus; i++) {
 			const struct guest_vcpu *gv = g->cpus[i];
 			const struct vcpu *v = gv->v;
@@ -2300,6 +2402,7 @@ void guest_attach_all(struct sim *s)
 			gv->g = g;
 			gv->v = dom->vcpus[i];
 			gv->idx = i;
+			gv->time_view = -1;     /* no pass yet */
 			gv->idle = true;        /* no task yet */
 			gv->load_tick = -1;     /* no cpu_load sum walked yet */
 			g->nr_idle++;
@@ -2349,6 +2452,7 @@ void guest_free_all(struct sim *s)
 		free(g->groups);
 		free(g->tasks);
 		free(g->timed);
+		free(g->time_dirty);
 		free(g->cpus);
 		free(g);
 		s->domains[d]->guest = NULL;

@@ -123,6 +123,9 @@ struct task {
 	stime_t wakee_flip_decay_ts;
 	/* time accounting (task_time_start) */
 	bool timed;
+	bool time_dirty;        /* an input of its category written since the last pass */
+	/* the timed tasks of its guest CPU (guest.c times_update), NULL-ended */
+	struct task *cpu_timed_prev, *cpu_timed_next;
 	int block_reason;       /* why its next block waits (0..TASK_BLOCK_REASONS-1) */
 	int time_cat;           /* its category since time_from */
 	stime_t time_from;
@@ -235,8 +238,15 @@ struct guest {
 	bool idle_pull;               /* pull work to a vCPU that goes idle */
 	struct task **timed;          /* tasks whose time is accounted */
 	int nr_timed;
-	/* writes of what time categories read, and the counts at the last pass (times_update) */
-	unsigned cat_gen, cat_seen, runstate_seen;
+	/*
+	 * What changed since the last pass of times_update: the timed tasks
+	 * whose own inputs were written (capacity nr_timed), whether a guest
+	 * CPU's on_pcpu was, and the runstate_changes of the domain it saw.
+	 */
+	struct task **time_dirty;
+	int nr_time_dirty;
+	bool views_stale;
+	unsigned runstate_seen;
 	struct task_group **groups;   /* its autogroups (task_group_create) */
 	int nr_groups;
 	int stepping_cpu;             /* guest CPU whose task's step runs now, or -1 */
