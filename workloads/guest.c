@@ -1629,6 +1629,20 @@ static void resched(struct guest_vcpu *gv)
 		vcpu_block(s, gv->v);
 }
 
+/*
+ * A task was just queued on gv, which has no current task: Linux's
+ * resched_curr of its idle task.  If Xen runs the vCPU it schedules now;
+ * if the vCPU halted, the wake-up (the IPI or the event) unblocks it and
+ * it schedules when Xen runs it.
+ */
+static void run_queued(struct guest_vcpu *gv)
+{
+	if (gv->on_pcpu)
+		resched(gv);
+	else if (gv->v->pause_flags & VPF_BLOCKED)
+		vcpu_unblock(gv->g->sim, gv->v);
+}
+
 /* Puts curr back on its queue (preempted by the guest scheduler). */
 static inline void preempt_curr(struct guest_vcpu *gv)
 {
@@ -1723,10 +1737,7 @@ static void make_ready(struct sim *s, struct task *t)
 	time_mark(t);
 	rq_insert(gv, t);
 	if (!gv->curr) {
-		if (gv->on_pcpu)
-			resched(gv);
-		else if (gv->v->pause_flags & VPF_BLOCKED)
-			vcpu_unblock(s, gv->v);
+		run_queued(gv);
 		return;
 	}
 	nohz_kick_check(gv);
@@ -2070,7 +2081,6 @@ static bool capacity_kick_now(struct guest *g, stime_t now, bool *known, bool *k
 static bool nohz_balance_cpu(struct guest_vcpu *gv, stime_t now, bool *kick_known, bool *kick)
 {
 	struct guest *g = gv->g;
-	struct sim *s = g->sim;
 	struct task *t;
 
 	if (g->nr_queued <= 0 && !capacity_kick_now(g, now, kick_known, kick))
@@ -2087,10 +2097,7 @@ static bool nohz_balance_cpu(struct guest_vcpu *gv, stime_t now, bool *kick_know
 	idle_ends(gv, now);
 	rq_insert(gv, t);
 	if (!gv->curr) {
-		if (gv->on_pcpu)
-			resched(gv);
-		else if (gv->v->pause_flags & VPF_BLOCKED)
-			vcpu_unblock(s, gv->v);
+		run_queued(gv);
 	} else if (gv->on_pcpu && !gv->curr->in_step) {
 		arm(gv);
 	}
